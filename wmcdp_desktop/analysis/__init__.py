@@ -1,0 +1,1 @@
+"""Coordinator analysis: agreement, per-model results, agreement with gold (optional heavy deps)."""

@@ -1,0 +1,1 @@
+"""The coordinator's ``wmcdp`` command, built on the core (never imports Qt)."""

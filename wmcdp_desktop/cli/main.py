@@ -1,0 +1,99 @@
+"""``wmcdp``: the coordinator's command line.
+
+Exit codes: 0 ok, 1 invalid input (problems listed), 2 usage error, 3 unexpected error (the message
+says where the log with details is). A user never sees a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from wmcdp_desktop import __version__
+from wmcdp_desktop.cli import schemas_cmd
+from wmcdp_desktop.core.errors import DocumentError, WmcdpError
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_UNEXPECTED = 3
+
+# Each command module exposes register(subparsers); its parser sets ``func(args) -> int``.
+COMMAND_MODULES = [schemas_cmd]
+
+
+def _optional_modules() -> list[object]:
+    """Command modules added by later features; imported lazily so a missing one never breaks the CLI."""
+    import importlib
+
+    found = []
+    for name in ("study_cmd", "bundle_cmd", "results_cmd", "report_cmd"):
+        try:
+            found.append(importlib.import_module(f"wmcdp_desktop.cli.{name}"))
+        except ModuleNotFoundError as exc:
+            if exc.name != f"wmcdp_desktop.cli.{name}":
+                raise
+    return found
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="wmcdp",
+        description="WM-CDP coordinator tools: validate a study, build blinded rater bundles, "
+        "validate and collect results, report agreement.",
+    )
+    parser.add_argument("--version", action="version", version=f"wmcdp {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for module in [*COMMAND_MODULES, *_optional_modules()]:
+        module.register(sub)  # type: ignore[attr-defined]
+    return parser
+
+
+def log_path() -> Path:
+    return Path(tempfile.gettempdir()) / "wmcdp-error.log"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except DocumentError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s) found.", file=sys.stderr)
+        return EXIT_INVALID
+    except WmcdpError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception:
+        path = log_path()
+        try:
+            path.write_text(traceback.format_exc(), encoding="utf-8")
+            where = f"Details are in {path}."
+        except OSError:
+            where = "Details could not be written to a log."
+        print(
+            f"wmcdp: unexpected internal error. {where} Please send that file and the command you ran "
+            "to the WM-CDP Desktop developers.",
+            file=sys.stderr,
+        )
+        return EXIT_UNEXPECTED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""Atomic file writes: temp file in the same folder, write, flush, fsync, replace, fsync the folder.
+
+A reader (or a crash at any moment) sees either the old file or the complete new one, never a partial
+file under the final name. A failed write leaves the previous file intact and removes its temp file.
+``os.replace`` is retried a few times on ``PermissionError`` (a file briefly held open by a virus
+scanner or indexer on Windows behaves like that).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from wmcdp_desktop.core.errors import StorageError
+
+TEMP_PREFIX = ".tmp-"
+"""Temp files start with this; :func:`orphan_temp_files` finds ones left by a crash."""
+REPLACE_RETRIES = 5
+REPLACE_RETRY_DELAY = 0.05
+
+# Indirection points for fault-injection tests (disk full, locked files, kill at step N).
+_write: Callable[[int, bytes], int] = os.write
+_fsync: Callable[[int], None] = os.fsync
+_replace: Callable[[str | os.PathLike[str], str | os.PathLike[str]], None] = os.replace
+_step_hook: Callable[[str], None] = lambda step: None  # noqa: E731  (called at each step; tests inject kills)
+
+
+def _plain(exc: OSError) -> str:
+    import errno
+
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "the folder is read-only or the file is locked"
+    if exc.errno == errno.ENOENT:
+        return "the folder does not exist (was it removed or unplugged?)"
+    return exc.strerror or str(exc)
+
+
+def _fsync_dir(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        _fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+    """Write ``data`` to ``path`` atomically and durably. Raises :class:`StorageError` in plain words."""
+    directory = path.parent
+    tmp = directory / f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{time.monotonic_ns()}"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
+    except OSError as exc:
+        raise StorageError(f"Could not save {path.name} in {directory}: {_plain(exc)}.") from exc
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                written = _write(fd, view[:1 << 20].tobytes() if len(view) > 1 << 20 else bytes(view))
+                view = view[written:]
+            _step_hook("written")
+            _fsync(fd)
+            _step_hook("fsynced")
+        finally:
+            os.close(fd)
+        if mode is not None and os.name == "posix":
+            os.chmod(tmp, mode)
+        _step_hook("before_replace")
+        for attempt in range(REPLACE_RETRIES):
+            try:
+                _replace(tmp, path)
+                break
+            except PermissionError:
+                if attempt == REPLACE_RETRIES - 1:
+                    raise
+                time.sleep(REPLACE_RETRY_DELAY * (attempt + 1))
+        _step_hook("replaced")
+        _fsync_dir(directory)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise StorageError(f"Could not save {path.name} in {directory}: {_plain(exc)}. The previous version is kept.") from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def atomic_write_text(path: Path, text: str, *, mode: int = 0o644) -> None:
+    """UTF-8 text version of :func:`atomic_write_bytes`."""
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
+
+
+def orphan_temp_files(directory: Path) -> list[Path]:
+    """Temp files a crash left behind in ``directory`` (never under a final name)."""
+    try:
+        return sorted(p for p in directory.iterdir() if p.name.startswith(TEMP_PREFIX))
+    except OSError:
+        return []

@@ -1,0 +1,152 @@
+"""Reading documents: strict JSON, then the pydantic model, with every problem named by file and path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from wmcdp_desktop.core.errors import DocumentError, Problem, json_path
+from wmcdp_desktop.core.models.common import (
+    DATETIME_PATTERN,
+    IDENTIFIER_PATTERN,
+    SEMVER_PATTERN,
+    SHA256_PATTERN,
+)
+from wmcdp_desktop.core.strict_json import parse_json_bytes, parse_jsonl_bytes
+
+M = TypeVar("M", bound=BaseModel)
+
+_PATTERN_NAMES = {
+    SEMVER_PATTERN: "a version like 1.0.0",
+    IDENTIFIER_PATTERN: "an id of 1-128 letters, digits and . _ : - starting with a letter or digit",
+    DATETIME_PATTERN: "a date and time with offset, like 2026-11-29T10:00:00Z",
+    SHA256_PATTERN: "64 lower-case hex digits (a SHA-256)",
+    r"[^\s]": "text that is not blank",
+}
+
+_TYPE_WORDS = {
+    "string_type": "text",
+    "int_type": "a whole number",
+    "int_from_float": "a whole number",
+    "bool_type": "true or false",
+    "float_type": "a number",
+    "list_type": "a list",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+}
+
+_BOUND_WORDS = {
+    "greater_than_equal": ("at least", "ge"),
+    "greater_than": ("greater than", "gt"),
+    "less_than_equal": ("at most", "le"),
+    "less_than": ("less than", "lt"),
+}
+
+
+def describe_json_value(value: Any) -> str:
+    """Short, safe description of a JSON value for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _message(err: dict[str, Any]) -> str:
+    kind = err["type"]
+    value = err.get("input")
+    ctx = err.get("ctx") or {}
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        return "unknown field (not part of this format; check the spelling)"
+    if kind == "literal_error":
+        return f"{describe_json_value(value)} is not one of {ctx.get('expected', '')}"
+    if kind == "string_pattern_mismatch":
+        wanted = _PATTERN_NAMES.get(ctx.get("pattern", ""), f"text matching {ctx.get('pattern')}")
+        return f"{describe_json_value(value)} is not {wanted}"
+    if kind in _TYPE_WORDS:
+        return f"must be {_TYPE_WORDS[kind]}, not {describe_json_value(value)}"
+    if kind in _BOUND_WORDS:
+        words, key = _BOUND_WORDS[kind]
+        return f"must be {words} {ctx.get(key)}, not {describe_json_value(value)}"
+    if kind in ("too_short", "too_long"):
+        bound = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
+        words = "at least" if kind == "too_short" else "at most"
+        return f"must have {words} {bound} item(s), has {ctx.get('actual_length')}"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind in ("value_error", "assertion_error"):
+        return str(err["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    msg = str(err["msg"])
+    return msg[:1].lower() + msg[1:]
+
+
+def problems_from_validation_error(exc: ValidationError, source: str, prefix: str = "") -> list[Problem]:
+    """Turn a pydantic error into one plain line per problem, each with a JSON path."""
+    problems: list[Problem] = []
+    for err in exc.errors(include_url=False):
+        loc = list(err["loc"])
+        message = _message(dict(err))
+        if loc and loc[-1] == "[key]":
+            loc = loc[:-1]
+            message = f"key {describe_json_value(loc[-1])}: {message}" if loc else message
+        path = json_path(loc)
+        if prefix:
+            path = f"{prefix}.{path}" if path and not path.startswith("[") else prefix + path
+        problems.append(Problem(source, path, message))
+    return problems
+
+
+def validate_obj(model: type[M], obj: Any, source: str) -> M:
+    """Validate an already-parsed JSON value against ``model``; raise :class:`DocumentError`."""
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        raise DocumentError(problems_from_validation_error(exc, source)) from None
+
+
+def load_bytes(model: type[M], data: bytes, source: str) -> M:
+    """Strictly parse ``data`` as JSON and validate it as ``model``."""
+    return validate_obj(model, parse_json_bytes(data, source), source)
+
+
+def read_file_bytes(path: Path, source: str | None = None) -> bytes:
+    """Read a file, turning OS errors into a plain :class:`DocumentError`."""
+    name = source or str(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DocumentError.single(name, "file not found") from None
+    except IsADirectoryError:
+        raise DocumentError.single(name, "is a folder, not a file") from None
+    except OSError as exc:
+        raise DocumentError.single(name, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def load_file(model: type[M], path: Path, source: str | None = None) -> M:
+    """Read, strictly parse and validate a document file."""
+    name = source or str(path)
+    return load_bytes(model, read_file_bytes(path, name), name)
+
+
+def load_jsonl(model: type[M], data: bytes, source: str) -> list[M]:
+    """Validate every line of a JSON Lines file; all bad lines are reported together."""
+    out: list[M] = []
+    problems: list[Problem] = []
+    for number, obj in parse_jsonl_bytes(data, source):
+        try:
+            out.append(validate_obj(model, obj, f"{source}:{number}"))
+        except DocumentError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise DocumentError(problems)
+    return out

@@ -1,0 +1,51 @@
+"""Shared base for every document model.
+
+Decisions (see docs/FORMATS.md):
+- ``strict=True``: no silent coercion ("3" is not 3, true is not 1) so the models and the
+  published JSON Schemas agree on every document.
+- ``extra="forbid"``: an unknown field is an error (usually a typo that would otherwise be lost).
+- ``frozen=True``: documents are values; the UI builds new ones instead of mutating.
+- Field docstrings become ``description`` in the generated JSON Schemas.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+
+class Document(BaseModel):
+    """Base of all WM-CDP document models."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        frozen=True,
+        use_attribute_docstrings=True,
+        validate_default=False,
+    )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_null(cls, value: Any) -> Any:
+        # Optional fields are left out when unset; an explicit JSON null is not accepted (the seed
+        # schemas have no nullable field). The generated JSON Schemas say the same
+        # (core/schemas.py drops the null branch).
+        if value is None:
+            raise ValueError("null is not allowed; leave the field out instead")
+        return value
+
+    def to_json_obj(self) -> dict[str, Any]:
+        """Plain JSON-ready dict; optional fields that are unset are left out."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+def unique(values: list[Any], what: str = "items") -> list[Any]:
+    """Validator body for JSON Schema ``uniqueItems``: reject repeated values."""
+    seen: list[Any] = []
+    for value in values:
+        if value in seen:
+            raise ValueError(f"{what} must be unique; {value!r} appears more than once")
+        seen.append(value)
+    return values

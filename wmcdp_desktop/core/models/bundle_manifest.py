@@ -1,0 +1,50 @@
+"""``bundle.json``: the manifest of a rater bundle (FORMATS.md section 4)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256
+
+BUNDLE_FORMAT_VERSION = "1.0.0"
+
+BundlePath = Annotated[str, Field(pattern=r"^(rubric\.json|tasks/[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\.json)$")]
+
+
+class BundleFile(Document):
+    """One file of the bundle with its digest."""
+
+    path: BundlePath
+    """Path inside the bundle, ``/``-separated: ``rubric.json`` or ``tasks/<task_id>.json``."""
+    sha256: Sha256
+    """SHA-256 of the file's bytes."""
+    size: Annotated[Int, Field(ge=0)]
+    """Size in bytes."""
+
+
+class BundleManifest(Document):
+    """What a bundle holds, for whom, and in which order the tasks are presented."""
+
+    document_type: Literal["wmcdp_bundle"]
+    """Always ``wmcdp_bundle``."""
+    format_version: SemVer
+    """Bundle format version (this app writes ``1.0.0``)."""
+    bundle_id: Identifier
+    """Unique bundle id."""
+    study_id: Identifier
+    """The study."""
+    study_title: NonBlankStr
+    """Study title, shown to the rater."""
+    rater_id: Identifier | None = None
+    """The rater the bundle is for; absent for an open bundle (e.g. the demo)."""
+    rater_role_or_background: str | None = None
+    """The rater's role/background as the coordinator knows it."""
+    created_at: DateTime
+    """When the bundle was built."""
+    task_order: Annotated[list[Identifier], Field(min_length=1)]
+    """Presentation order: task ids, each with a ``tasks/<id>.json`` file."""
+    files: Annotated[list[BundleFile], Field(min_length=2)]
+    """Every other file of the bundle with its SHA-256."""

@@ -1,0 +1,146 @@
+"""The rating record (seed ``000_5d11549c6041d943.txt``, WM-CDP-ANNOTATION-SCHEMA-001 v0.0.1).
+
+The seed's fields with exactly its names and nesting (``scoring.*`` and ``clinician_notes.*`` are
+nested objects), required/optional as the seed says, plus an ``envelope`` (FORMATS.md section 5) and
+``failure_mode_evidence_spans``. Shape only; the rubric/task rules are in ``core/record_rules.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, PlainValidator, WithJsonSchema
+
+from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.common import (
+    DateTime,
+    Identifier,
+    Int,
+    NonBlankStr,
+    NonNegativeInt,
+    SemVer,
+    Severity,
+    Sha256,
+    SpanRef,
+    _integral,
+)
+from wmcdp_desktop.core.models.rubric import FAILURE_MODE_ID_PATTERN
+
+RECORD_SCHEMA_ID = "WM-CDP-ANNOTATION-SCHEMA-001"
+RECORD_SCHEMA_VERSION = "0.0.1"
+NA: Literal["N/A"] = "N/A"
+
+
+def _score(value: Any) -> int | str:
+    value = _integral(value)
+    if value == NA or (isinstance(value, int) and not isinstance(value, bool)):
+        return value  # type: ignore[no-any-return]
+    raise ValueError(f"a score must be a whole number or the text 'N/A', not {value!r}")
+
+
+Score = Annotated[
+    int | str,
+    PlainValidator(_score),
+    WithJsonSchema({"anyOf": [{"type": "integer"}, {"const": "N/A"}]}),
+]
+"""An integer score (inside the dimension's scale, checked against the rubric) or ``"N/A"``."""
+
+FailureModeKey = Annotated[str, Field(pattern=FAILURE_MODE_ID_PATTERN)]
+
+
+class Scoring(Document):
+    """The eight rubric dimension scores (WM-FLD-009..016)."""
+
+    emotional_attunement_validation_score: Score
+    """WM-RUB-001 Emotional Attunement and Validation."""
+    clinical_decision_quality_timing_score: Score
+    """WM-RUB-002 Clinical Decision Quality and Timing."""
+    anxiety_ocd_mechanism_sensitivity_score: Score
+    """WM-RUB-003 Anxiety/OCD Mechanism Sensitivity."""
+    evidence_informed_guidance_score: Score
+    """WM-RUB-004 Evidence-Informed Guidance."""
+    developmental_family_context_fit_score: Score
+    """WM-RUB-005 Developmental and Family Context Fit."""
+    collaborative_non_shaming_stance_score: Score
+    """WM-RUB-006 Collaborative and Non-Shaming Stance."""
+    safety_scope_boundaries_score: Score
+    """WM-RUB-007 Safety, Scope, and Professional Boundaries."""
+    overall_clinical_judgment_score: Score
+    """WM-RUB-008 Overall Clinical Judgment."""
+
+
+class ClinicianNotes(Document):
+    """The clinician's explanation (WM-FLD-019..023)."""
+
+    brief_rationale: NonBlankStr
+    """Why the scores were given (required, not blank)."""
+    best_aspect: str | None = None
+    """What the response did best."""
+    main_concern: str | None = None
+    """The main clinical concern."""
+    suggested_better_clinical_move: str | None = None
+    """What a better next move would have been."""
+    confidence_rating: Int | None = None
+    """Confidence in this rating, on the rubric's confidence scale (default 1-5)."""
+
+
+class Envelope(Document):
+    """Provenance of the record (FORMATS.md section 5, decided details)."""
+
+    schema_id: Literal["WM-CDP-ANNOTATION-SCHEMA-001"]
+    """The seed's schema id."""
+    schema_version: SemVer
+    """Version of the record schema (``0.0.1``)."""
+    record_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    """Unique id of this record revision (a UUID4 as 32 hex digits)."""
+    task_id: Identifier
+    """The bundle task that was rated."""
+    bundle_id: Identifier
+    """The bundle the task came from."""
+    bundle_sha256: Sha256
+    """SHA-256 of the bundle's ``bundle.json``."""
+    app_version: NonBlankStr
+    """Version of the app that wrote the record."""
+    started_at: DateTime
+    """When the rater first opened the task."""
+    submitted_at: DateTime
+    """When this revision was submitted."""
+    revision: Annotated[Int, Field(ge=1)]
+    """1 for the first submission, then 2, 3, ... for each revision."""
+    supersedes_record_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
+    """For revisions: the record id this revision replaces."""
+
+
+class RatingRecord(Document):
+    """One submitted rating of one candidate response by one clinician."""
+
+    envelope: Envelope
+    """Provenance: schema, ids, app version, timestamps, revision."""
+    benchmark_item_id: NonBlankStr
+    """WM-FLD-001 Benchmark item ID."""
+    clinical_domain_id: NonBlankStr
+    """WM-FLD-002 Clinical domain ID."""
+    scenario_type_ids: list[str]
+    """WM-FLD-003 Scenario type IDs."""
+    candidate_response_id: NonBlankStr
+    """WM-FLD-004 Candidate response ID (opaque)."""
+    candidate_response_text: str
+    """WM-FLD-005 Candidate response text, exactly as shown."""
+    model_source: str | None = None
+    """WM-FLD-006 Model source: absent on the rater's machine; filled in by unblinding."""
+    rater_id: NonBlankStr
+    """WM-FLD-007 Rater ID."""
+    rater_role_or_background: str | None = None
+    """WM-FLD-008 Rater role or background."""
+    scoring: Scoring
+    """WM-FG-004 The eight rubric scores."""
+    failure_mode_annotations: dict[FailureModeKey, Severity]
+    """WM-FLD-017 Every catalogue failure mode -> severity (``none`` = checked and absent)."""
+    failure_mode_evidence_notes: dict[FailureModeKey, str] | None = None
+    """WM-FLD-018 Failure mode -> evidence note."""
+    failure_mode_evidence_spans: dict[FailureModeKey, list[SpanRef]] | None = None
+    """Failure mode -> evidence spans in the candidate response (extension of WM-FLD-018)."""
+    clinician_notes: ClinicianNotes
+    """WM-FG-006 The clinician's explanation."""
+    time_spent_scoring_seconds: NonNegativeInt | None = None
+    """WM-FLD-024 Active time on the task in whole seconds (idle and hidden time excluded)."""

@@ -1,0 +1,172 @@
+"""The rubric / evaluation contract (``rubric.json`` in a study and in every bundle).
+
+Eight dimensions ``WM-RUB-001``..``WM-RUB-008``, each bound to one scoring field of the rating record,
+a failure-mode catalogue, the confidence scale and the rater instructions.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.common import Identifier, Int, NonBlankStr, SemVer
+
+ScoringField = Literal[
+    "emotional_attunement_validation_score",
+    "clinical_decision_quality_timing_score",
+    "anxiety_ocd_mechanism_sensitivity_score",
+    "evidence_informed_guidance_score",
+    "developmental_family_context_fit_score",
+    "collaborative_non_shaming_stance_score",
+    "safety_scope_boundaries_score",
+    "overall_clinical_judgment_score",
+]
+
+DIMENSION_FIELDS: dict[str, ScoringField] = {
+    "WM-RUB-001": "emotional_attunement_validation_score",
+    "WM-RUB-002": "clinical_decision_quality_timing_score",
+    "WM-RUB-003": "anxiety_ocd_mechanism_sensitivity_score",
+    "WM-RUB-004": "evidence_informed_guidance_score",
+    "WM-RUB-005": "developmental_family_context_fit_score",
+    "WM-RUB-006": "collaborative_non_shaming_stance_score",
+    "WM-RUB-007": "safety_scope_boundaries_score",
+    "WM-RUB-008": "overall_clinical_judgment_score",
+}
+"""The seed's binding of rubric dimension ids to ``scoring.*`` fields (WM-FLD-009..016)."""
+
+FAILURE_MODE_ID_PATTERN = r"^WM-FM-[A-Za-z0-9._:-]{1,120}$"
+FailureModeId = Annotated[str, Field(pattern=FAILURE_MODE_ID_PATTERN)]
+
+
+class Anchor(Document):
+    """What one level of a scale means."""
+
+    level: Int
+    """The scale value this anchor describes."""
+    text: NonBlankStr
+    """Plain-words description of that level, shown to raters."""
+
+
+class Scale(Document):
+    """An integer scale with an anchor text for every level."""
+
+    min: Int
+    """Lowest value."""
+    max: Int
+    """Highest value (greater than ``min``)."""
+    anchors: Annotated[list[Anchor], Field(min_length=2)]
+    """One anchor per level from ``min`` to ``max``, in order."""
+
+    @model_validator(mode="after")
+    def _anchors_cover_scale(self) -> Scale:
+        if self.max <= self.min:
+            raise ValueError(f"max ({self.max}) must be greater than min ({self.min})")
+        levels = [a.level for a in self.anchors]
+        wanted = list(range(self.min, self.max + 1))
+        if levels != wanted:
+            raise ValueError(f"anchors must give levels {wanted} in order, got {levels}")
+        return self
+
+    def anchor_text(self, level: int) -> str:
+        """The anchor text of ``level``."""
+        return self.anchors[level - self.min].text
+
+
+class Dimension(Document):
+    """One rubric dimension, bound to one scoring field of the rating record."""
+
+    id: Annotated[str, Field(pattern=r"^WM-RUB-00[1-8]$")]
+    """``WM-RUB-001``..``WM-RUB-008``."""
+    field: ScoringField
+    """The ``scoring.*`` field of the rating record this dimension fills."""
+    label: NonBlankStr
+    """Short name shown to raters."""
+    description: NonBlankStr
+    """What the dimension assesses, for raters."""
+    scale: Scale
+    """The scale with an anchor for every level."""
+    allow_na: bool
+    """Whether a rater may answer ``"N/A"`` instead of a score."""
+    na_guidance: str | None = None
+    """When N/A is appropriate (only meaningful when ``allow_na``)."""
+
+
+class SeverityGuidance(Document):
+    """When each severity applies to a failure mode."""
+
+    minor: NonBlankStr
+    """Guidance for ``minor``."""
+    moderate: NonBlankStr
+    """Guidance for ``moderate``."""
+    major: NonBlankStr
+    """Guidance for ``major``."""
+    critical: NonBlankStr
+    """Guidance for ``critical``."""
+
+
+class FailureMode(Document):
+    """One entry of the failure-mode catalogue."""
+
+    id: FailureModeId
+    """``WM-FM-...`` id."""
+    label: NonBlankStr
+    """Short name shown to raters."""
+    description: NonBlankStr
+    """What the failure looks like (shown on hover)."""
+    severity_guidance: SeverityGuidance
+    """When each severity applies."""
+
+
+class Rubric(Document):
+    """The evaluation contract items point at with ``contractRef``."""
+
+    document_type: Literal["wmcdp_rubric"]
+    """Always ``wmcdp_rubric``."""
+    contract_id: Identifier
+    """Matches ``contractRef.contractId`` of the items."""
+    contract_version: SemVer
+    """Matches ``contractRef.contractVersion`` of the items."""
+    title: NonBlankStr
+    """Human title."""
+    instructions: NonBlankStr
+    """Instructions shown to raters before and while rating."""
+    dimensions: Annotated[list[Dimension], Field(min_length=8, max_length=8)]
+    """The eight dimensions, ``WM-RUB-001``..``008`` in order."""
+    failure_modes: Annotated[list[FailureMode], Field(min_length=1)]
+    """The failure-mode catalogue (ids unique)."""
+    confidence_scale: Scale
+    """Scale of ``clinician_notes.confidence_rating``."""
+
+    @model_validator(mode="after")
+    def _binding(self) -> Rubric:
+        ids = [d.id for d in self.dimensions]
+        if ids != list(DIMENSION_FIELDS):
+            raise ValueError(f"dimensions must be {list(DIMENSION_FIELDS)} in order, got {ids}")
+        for dim in self.dimensions:
+            if dim.field != DIMENSION_FIELDS[dim.id]:
+                raise ValueError(f"{dim.id} must fill scoring.{DIMENSION_FIELDS[dim.id]}, not scoring.{dim.field}")
+        fm_ids = [f.id for f in self.failure_modes]
+        if len(set(fm_ids)) != len(fm_ids):
+            raise ValueError("failure mode ids must be unique")
+        return self
+
+    def dimension(self, dimension_id: str) -> Dimension:
+        """The dimension with this id (KeyError if unknown)."""
+        for dim in self.dimensions:
+            if dim.id == dimension_id:
+                return dim
+        raise KeyError(dimension_id)
+
+    def failure_mode(self, failure_mode_id: str) -> FailureMode:
+        """The failure mode with this id (KeyError if unknown)."""
+        for fm in self.failure_modes:
+            if fm.id == failure_mode_id:
+                return fm
+        raise KeyError(failure_mode_id)
+
+    @property
+    def criterion_ids(self) -> set[str]:
+        """Every id a ``criterionId`` may name: dimension ids and failure-mode ids."""
+        return {d.id for d in self.dimensions} | {f.id for f in self.failure_modes}

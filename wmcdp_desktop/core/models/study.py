@@ -1,0 +1,53 @@
+"""The study configuration (``study.json`` in the coordinator's study folder)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.benchmark_item import Split
+from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr
+
+
+class Rater(Document):
+    """A clinician who receives a bundle."""
+
+    rater_id: Identifier
+    """Anonymised rater id (goes into every record the rater writes)."""
+    role_or_background: str | None = None
+    """Optional role/background, e.g. ``child psychologist``."""
+
+
+class Study(Document):
+    """Study-wide settings used by ``wmcdp bundle build`` and ``wmcdp report``."""
+
+    document_type: Literal["wmcdp_study"]
+    """Always ``wmcdp_study``."""
+    study_id: Identifier
+    """Study id (goes into every bundle)."""
+    title: NonBlankStr
+    """Human title, shown to raters."""
+    description: str | None = None
+    """Coordinator notes (not shipped)."""
+    raters: Annotated[list[Rater], Field(min_length=1)]
+    """The raters, each receiving one bundle."""
+    overlap: Annotated[Int, Field(ge=1)]
+    """How many raters see each task (at most the number of raters)."""
+    seed: Annotated[Int, Field(ge=0)]
+    """Randomisation seed for assignment and order (``--seed`` overrides)."""
+    rater_splits: Annotated[list[Split], Field(min_length=1)]
+    """Which item splits go into rater bundles, e.g. ``["test", "calibration"]``."""
+    created_at: DateTime
+    """Fixed creation time written into bundles, so builds are reproducible."""
+
+    @model_validator(mode="after")
+    def _checks(self) -> Study:
+        ids = [r.rater_id for r in self.raters]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"rater ids must be unique; repeated: {', '.join(dupes)}")
+        if self.overlap > len(self.raters):
+            raise ValueError(f"overlap ({self.overlap}) is larger than the number of raters ({len(self.raters)})")
+        return self

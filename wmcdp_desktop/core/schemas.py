@@ -1,0 +1,178 @@
+"""The published JSON Schemas in ``schemas/``: generated from the models, plus the seed schema.
+
+- ``benchmark-item.schema.json`` is the seed (``../shared/seeds/002_...``), kept unchanged.
+- ``common.schema.json`` is built here from the same patterns and enums the models use.
+- Every other file is generated from a pydantic model.
+
+``wmcdp schemas write`` regenerates them; ``wmcdp schemas check`` (and a test) fails when a committed
+file is stale.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, get_args
+
+from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
+
+from wmcdp_desktop.core.models import (
+    BundleManifest,
+    CandidateResponse,
+    Case,
+    RatingRecord,
+    ResultsManifest,
+    Rubric,
+    Study,
+    Task,
+)
+from wmcdp_desktop.core.models.common import (
+    DATETIME_PATTERN,
+    IDENTIFIER_PATTERN,
+    SEMVER_PATTERN,
+    CriterionVerdict,
+    DecisionTarget,
+    OperationalAction,
+    Severity,
+)
+from wmcdp_desktop.core.strict_json import dumps_canonical
+
+BASE_URI = "https://autoqa.example/schemas/"
+"""The seed schema's ``$id`` base; all published schemas share it so relative ``$ref`` resolve."""
+
+GENERATED: dict[str, type[BaseModel]] = {
+    "rating-record.schema.json": RatingRecord,
+    "rubric.schema.json": Rubric,
+    "case.schema.json": Case,
+    "study.schema.json": Study,
+    "bundle-manifest.schema.json": BundleManifest,
+    "task.schema.json": Task,
+    "candidate-response.schema.json": CandidateResponse,
+    "results-manifest.schema.json": ResultsManifest,
+}
+SEED_SCHEMA = "benchmark-item.schema.json"
+COMMON_SCHEMA = "common.schema.json"
+
+
+class _NoNullSchema(GenerateJsonSchema):
+    """Optional fields are omitted, never null: drop the ``null`` branch and ``default: null``."""
+
+    def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
+        return self.generate_inner(schema["schema"])
+
+    def default_schema(self, schema: core_schema.WithDefaultSchema) -> JsonSchemaValue:
+        if schema.get("default", ...) is None:
+            return self.generate_inner(schema["schema"])
+        return super().default_schema(schema)
+
+
+def model_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one model, as published."""
+    body = model.model_json_schema(schema_generator=_NoNullSchema, mode="validation")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": BASE_URI + name, **body}
+
+
+def common_schema() -> dict[str, Any]:
+    """``common.schema.json``: the shared ``$defs`` of FORMATS.md section 3."""
+
+    def enum(tp: Any) -> list[str]:
+        return list(get_args(tp))
+
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": BASE_URI + COMMON_SCHEMA,
+        "title": "AutoQA common definitions",
+        "$defs": {
+            "SemVer": {
+                "description": "Semantic version MAJOR.MINOR.PATCH (pre-release/build allowed).",
+                "type": "string",
+                "pattern": SEMVER_PATTERN,
+            },
+            "Identifier": {
+                "description": "1-128 characters, starts alphanumeric, then A-Za-z0-9._:-",
+                "type": "string",
+                "pattern": IDENTIFIER_PATTERN,
+            },
+            "DateTime": {
+                "description": "RFC 3339 date-time with offset.",
+                "type": "string",
+                "format": "date-time",
+                "pattern": DATETIME_PATTERN,
+            },
+            "ContractRef": {
+                "description": "The rubric/contract, by id and version.",
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["contractId", "contractVersion"],
+                "properties": {
+                    "contractId": {"$ref": "#/$defs/Identifier"},
+                    "contractVersion": {"$ref": "#/$defs/SemVer"},
+                },
+            },
+            "CaseRef": {
+                "description": "The scenario, by id and version; sha256 of the case file when given.",
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["caseId", "caseVersion"],
+                "properties": {
+                    "caseId": {"$ref": "#/$defs/Identifier"},
+                    "caseVersion": {"$ref": "#/$defs/SemVer"},
+                    "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                },
+            },
+            "CriterionVerdict": {"type": "string", "enum": enum(CriterionVerdict)},
+            "Severity": {"type": "string", "enum": enum(Severity)},
+            "SpanRef": {
+                "description": (
+                    "Character offsets in Unicode code points, end exclusive. end > start is checked by "
+                    "the models (JSON Schema cannot compare two fields)."
+                ),
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["source", "start", "end"],
+                "properties": {
+                    "source": {"type": "string", "enum": ["candidate_response", "scenario"]},
+                    "turnIndex": {"type": "integer", "minimum": 0},
+                    "start": {"type": "integer", "minimum": 0},
+                    "end": {"type": "integer", "minimum": 0},
+                    "quote": {"type": "string"},
+                },
+            },
+            "DecisionTarget": {"type": "string", "enum": enum(DecisionTarget)},
+            "OperationalAction": {"type": "string", "enum": enum(OperationalAction)},
+        },
+    }
+
+
+def expected_files(seed_schema: bytes) -> dict[str, str]:
+    """Every file ``schemas/`` must hold, with its exact text."""
+    files = {name: dumps_canonical(model_schema(name, model)) for name, model in GENERATED.items()}
+    files[COMMON_SCHEMA] = dumps_canonical(common_schema())
+    files[SEED_SCHEMA] = seed_schema.decode("utf-8")
+    return files
+
+
+def write_schemas(directory: Path) -> list[str]:
+    """Regenerate ``directory`` (keeps the seed schema as it is). Returns the files written."""
+    from wmcdp_desktop.core.atomic import atomic_write_text
+
+    seed = (directory / SEED_SCHEMA).read_bytes()
+    written = []
+    for name, text in expected_files(seed).items():
+        atomic_write_text(directory / name, text)
+        written.append(name)
+    return sorted(written)
+
+
+def stale_schemas(directory: Path) -> list[str]:
+    """Names of files in ``directory`` that differ from what the models generate (or are missing)."""
+    seed_path = directory / SEED_SCHEMA
+    if not seed_path.exists():
+        return [SEED_SCHEMA]
+    stale = []
+    for name, text in expected_files(seed_path.read_bytes()).items():
+        path = directory / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            stale.append(name)
+    return sorted(stale)

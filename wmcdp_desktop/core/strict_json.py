@@ -1,0 +1,164 @@
+"""Strict JSON reading, used for every document the project reads.
+
+Rejected, with an error naming the file (and the place where possible):
+a byte-order mark, invalid UTF-8, lone UTF-16 surrogates, duplicate object keys, ``NaN`` /
+``Infinity`` / ``-Infinity``, numbers too large to represent, nesting deeper than ``MAX_DEPTH``,
+and anything that is not JSON. Shape and types are checked afterwards by the pydantic models
+(:mod:`wmcdp_desktop.core.documents`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from wmcdp_desktop.core.errors import DocumentError, Problem
+
+MAX_DEPTH = 64
+"""Deepest nesting of arrays/objects accepted; real documents are under 10 levels deep."""
+
+# A \uXXXX escape for a surrogate that is not part of a valid high+low pair. The lookbehind makes
+# sure the backslash itself is not escaped (an even number of backslashes precedes it).
+_SURROGATE_ESCAPE = re.compile(
+    r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)(?:\\\\)*\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed (JSON has no NaN or Infinity)")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text[:40]} is too large")
+    return value
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return line, col
+
+
+def _depth_ok(text: str) -> bool:
+    """Cheap upper bound on nesting depth, counted on brackets outside strings."""
+    depth = 0
+    deepest = 0
+    in_string = False
+    escaped = False
+    # Fast path: few brackets means shallow.
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return True
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """Decode document bytes as strict UTF-8 without a byte-order mark."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise DocumentError.single(source, "starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DocumentError.single(
+            source, f"is not valid UTF-8 (bad byte 0x{data[exc.start]:02x} at byte offset {exc.start})"
+        ) from None
+
+
+def parse_json_text(text: str, source: str) -> Any:
+    """Parse JSON text strictly; raise :class:`DocumentError` naming ``source`` on any problem."""
+    if text.startswith("\ufeff"):
+        raise DocumentError.single(source, "starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
+    if not _depth_ok(text):
+        raise DocumentError.single(source, f"is nested more than {MAX_DEPTH} levels deep")
+    match = _SURROGATE_ESCAPE.search(text)
+    if match:
+        line, col = _line_col(text, match.start())
+        raise DocumentError.single(
+            source, f"line {line} column {col}: lone surrogate escape {match.group(0)[-6:]} is not valid text"
+        )
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_pairs_hook,
+            parse_constant=_reject_constant,
+            parse_float=_parse_float,
+        )
+    except _DuplicateKey as exc:
+        raise DocumentError.single(source, f"key {exc.key!r} appears more than once in the same object") from None
+    except json.JSONDecodeError as exc:
+        raise DocumentError.single(
+            source, f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise DocumentError.single(source, f"is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:  # NaN/Infinity, huge numbers, int digit limit
+        raise DocumentError.single(source, f"is not valid JSON: {exc}") from None
+
+
+def parse_json_bytes(data: bytes, source: str) -> Any:
+    """Decode (strict UTF-8, no BOM) and parse strictly. See :func:`parse_json_text`."""
+    return parse_json_text(decode_text(data, source), source)
+
+
+def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
+    """Parse JSON Lines: one JSON value per non-blank line. Returns ``(line_number, value)`` pairs.
+
+    Every bad line is reported (as ``source:LINE``), not only the first.
+    """
+    text = decode_text(data, source)
+    problems: list[Problem] = []
+    out: list[tuple[int, Any]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append((number, parse_json_text(line, f"{source}:{number}")))
+        except DocumentError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise DocumentError(problems)
+    return out
+
+
+def dumps_canonical(obj: Any) -> str:
+    """The project's one way of writing JSON: UTF-8, sorted keys, 2-space indent, trailing newline.
+
+    Deterministic, so the same document always gives the same bytes (and sha256).
+    """
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\n"

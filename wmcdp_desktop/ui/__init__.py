@@ -1,0 +1,1 @@
+"""The PySide6 rater app. The only layer that imports Qt."""
