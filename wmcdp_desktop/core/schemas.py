@@ -61,6 +61,17 @@ class _NoNullSchema(GenerateJsonSchema):
     def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
         return self.generate_inner(schema["schema"])
 
+    def dict_schema(self, schema: core_schema.DictSchema) -> JsonSchemaValue:
+        # pydantic writes constrained keys as patternProperties, which lets other keys through;
+        # the models reject them, so say so: propertyNames + additionalProperties.
+        out = super().dict_schema(schema)
+        patterns = out.pop("patternProperties", None)
+        if patterns and len(patterns) == 1:
+            (pattern, value_schema), = patterns.items()
+            out["propertyNames"] = {"pattern": pattern}
+            out["additionalProperties"] = value_schema
+        return out
+
     def default_schema(self, schema: core_schema.WithDefaultSchema) -> JsonSchemaValue:
         if schema.get("default", ...) is None:
             return self.generate_inner(schema["schema"])
