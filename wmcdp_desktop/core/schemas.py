@@ -36,6 +36,7 @@ from wmcdp_desktop.core.models.common import (
     OperationalAction,
     Severity,
 )
+from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
 BASE_URI = "https://autoqa.example/schemas/"
@@ -50,6 +51,7 @@ GENERATED: dict[str, type[BaseModel]] = {
     "task.schema.json": Task,
     "candidate-response.schema.json": CandidateResponse,
     "results-manifest.schema.json": ResultsManifest,
+    "draft.schema.json": Draft,
 }
 SEED_SCHEMA = "benchmark-item.schema.json"
 COMMON_SCHEMA = "common.schema.json"
