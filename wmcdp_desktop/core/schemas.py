@@ -80,9 +80,31 @@ class _NoNullSchema(GenerateJsonSchema):
         return super().default_schema(schema)
 
 
+_BOUND_KEYWORDS = {"ge": "minimum", "gt": "exclusiveMinimum", "le": "maximum", "lt": "exclusiveMaximum"}
+
+
+def _standard_bounds(node: Any) -> Any:
+    """Rename pydantic's ``ge``/``gt``/``le``/``lt`` to JSON Schema keywords, in place.
+
+    pydantic (2.x) writes a bound on a type that has a before-validator (our ``Int``, which accepts 3.0
+    as 3) under the constraint's Python name, which JSON Schema validators silently ignore.
+    """
+    if isinstance(node, dict):
+        if node.get("type") in ("integer", "number"):
+            for key, keyword in _BOUND_KEYWORDS.items():
+                if key in node:
+                    node[keyword] = node.pop(key)
+        for value in node.values():
+            _standard_bounds(value)
+    elif isinstance(node, list):
+        for value in node:
+            _standard_bounds(value)
+    return node
+
+
 def model_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of one model, as published."""
-    body = model.model_json_schema(schema_generator=_NoNullSchema, mode="validation")
+    body = _standard_bounds(model.model_json_schema(schema_generator=_NoNullSchema, mode="validation"))
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": BASE_URI + name, **body}
 
 
