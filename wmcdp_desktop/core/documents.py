@@ -11,6 +11,7 @@ from wmcdp_desktop.core.errors import DocumentError, Problem, json_path
 from wmcdp_desktop.core.models.common import (
     DATETIME_PATTERN,
     IDENTIFIER_PATTERN,
+    NON_BLANK_PATTERN,
     SEMVER_PATTERN,
     SHA256_PATTERN,
 )
@@ -23,7 +24,7 @@ _PATTERN_NAMES = {
     IDENTIFIER_PATTERN: "an id of 1-128 letters, digits and . _ : - starting with a letter or digit",
     DATETIME_PATTERN: "a date and time with offset, like 2026-11-29T10:00:00Z",
     SHA256_PATTERN: "64 lower-case hex digits (a SHA-256)",
-    r"[^\s]": "text that is not blank",
+    NON_BLANK_PATTERN: "text that is not blank",
 }
 
 _TYPE_WORDS = {
@@ -70,6 +71,8 @@ def _message(err: dict[str, Any]) -> str:
         return "unknown field (not part of this format; check the spelling)"
     if kind == "literal_error":
         return f"{describe_json_value(value)} is not one of {ctx.get('expected', '')}"
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == NON_BLANK_PATTERN:
+        return "must not be blank"
     if kind == "string_pattern_mismatch":
         wanted = _PATTERN_NAMES.get(ctx.get("pattern", ""), f"text matching {ctx.get('pattern')}")
         return f"{describe_json_value(value)} is not {wanted}"

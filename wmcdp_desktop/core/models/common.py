@@ -22,6 +22,12 @@ DATETIME_PATTERN = (
     r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
+# "Contains a character that is not white space", with the white space listed explicitly: \s means
+# different things in Python's re (used by the jsonschema package), Rust (pydantic) and ECMA-262.
+# The list is Python's str.isspace() set plus U+FEFF (white space in ECMA-262).
+NON_BLANK_PATTERN = (
+    r"[^\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+)
 
 
 def _real_datetime(value: str) -> str:
@@ -54,7 +60,7 @@ Int = Annotated[int, BeforeValidator(_integral)]
 """A JSON integer (3.0 is accepted as 3, as JSON Schema does; true/false and "3" are not)."""
 NonNegativeInt = Annotated[int, BeforeValidator(_integral), Field(ge=0)]
 """A JSON integer >= 0."""
-NonBlankStr = Annotated[str, StringConstraints(min_length=1, pattern=r"[^\s]")]
+NonBlankStr = Annotated[str, StringConstraints(min_length=1, pattern=NON_BLANK_PATTERN)]
 """A string with at least one non-whitespace character."""
 
 CriterionVerdict = Literal["satisfied", "partially_satisfied", "not_satisfied", "not_applicable", "cannot_determine"]
