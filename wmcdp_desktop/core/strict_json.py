@@ -88,6 +88,35 @@ def _depth_ok(text: str) -> bool:
     return True
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str] | None:
+    """``(json_path, character)`` of the first string (key or value) holding a lone surrogate.
+
+    Backstop for the escape scan above: json combines valid pairs into one character, so any
+    surrogate left in a parsed string is a lone one (e.g. after a literal backslash: ``"\\\\ud800\\udc00"``).
+    """
+    if isinstance(value, str):
+        match = _SURROGATE.search(value)
+        return (path, match.group(0)) if match else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            sub = f"{path}.{key}" if path else key
+            match = _SURROGATE.search(key)
+            if match:
+                return (sub, match.group(0))
+            found = _lone_surrogate(item, sub)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _lone_surrogate(item, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
 def decode_text(data: bytes, source: str) -> str:
     """Decode document bytes as strict UTF-8 without a byte-order mark."""
     if data.startswith(b"\xef\xbb\xbf"):
@@ -112,8 +141,10 @@ def parse_json_text(text: str, source: str) -> Any:
         raise DocumentError.single(
             source, f"line {line} column {col}: lone surrogate escape {match.group(0)[-6:]} is not valid text"
         )
+    if not text.strip():
+        raise DocumentError.single(source, "is empty (a JSON document was expected)")
     try:
-        return json.loads(
+        value = json.loads(
             text,
             object_pairs_hook=_pairs_hook,
             parse_constant=_reject_constant,
@@ -129,6 +160,13 @@ def parse_json_text(text: str, source: str) -> Any:
         raise DocumentError.single(source, f"is nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as exc:  # NaN/Infinity, huge numbers, int digit limit
         raise DocumentError.single(source, f"is not valid JSON: {exc}") from None
+    lone = _lone_surrogate(value)
+    if lone is not None:
+        path, char = lone
+        raise DocumentError.single(
+            source, f"lone surrogate \\u{ord(char):04x} is not valid text", path=path
+        )
+    return value
 
 
 def parse_json_bytes(data: bytes, source: str) -> Any:
