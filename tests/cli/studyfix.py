@@ -1,0 +1,253 @@
+"""Small, self-contained study / bundle / record fixtures for the coordinator CLI tests.
+
+Independent of resources/ (the demo study is tested separately), so these tests only depend on the models.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from wmcdp_desktop.core.models.rubric import DIMENSION_FIELDS
+from wmcdp_desktop.core.strict_json import dumps_canonical
+
+FAILURE_MODES = ["WM-FM-REASSURANCE", "WM-FM-SHAMING", "WM-FM-MISSED-RISK"]
+MODELS = ["acme-gpt-9", "zeta-llm-large", "orca-chat-2"]
+CREATED_AT = "2026-11-01T09:00:00Z"
+
+
+def _scale(lo: int, hi: int) -> dict[str, Any]:
+    return {"min": lo, "max": hi, "anchors": [{"level": i, "text": f"level {i}"} for i in range(lo, hi + 1)]}
+
+
+def rubric_obj() -> dict[str, Any]:
+    return {
+        "document_type": "wmcdp_rubric",
+        "contract_id": "WM-CDP-RUBRIC",
+        "contract_version": "1.0.0",
+        "title": "Test rubric",
+        "instructions": "Rate the response.",
+        "dimensions": [
+            {
+                "id": dim_id,
+                "field": field,
+                "label": f"Dimension {dim_id}",
+                "description": "What it assesses.",
+                "scale": _scale(1, 5),
+                "allow_na": dim_id == "WM-RUB-007",
+            }
+            for dim_id, field in DIMENSION_FIELDS.items()
+        ],
+        "failure_modes": [
+            {
+                "id": fm,
+                "label": fm.lower(),
+                "description": "A failure.",
+                "severity_guidance": {"minor": "m", "moderate": "mo", "major": "ma", "critical": "c"},
+            }
+            for fm in FAILURE_MODES
+        ],
+        "confidence_scale": _scale(1, 5),
+    }
+
+
+def case_obj(case_id: str, version: str = "1.0.0") -> dict[str, Any]:
+    return {
+        "document_type": "wmcdp_case",
+        "case_id": case_id,
+        "case_version": version,
+        "title": f"Case {case_id}",
+        "clinical_domain_id": "WM-DOM-OCD",
+        "scenario_type_ids": ["WM-SCN-REASSURANCE"],
+        "scenario": {
+            "context": {
+                "age_band": "8-10",
+                "setting": "parent coaching chat",
+                "speakers": ["parent", "assistant"],
+                "summary": "A child asks for reassurance many times a day.",
+            },
+            "turns": [{"role": "parent", "text": f"My child keeps asking if the door is locked ({case_id})."}],
+        },
+    }
+
+
+def item_obj(
+    item_id: str,
+    case_id: str,
+    split: str = "test",
+    *,
+    case_sha: str | None = None,
+    held_out: bool = False,
+    exclusion: str | None = None,
+    criterion_ids: tuple[str, ...] = ("WM-RUB-001", "WM-FM-REASSURANCE"),
+) -> dict[str, Any]:
+    case_ref: dict[str, Any] = {"caseId": case_id, "caseVersion": "1.0.0"}
+    if case_sha:
+        case_ref["sha256"] = case_sha
+    obj: dict[str, Any] = {
+        "documentType": "benchmark_item",
+        "schemaVersion": "1.0.0",
+        "benchmarkItemId": item_id,
+        "benchmarkVersion": "1.0.0",
+        "split": split,
+        "contractRef": {"contractId": "WM-CDP-RUBRIC", "contractVersion": "1.0.0"},
+        "caseRef": case_ref,
+        "sliceTags": ["ocd"],
+        "challengeAttributes": [],
+        "goldStandard": {
+            "criterionGold": [
+                {
+                    "criterionId": cid,
+                    "applicability": "applies",
+                    "acceptableVerdicts": ["satisfied"],
+                    "severity": "none",
+                    "positiveEvidenceSpans": [],
+                    "negativeEvidenceSpans": [],
+                    "omissionDescriptions": [],
+                    "notes": f"GOLDNOTE-{item_id}-{cid}",
+                }
+                for cid in criterion_ids
+            ],
+            "ambiguityStatus": "clear",
+            "acceptableDecisions": [{"target": "candidate_response", "acceptableActions": ["accept"]}],
+        },
+        "adjudication": {
+            "method": "consensus_panel",
+            "adjudicatorCount": 2,
+            "domainExpertCount": 2,
+            "blindToAutoQA": True,
+            "blindToReviewerLabel": True,
+            "disagreementTypes": [],
+            "adjudicationNotes": f"ADJNOTE-{item_id}",
+            "completedAt": "2026-10-01T10:00:00Z",
+        },
+        "leakageControl": {
+            "allowedForPromptDevelopment": False,
+            "heldOutProject": held_out,
+            "firstFrozenAt": "2026-10-01T10:00:00Z",
+            "accessPolicy": "study raters only",
+        },
+        "weight": 1.0,
+    }
+    if exclusion:
+        obj["exclusionReason"] = exclusion
+    return obj
+
+
+def study_obj(n_raters: int = 3, overlap: int = 2, seed: int = 7, splits: tuple[str, ...] = ("test", "calibration")) -> dict[str, Any]:
+    return {
+        "document_type": "wmcdp_study",
+        "study_id": "STUDY-T1",
+        "title": "Test study",
+        "raters": [{"rater_id": f"R{i + 1}", "role_or_background": "psychologist"} for i in range(n_raters)],
+        "overlap": overlap,
+        "seed": seed,
+        "rater_splits": list(splits),
+        "created_at": CREATED_AT,
+    }
+
+
+def write_json(path: Path, obj: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps_canonical(obj), encoding="utf-8")
+
+
+def write_study(
+    root: Path,
+    *,
+    n_items: int = 4,
+    n_raters: int = 3,
+    overlap: int = 2,
+    models: list[str] | None = None,
+    extra_items: list[dict[str, Any]] | None = None,
+    calibration_items: int = 1,
+) -> Path:
+    """A valid study: n_items test items (+ calibration ones), each answered by every model."""
+    models = models or MODELS
+    write_json(root / "study.json", study_obj(n_raters, overlap))
+    write_json(root / "rubric.json", rubric_obj())
+    lines: list[str] = []
+    items: list[dict[str, Any]] = []
+    for i in range(n_items + calibration_items):
+        case_id = f"CASE-{i + 1:03d}"
+        write_json(root / "cases" / f"{case_id}.json", case_obj(case_id))
+        split = "calibration" if i >= n_items else "test"
+        items.append(item_obj(f"ITEM-{i + 1:03d}", case_id, split))
+    for extra in extra_items or []:
+        items.append(extra)
+    for item in items:
+        write_json(root / "items" / f"{item['benchmarkItemId']}.json", item)
+        case_id = item["caseRef"]["caseId"]
+        if not (root / "cases" / f"{case_id}.json").exists():
+            write_json(root / "cases" / f"{case_id}.json", case_obj(case_id))
+        for model in models:
+            lines.append(
+                json.dumps(
+                    {
+                        "response_id": f"{item['benchmarkItemId']}--{model}",
+                        "benchmark_item_id": item["benchmarkItemId"],
+                        "model_source": model,
+                        "text": f"Response to {item['benchmarkItemId']}: let's try a small step together.",
+                    }
+                )
+            )
+    (root / "responses").mkdir(parents=True, exist_ok=True)
+    (root / "responses" / "responses.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+# ---- handcrafted bundles (independent of the builder) ----
+
+
+def task_obj(task_id: str, text: str = "A calm, validating reply.") -> dict[str, Any]:
+    case = case_obj("CASE-X")
+    return {
+        "document_type": "wmcdp_task",
+        "task_id": task_id,
+        "benchmark_item_id": "ITEM-X",
+        "clinical_domain_id": case["clinical_domain_id"],
+        "scenario_type_ids": case["scenario_type_ids"],
+        "scenario": case["scenario"],
+        "candidate_response_id": f"cr-{task_id}",
+        "candidate_response_text": text,
+    }
+
+
+def bundle_files(n_tasks: int = 3, rater_id: str | None = "R1") -> dict[str, bytes]:
+    """name -> bytes of a valid bundle."""
+    files: dict[str, bytes] = {"rubric.json": dumps_canonical(rubric_obj()).encode()}
+    order = [f"t{i:04d}" for i in range(n_tasks)]
+    for task_id in order:
+        files[f"tasks/{task_id}.json"] = dumps_canonical(task_obj(task_id)).encode()
+    manifest: dict[str, Any] = {
+        "document_type": "wmcdp_bundle",
+        "format_version": "1.0.0",
+        "bundle_id": "B-TEST",
+        "study_id": "STUDY-T1",
+        "study_title": "Test study",
+        "created_at": CREATED_AT,
+        "task_order": order,
+        "files": [
+            {"path": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+            for name, data in sorted(files.items())
+        ],
+    }
+    if rater_id:
+        manifest["rater_id"] = rater_id
+    files["bundle.json"] = dumps_canonical(manifest).encode()
+    return files
+
+
+def rehash(files: dict[str, bytes]) -> dict[str, bytes]:
+    """Recompute bundle.json's file list after a test changed a file."""
+    manifest = json.loads(files["bundle.json"])
+    manifest["files"] = [
+        {"path": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+        for name, data in sorted(files.items())
+        if name != "bundle.json"
+    ]
+    out = dict(files)
+    out["bundle.json"] = dumps_canonical(manifest).encode()
+    return out

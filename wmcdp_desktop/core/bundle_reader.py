@@ -1,0 +1,347 @@
+"""Opening a rater bundle (``.wmcdp`` zip or a plain folder) safely and lazily.
+
+Layout (FORMATS.md section 4): ``bundle.json`` (:class:`BundleManifest`), ``rubric.json`` and
+``tasks/<task_id>.json``; ``bundle.json`` lists every other file with its size and SHA-256.
+
+:func:`open_bundle` checks the container (zip safety, or no symlinks / nothing outside a folder), reads
+and validates ``bundle.json`` and ``rubric.json`` and cross-checks the manifest against the files present,
+but does not read any task: :meth:`OpenedBundle.task` reads, hash-checks and validates one task on first
+access (then caches it), so a 10,000-task bundle opens as fast as a 10-task one.
+:meth:`OpenedBundle.verify_all` checks everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from wmcdp_desktop.core.documents import load_bytes
+from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.models.bundle_manifest import BundleFile, BundleManifest
+from wmcdp_desktop.core.models.rubric import Rubric
+from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.core.zipsafe import (
+    DEFAULT_LIMITS,
+    Limits,
+    SafeZip,
+    fold_name,
+    name_problem,
+    open_zip_file,
+)
+
+MANIFEST_NAME = "bundle.json"
+RUBRIC_NAME = "rubric.json"
+SUPPORTED_FORMAT_MAJOR = 1
+IGNORED_FOLDER_FILES = {"Thumbs.db", "desktop.ini"}
+"""Files an OS drops into folders; ignored in folder bundles (as are names starting with a dot)."""
+
+
+def task_path(task_id: str) -> str:
+    """Path of a task's file inside a bundle."""
+    return f"tasks/{task_id}.json"
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class _Source(Protocol):
+    label: str
+
+    def names(self) -> list[str]: ...
+    def size(self, name: str) -> int: ...
+    def read(self, name: str) -> bytes: ...
+    def display(self, name: str) -> str: ...
+
+
+class _ZipSource:
+    def __init__(self, path: Path, limits: Limits) -> None:
+        self.label = path.name
+        self._zip: SafeZip = open_zip_file(path, self.label, limits)
+        self._lock = threading.Lock()
+
+    def names(self) -> list[str]:
+        return self._zip.names()
+
+    def size(self, name: str) -> int:
+        return self._zip.size(name)
+
+    def read(self, name: str) -> bytes:
+        with self._lock:
+            return self._zip.read(name)
+
+    def display(self, name: str) -> str:
+        return f"{self.label}!{name}"
+
+
+class _FolderSource:
+    """A bundle folder: no symlinks anywhere, nothing resolving outside it."""
+
+    def __init__(self, root: Path, limits: Limits) -> None:
+        self.label = root.name or str(root)
+        self._limits = limits
+        try:
+            self._root = root.resolve(strict=True)
+        except OSError as exc:
+            raise DocumentError.single(str(root), f"cannot be opened ({exc.strerror or exc})") from None
+        if root.is_symlink():
+            raise DocumentError.single(str(root), "is a symbolic link; open the real folder instead")
+        self._sizes: dict[str, int] = {}
+        problems: list[Problem] = []
+        folded: dict[str, str] = {}
+        stack = [""]
+        while stack:
+            rel_dir = stack.pop()
+            try:
+                entries = sorted(os.scandir(self._root / rel_dir), key=lambda e: e.name)
+            except OSError as exc:
+                problems.append(Problem(self.display(rel_dir or "."), "", f"cannot be read ({exc.strerror or exc})"))
+                continue
+            for entry in entries:
+                rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+                if entry.name.startswith(".") or entry.name in IGNORED_FOLDER_FILES:
+                    if entry.is_symlink():
+                        problems.append(Problem(self.display(rel), "", "is a symbolic link (not allowed in a bundle)"))
+                    continue
+                if entry.is_symlink():
+                    problems.append(Problem(self.display(rel), "", "is a symbolic link (not allowed in a bundle)"))
+                    continue
+                reason = name_problem(rel)
+                if reason:
+                    problems.append(Problem(self.label, "", f"file {rel!r} {reason}"))
+                    continue
+                key = fold_name(rel)
+                if key in folded:
+                    problems.append(
+                        Problem(self.display(rel), "", f"clashes with {folded[key]!r} (same name ignoring case)")
+                    )
+                    continue
+                folded[key] = rel
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(rel)
+                elif entry.is_file(follow_symlinks=False):
+                    if not self._inside(self._root / rel):
+                        problems.append(Problem(self.display(rel), "", "resolves outside the bundle folder"))
+                        continue
+                    self._sizes[rel] = entry.stat(follow_symlinks=False).st_size
+                    if len(self._sizes) > limits.max_entries:
+                        raise DocumentError.single(
+                            self.label, f"has more than {limits.max_entries} files; not a bundle folder"
+                        )
+                else:
+                    problems.append(Problem(self.display(rel), "", "is not a regular file"))
+        if problems:
+            raise DocumentError(problems)
+
+    def _inside(self, path: Path) -> bool:
+        try:
+            path.resolve(strict=True).relative_to(self._root)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def names(self) -> list[str]:
+        return sorted(self._sizes)
+
+    def size(self, name: str) -> int:
+        return self._sizes[name]
+
+    def display(self, name: str) -> str:
+        return f"{self.label}/{name}"
+
+    def read(self, name: str) -> bytes:
+        if name not in self._sizes:
+            raise DocumentError.single(self.display(name), "file not found")
+        path = self._root / name
+        if path.is_symlink() or not self._inside(path):
+            raise DocumentError.single(self.display(name), "is a symbolic link or resolves outside the bundle folder")
+        try:
+            with path.open("rb") as fh:
+                data = fh.read(self._limits.max_member_bytes + 1)
+        except OSError as exc:
+            raise DocumentError.single(self.display(name), f"cannot be read ({exc.strerror or exc})") from None
+        if len(data) > self._limits.max_member_bytes:
+            raise DocumentError.single(self.display(name), "is too large for a bundle file")
+        return data
+
+
+class OpenedBundle:
+    """A bundle whose manifest and rubric are checked; tasks are read on demand."""
+
+    def __init__(
+        self,
+        path: Path,
+        source: _Source,
+        manifest: BundleManifest,
+        manifest_sha256: str,
+        rubric: Rubric,
+    ) -> None:
+        self.path = path
+        self.manifest = manifest
+        self.manifest_sha256 = manifest_sha256
+        self.rubric = rubric
+        self.task_ids: list[str] = list(manifest.task_order)
+        self._source = source
+        self._files: dict[str, BundleFile] = {f.path: f for f in manifest.files}
+        self._order = {task_id: i for i, task_id in enumerate(self.task_ids)}
+        self._cache: dict[str, Task] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def is_folder(self) -> bool:
+        """True for a plain folder bundle, False for a ``.wmcdp`` zip."""
+        return isinstance(self._source, _FolderSource)
+
+    def __len__(self) -> int:
+        return len(self.task_ids)
+
+    def display(self, name: str) -> str:
+        """How a file of this bundle is named in messages (``bundle.wmcdp!tasks/x.json``)."""
+        return self._source.display(name)
+
+    def _checked_bytes(self, name: str) -> bytes:
+        entry = self._files[name]
+        data = self._source.read(name)
+        if len(data) != entry.size or sha256_hex(data) != entry.sha256:
+            raise DocumentError.single(
+                self.display(name),
+                "does not match the SHA-256 in bundle.json: the bundle was changed or damaged; "
+                "ask your coordinator for a fresh copy",
+            )
+        return data
+
+    def task(self, task_id: str) -> Task:
+        """The task, read and checked (hash, schema, id) on first access, then cached."""
+        with self._lock:
+            cached = self._cache.get(task_id)
+        if cached is not None:
+            return cached
+        if task_id not in self._order:
+            raise KeyError(task_id)
+        name = task_path(task_id)
+        data = self._checked_bytes(name)
+        task = load_bytes(Task, data, self.display(name))
+        if task.task_id != task_id:
+            raise DocumentError.single(
+                self.display(name), f"{task.task_id!r} does not match the file name ({task_id!r})", "task_id"
+            )
+        with self._lock:
+            self._cache[task_id] = task
+        return task
+
+    def verify_all(self, progress: Callable[[int, int], None] | None = None) -> list[Problem]:
+        """Every file's size and SHA-256, every task valid and named as its file (empty list = all good).
+
+        ``progress(done, total)`` is called after each file when given.
+        """
+        problems: list[Problem] = []
+        names = [f.path for f in self.manifest.files]
+        total = len(names)
+        for done, name in enumerate(names, start=1):
+            try:
+                data = self._checked_bytes(name)
+                if name == RUBRIC_NAME:
+                    load_bytes(Rubric, data, self.display(name))
+                else:
+                    task_id = name.removeprefix("tasks/").removesuffix(".json")
+                    task = load_bytes(Task, data, self.display(name))
+                    if task.task_id != task_id:
+                        problems.append(
+                            Problem(self.display(name), "task_id", f"{task.task_id!r} does not match the file name")
+                        )
+                    else:
+                        with self._lock:
+                            self._cache.setdefault(task_id, task)
+            except DocumentError as exc:
+                problems.extend(exc.problems)
+            if progress is not None:
+                progress(done, total)
+        return problems
+
+
+def _open_source(path: Path, limits: Limits) -> _Source:
+    if path.is_dir():
+        return _FolderSource(path, limits)
+    if not path.exists():
+        raise DocumentError.single(str(path), "file not found")
+    return _ZipSource(path, limits)
+
+
+def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
+    """Open a ``.wmcdp``/``.zip`` bundle or a bundle folder. See the module docstring.
+
+    Raises :class:`DocumentError` with every problem found (each naming the file and JSON path).
+    """
+    path = Path(path)
+    source = _open_source(path, limits)
+    names = set(source.names())
+    if MANIFEST_NAME not in names:
+        hint = ""
+        nested = sorted(n for n in names if n.endswith("/" + MANIFEST_NAME))
+        if nested:
+            hint = f" (found {nested[0]!r}: the bundle folder was zipped with an extra folder level)"
+        raise DocumentError.single(source.label, f"is not a WM-CDP bundle: bundle.json is missing{hint}")
+    manifest_bytes = source.read(MANIFEST_NAME)
+    manifest = load_bytes(BundleManifest, manifest_bytes, source.display(MANIFEST_NAME))
+    mdisp = source.display(MANIFEST_NAME)
+
+    problems: list[Problem] = []
+    major = manifest.format_version.split(".", 1)[0]
+    if major != str(SUPPORTED_FORMAT_MAJOR):
+        raise DocumentError.single(
+            mdisp,
+            f"bundle format {manifest.format_version} is not supported by this version of the app "
+            f"(it reads {SUPPORTED_FORMAT_MAJOR}.x); please update the app",
+            "format_version",
+        )
+    listed: dict[str, int] = {}
+    for i, entry in enumerate(manifest.files):
+        if entry.path in listed:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{entry.path!r} is listed twice"))
+            continue
+        listed[entry.path] = i
+        if entry.path not in names:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{entry.path!r} is listed but not in the bundle"))
+        elif source.size(entry.path) != entry.size:
+            problems.append(
+                Problem(
+                    source.display(entry.path),
+                    "",
+                    f"is {source.size(entry.path)} bytes but bundle.json says {entry.size}: the bundle was changed "
+                    "or damaged",
+                )
+            )
+    if RUBRIC_NAME not in listed:
+        problems.append(Problem(mdisp, "files", "rubric.json is not listed"))
+    seen_tasks: set[str] = set()
+    for i, task_id in enumerate(manifest.task_order):
+        if task_id in seen_tasks:
+            problems.append(Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} appears more than once"))
+        seen_tasks.add(task_id)
+        if task_path(task_id) not in listed:
+            problems.append(Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} has no file in files"))
+    for name, i in listed.items():
+        if name.startswith("tasks/") and name.removeprefix("tasks/").removesuffix(".json") not in seen_tasks:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{name!r} is not in task_order"))
+    for name in sorted(names - set(listed) - {MANIFEST_NAME}):
+        problems.append(Problem(source.display(name), "", "is not listed in bundle.json (unexpected file)"))
+    rubric: Rubric | None = None
+    if RUBRIC_NAME in listed and RUBRIC_NAME in names:
+        try:
+            data = source.read(RUBRIC_NAME)
+            entry = manifest.files[listed[RUBRIC_NAME]]
+            if sha256_hex(data) != entry.sha256:
+                problems.append(
+                    Problem(source.display(RUBRIC_NAME), "", "does not match the SHA-256 in bundle.json: changed or damaged")
+                )
+            else:
+                rubric = load_bytes(Rubric, data, source.display(RUBRIC_NAME))
+        except DocumentError as exc:
+            problems.extend(exc.problems)
+    if problems or rubric is None:
+        raise DocumentError(problems or [Problem(source.label, "", "rubric.json cannot be read")])
+    return OpenedBundle(path, source, manifest, sha256_hex(manifest_bytes), rubric)

@@ -1,0 +1,329 @@
+"""Reading zip files that may be hostile: checks first, then members read in memory, never extracted.
+
+Every zip the project reads (rater bundles, results exports) goes through :func:`open_zip_file` /
+:func:`open_zip_bytes`. Nothing is ever written to disk from a zip (no ``extractall``). Rejected, with a
+message naming the member:
+
+- a file that is not a zip, or is truncated;
+- more than :data:`MAX_ENTRIES` entries;
+- member names that are absolute (``/x``), contain ``..`` or ``.`` parts or empty parts, backslashes,
+  a drive letter (``C:``), NUL or other control characters;
+- duplicate names, also after Unicode NFC normalisation and case folding (``Task.json`` vs ``task.json``
+  would be one file on Windows and macOS);
+- symbolic links (Unix mode ``S_IFLNK`` in the external attributes);
+- encrypted members (general purpose flag bit 0);
+- compression other than stored or deflated;
+- a member over :data:`MAX_MEMBER_BYTES` or a total over :data:`MAX_TOTAL_BYTES` uncompressed;
+- a compression ratio over :data:`MAX_RATIO` (for members over :data:`RATIO_FLOOR_BYTES`);
+- a header claiming more compressed bytes than the file has room for.
+
+Headers can lie, so the limits are checked twice: on the declared sizes when the zip is opened, and on
+the bytes actually produced while a member is read (in chunks; reading stops as soon as a limit is
+passed). CRC errors and corrupt deflate streams are reported as damaged members.
+"""
+
+from __future__ import annotations
+
+import io
+import stat
+import unicodedata
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from wmcdp_desktop.core.errors import DocumentError, Problem
+
+MAX_ENTRIES = 100_000
+"""Most entries a zip may have."""
+MAX_MEMBER_BYTES = 50 * 1024 * 1024
+"""Largest uncompressed member (50 MB)."""
+MAX_TOTAL_BYTES = 1024 * 1024 * 1024
+"""Largest total uncompressed size (1 GB)."""
+MAX_RATIO = 100
+"""Largest compression ratio (uncompressed / compressed) of a member."""
+RATIO_FLOOR_BYTES = 1024
+"""Members up to this many uncompressed bytes are not ratio-checked (a tiny file of repeated spaces
+compresses to a handful of bytes; it cannot hurt)."""
+CHUNK = 64 * 1024
+ALLOWED_COMPRESSION = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits in force (tests shrink them to keep fixtures small)."""
+
+    max_entries: int = MAX_ENTRIES
+    max_member_bytes: int = MAX_MEMBER_BYTES
+    max_total_bytes: int = MAX_TOTAL_BYTES
+    max_ratio: int = MAX_RATIO
+    ratio_floor_bytes: int = RATIO_FLOOR_BYTES
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` is not an acceptable member/relative path (``None`` when it is fine).
+
+    Used for zip members and for files of a folder bundle.
+    """
+    if name == "":
+        return "has an empty name"
+    for ch in name:
+        code = ord(ch)
+        if code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
+            what = "a NUL character" if code == 0 else f"a control character (U+{code:04X})"
+            return f"has {what} in its name"
+    if "\\" in name:
+        return "has a backslash in its name (only / separates folders in a zip)"
+    if name.startswith("/"):
+        return "is an absolute path"
+    if len(name) >= 2 and name[1] == ":" and name[0].isascii() and name[0].isalpha():
+        return "starts with a drive letter"
+    parts = name.rstrip("/").split("/")
+    if any(part == ".." for part in parts):
+        return "contains '..' (it would point outside the bundle)"
+    if any(part in ("", ".") for part in parts):
+        return "has an empty or '.' path part"
+    return None
+
+
+def fold_name(name: str) -> str:
+    """The form two names are compared in for duplicates: NFC, then case folded."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _member(name: str) -> str:
+    return f"member {name!r}"
+
+
+def _raw_name(info: zipfile.ZipInfo) -> str:
+    # zipfile cuts a name at its first NUL and turns os.sep into "/"; orig_filename is the stored name.
+    return getattr(info, "orig_filename", info.filename)
+
+
+class SafeZip:
+    """A zip that passed the checks; members are read in memory with :meth:`read`."""
+
+    def __init__(self, zf: zipfile.ZipFile, label: str, limits: Limits) -> None:
+        self._zf = zf
+        self.label = label
+        self.limits = limits
+        self._infos: dict[str, zipfile.ZipInfo] = {
+            info.filename: info for info in zf.infolist() if not info.is_dir()
+        }
+
+    def names(self) -> list[str]:
+        """Names of the file members (folders left out), sorted."""
+        return sorted(self._infos)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._infos
+
+    def size(self, name: str) -> int:
+        """Declared uncompressed size of ``name``."""
+        return self._infos[name].file_size
+
+    def read(self, name: str) -> bytes:
+        """The bytes of ``name``, counted while reading; raises :class:`DocumentError` naming it."""
+        info = self._infos.get(name)
+        if info is None:
+            raise DocumentError.single(self.label, f"{_member(name)} is missing")
+        limits = self.limits
+        allowed = min(info.file_size, limits.max_member_bytes)
+        ratio_cap = max(limits.max_ratio * max(info.compress_size, 1), limits.ratio_floor_bytes)
+        out = io.BytesIO()
+        count = 0
+        try:
+            with self._zf.open(info) as fh:
+                while True:
+                    chunk = fh.read(CHUNK)
+                    if not chunk:
+                        break
+                    count += len(chunk)
+                    if count > allowed:
+                        if count > limits.max_member_bytes:
+                            raise DocumentError.single(
+                                self.label,
+                                f"{_member(name)} is larger than {_mb(limits.max_member_bytes)} uncompressed",
+                            )
+                        raise DocumentError.single(
+                            self.label, f"{_member(name)} holds more data than its header says (damaged or forged)"
+                        )
+                    if count > ratio_cap:
+                        raise DocumentError.single(
+                            self.label,
+                            f"{_member(name)} expands more than {limits.max_ratio} times (a zip bomb?)",
+                        )
+                    out.write(chunk)
+        except DocumentError:
+            raise
+        except (zipfile.BadZipFile, EOFError, zlib.error, OSError, ValueError, NotImplementedError, RuntimeError) as exc:
+            reason = str(exc) or type(exc).__name__
+            if "CRC" in reason:
+                reason = "its checksum (CRC) does not match: the file is damaged"
+            raise DocumentError.single(self.label, f"{_member(name)} cannot be read: {reason}") from None
+        if count != info.file_size:
+            raise DocumentError.single(
+                self.label, f"{_member(name)} is shorter than its header says (damaged or truncated)"
+            )
+        return out.getvalue()
+
+    def read_all(self) -> dict[str, bytes]:
+        """Every file member read with :meth:`read`."""
+        return {name: self.read(name) for name in self.names()}
+
+
+def _mb(n: int) -> str:
+    if n >= 1024**3 and n % 1024**3 == 0:
+        return f"{n // 1024**3} GB"
+    if n >= 1024**2:
+        return f"{n / 1024**2:g} MB"
+    return f"{n} bytes"
+
+
+def _declared_entry_count(data: bytes) -> int | None:
+    """Entry count from the end-of-central-directory record, read before zipfile parses every entry."""
+    try:
+        end = zipfile._EndRecData(io.BytesIO(data))  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    if not end:
+        return None
+    try:
+        return int(end[zipfile._ECD_ENTRIES_TOTAL])  # type: ignore[attr-defined]
+    except Exception:
+        return None
+
+
+def open_zip_bytes(data: bytes, label: str, limits: Limits = DEFAULT_LIMITS) -> SafeZip:
+    """Check the zip held in ``data``; return a :class:`SafeZip` or raise :class:`DocumentError`.
+
+    All problems of the central directory are reported at once.
+    """
+    if not data.startswith(b"PK"):
+        if not data:
+            raise DocumentError.single(label, "is empty, not a zip file")
+        raise DocumentError.single(label, "is not a zip file")
+    declared = _declared_entry_count(data)
+    if declared is not None and declared > limits.max_entries:
+        raise DocumentError.single(label, f"has {declared} entries; at most {limits.max_entries} are allowed")
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as exc:
+        raise DocumentError.single(label, f"is not a readable zip file or is truncated ({exc})") from None
+    except (OSError, EOFError, ValueError, NotImplementedError, RuntimeError, zipfile.LargeZipFile) as exc:
+        raise DocumentError.single(label, f"is not a readable zip file or is truncated ({exc})") from None
+    infos = zf.infolist()
+    if len(infos) > limits.max_entries:
+        raise DocumentError.single(label, f"has {len(infos)} entries; at most {limits.max_entries} are allowed")
+
+    problems: list[Problem] = []
+
+    def bad(name: str, message: str) -> None:
+        problems.append(Problem(label, "", f"{_member(name)} {message}"))
+
+    # Room each member's data can really occupy: up to the next local header or the central directory.
+    start_dir = getattr(zf, "start_dir", len(data))
+    offsets = sorted({info.header_offset for info in infos} | {start_dir})
+    next_offset = {off: offsets[i + 1] if i + 1 < len(offsets) else start_dir for i, off in enumerate(offsets)}
+
+    seen_exact: dict[str, str] = {}
+    seen_folded: dict[str, str] = {}
+    total = 0
+    for info in infos:
+        raw = _raw_name(info)
+        reason = name_problem(raw)
+        if reason:
+            bad(raw, reason)
+            continue
+        if raw in seen_exact:
+            bad(raw, "appears more than once")
+            continue
+        seen_exact[raw] = raw
+        folded = fold_name(raw.rstrip("/"))
+        if folded in seen_folded:
+            bad(raw, f"clashes with {seen_folded[folded]!r} (same name ignoring case/Unicode form)")
+            continue
+        seen_folded[folded] = raw
+        mode = (info.external_attr >> 16) & 0xFFFF
+        if stat.S_ISLNK(mode):
+            bad(raw, "is a symbolic link")
+            continue
+        if info.flag_bits & 0x1:
+            bad(raw, "is encrypted")
+            continue
+        if info.compress_type not in ALLOWED_COMPRESSION:
+            bad(raw, f"uses an unsupported compression method ({info.compress_type}); only stored or deflated")
+            continue
+        if info.is_dir():
+            if info.file_size:
+                bad(raw, "is a folder entry with content")
+            continue
+        if info.file_size > limits.max_member_bytes:
+            bad(raw, f"is larger than {_mb(limits.max_member_bytes)} uncompressed ({info.file_size} bytes)")
+            continue
+        room = next_offset.get(info.header_offset, start_dir) - info.header_offset
+        if info.compress_size > room or info.header_offset + info.compress_size > len(data):
+            bad(raw, "claims more compressed data than the zip file holds (damaged or forged header)")
+            continue
+        if (
+            info.file_size > limits.ratio_floor_bytes
+            and info.file_size > limits.max_ratio * max(info.compress_size, 1)
+        ):
+            bad(raw, f"expands more than {limits.max_ratio} times (a zip bomb?)")
+            continue
+        if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+            bad(raw, "is stored uncompressed but its sizes differ (damaged or forged header)")
+            continue
+        total += info.file_size
+    if total > limits.max_total_bytes:
+        problems.append(
+            Problem(label, "", f"holds more than {_mb(limits.max_total_bytes)} uncompressed in total ({total} bytes)")
+        )
+    if problems:
+        zf.close()
+        raise DocumentError(problems)
+    return SafeZip(zf, label, limits)
+
+
+def open_zip_file(path: Path, label: str | None = None, limits: Limits = DEFAULT_LIMITS) -> SafeZip:
+    """Read ``path`` into memory and check it with :func:`open_zip_bytes`.
+
+    The whole file is held in memory, so later reads cannot see a file changed on disk meanwhile, and no
+    file handle stays open.
+    """
+    name = label or path.name
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise DocumentError.single(name, "file not found") from None
+    except OSError as exc:
+        raise DocumentError.single(name, f"cannot be read ({exc.strerror or exc})") from None
+    if size > limits.max_total_bytes + 64 * 1024 * 1024:
+        raise DocumentError.single(name, f"is larger than {_mb(limits.max_total_bytes)}; not a bundle or export")
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise DocumentError.single(name, "is a folder, not a zip file") from None
+    except OSError as exc:
+        raise DocumentError.single(name, f"cannot be read ({exc.strerror or exc})") from None
+    return open_zip_bytes(data, name, limits)
+
+
+def deterministic_zip(files: dict[str, bytes]) -> bytes:
+    """A zip of ``files`` that is byte-identical for the same input: sorted names, fixed timestamps,
+    fixed permissions (0644), deflated."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for name in sorted(files):
+            reason = name_problem(name)
+            if reason:
+                raise ValueError(f"{name!r} {reason}")
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = (stat.S_IFREG | 0o644) << 16
+            zf.writestr(info, files[name], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return buf.getvalue()
