@@ -1,0 +1,229 @@
+"""Strict JSON reading (core/strict_json.py): everything non-standard or ambiguous is rejected, naming the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from wmcdp_desktop.core.documents import load_file
+from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.models import CandidateResponse
+from wmcdp_desktop.core.strict_json import (
+    MAX_DEPTH,
+    dumps_canonical,
+    parse_json_bytes,
+    parse_json_text,
+    parse_jsonl_bytes,
+)
+
+SOURCE = "items/ocd-07.json"
+
+
+def _error(data: bytes | str, source: str = SOURCE) -> DocumentError:
+    with pytest.raises(DocumentError) as info:
+        if isinstance(data, bytes):
+            parse_json_bytes(data, source)
+        else:
+            parse_json_text(data, source)
+    err = info.value
+    assert err.problems, "a DocumentError must carry at least one problem"
+    for problem in err.problems:
+        assert problem.file == source
+    assert str(err).startswith(source + ": ")
+    return err
+
+
+def _message(data: bytes | str) -> str:
+    err = _error(data)
+    assert len(err.problems) == 1
+    return err.problems[0].message
+
+
+# --- accepted --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"a": 1, "b": [true, false, null], "c": "x"}', {"a": 1, "b": [True, False, None], "c": "x"}),
+        ('"caf\\u00e9 \\ud83d\\ude00"', "café 😀"),  # a valid surrogate pair is one character
+        ('"\\\\ud800"', "\\ud800"),  # an escaped backslash, then plain text: not a surrogate
+        ('"\\\\\\ud83d\\ude00"', "\\😀"),  # escaped backslash, then a valid pair
+        ("1e308", 1e308),
+        ("-0.5e-3", -0.0005),
+        ("3.0", 3.0),
+        ("  \n [1] \n\t", [1]),
+        ('{"a": {"a": 1}}', {"a": {"a": 1}}),  # the same key in different objects is fine
+        ('["' + "[{" * 80 + '"]', ["[{" * 80]),  # brackets inside strings do not count as nesting
+    ],
+)
+def test_accepts_standard_json(text: str, value: object) -> None:
+    assert parse_json_text(text, SOURCE) == value
+    assert parse_json_bytes(text.encode("utf-8"), SOURCE) == value
+
+
+def test_accepts_utf8_text() -> None:
+    assert parse_json_bytes('{"t": "Grüße — 你好"}'.encode(), SOURCE) == {"t": "Grüße — 你好"}
+
+
+def test_nesting_up_to_the_limit_is_fine() -> None:
+    text = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    value = parse_json_text(text, SOURCE)
+    for _ in range(MAX_DEPTH - 1):
+        value = value[0]
+    assert value == []
+
+
+# --- rejected --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, "a": 2}',
+        '{"outer": {"x": 1, "y": 2, "x": 3}}',
+        '[{"ok": 1}, {"k": {"deep": [{"d": 1, "d": 1}]}}]',
+    ],
+    ids=["top", "nested", "deep-in-list"],
+)
+def test_duplicate_keys(text: str) -> None:
+    message = _message(text)
+    assert "appears more than once" in message
+    assert any(repr(k) in message for k in ("a", "x", "d"))
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity(constant: str) -> None:
+    message = _message(f'{{"weight": {constant}}}')
+    assert "NaN or Infinity" in message
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "1.5E+400"])
+def test_numbers_too_large_for_a_float(number: str) -> None:
+    assert "too large" in _message(f"[{number}]")
+
+
+def test_5000_digit_integer() -> None:
+    assert "not valid JSON" in _message("[" + "9" * 5000 + "]")
+
+
+def test_invalid_utf8() -> None:
+    message = _message(b'{"text": "caf\xe9"}')
+    assert "not valid UTF-8" in message
+    assert "0xe9" in message
+
+
+@pytest.mark.parametrize("data", [b'\xef\xbb\xbf{"a": 1}', '\ufeff{"a": 1}'], ids=["bytes", "text"])
+def test_byte_order_mark(data: bytes | str) -> None:
+    assert "byte-order mark" in _message(data)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"\\ud800"',  # lone high
+        '"\\udc00"',  # lone low
+        '"\\udc00\\ud800"',  # reversed pair
+        '"a\\ud83d"',  # high at the end
+        '"\\ud83dx\\ude00"',  # pair split by a character
+        '{"\\udfff": 1}',  # in a key
+        '"\\\\\\ud800"',  # escaped backslash, then a real lone escape
+        '"\\ud800\\\\udc00"',  # high, then an escaped backslash: the "udc00" is plain text
+        '"\\\\ud800\\udc00"',  # "ud800" is plain text after an escaped backslash: the low one is lone
+    ],
+)
+def test_lone_surrogates(text: str) -> None:
+    assert "surrogate" in _message(text)
+
+
+def test_lone_surrogate_reports_the_json_path() -> None:
+    err = _error('{"turns": [{"text": "ok"}, {"text": "\\\\ud800\\udc00"}]}')
+    assert err.problems[0].path == "turns[1].text"
+
+
+def test_deep_nesting() -> None:
+    assert f"more than {MAX_DEPTH} levels" in _message("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    # Very deep input is refused quickly, without a RecursionError.
+    assert f"more than {MAX_DEPTH} levels" in _message('{"a":' * 100_000 + "1" + "}" * 100_000)
+
+
+@pytest.mark.parametrize("text", ['{"a": 1} x', '{"a": 1}{"b": 2}', "[1]]", "1 2"])
+def test_trailing_garbage(text: str) -> None:
+    assert "not valid JSON" in _message(text)
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n", ""], ids=["empty-bytes", "blank", "empty-text"])
+def test_empty_file(data: bytes | str) -> None:
+    assert "empty" in _message(data)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{'a': 1}", '{"a": 1,}', "[1, 2,]", '{"a": 01}', "// comment\n{}", '{"a": "tab\there"}', "undefined"],
+)
+def test_not_json(text: str) -> None:
+    assert "not valid JSON" in _message(text)
+
+
+def test_errors_name_the_file_and_position() -> None:
+    message = _message('{\n  "a": 1,\n  "b": }')
+    assert "line 3" in message
+
+
+def test_load_file_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_bytes(b'{"a": NaN}')
+    with pytest.raises(DocumentError) as info:
+        load_file(CandidateResponse, path, source="responses/broken.json")
+    assert str(info.value).startswith("responses/broken.json: ")
+    missing = tmp_path / "missing.json"
+    with pytest.raises(DocumentError) as info:
+        load_file(CandidateResponse, missing)
+    assert info.value.problems == [Problem(str(missing), "", "file not found")]
+
+
+# --- JSON Lines ------------------------------------------------------------------------------------
+
+
+def test_jsonl_reads_every_line_with_its_number() -> None:
+    data = b'{"a": 1}\r\n\n  \n[2]\n"three"'
+    assert parse_jsonl_bytes(data, "responses/r.jsonl") == [(1, {"a": 1}), (4, [2]), (5, "three")]
+
+
+def test_jsonl_reports_every_bad_line() -> None:
+    data = b'{"a": 1}\n{bad\n{"b": NaN}\n[1]\n{"c": 1, "c": 2}\n"\\udc00"\n'
+    with pytest.raises(DocumentError) as info:
+        parse_jsonl_bytes(data, "responses/r.jsonl")
+    files = [p.file for p in info.value.problems]
+    assert files == ["responses/r.jsonl:2", "responses/r.jsonl:3", "responses/r.jsonl:5", "responses/r.jsonl:6"]
+    lines = str(info.value).splitlines()
+    assert len(lines) == 4
+    assert lines[0].startswith("responses/r.jsonl:2: is not valid JSON")
+
+
+def test_jsonl_with_bom_or_bad_utf8_is_one_problem() -> None:
+    for data in (b'\xef\xbb\xbf{"a": 1}\n', b'{"a": 1}\n{"b": "\xff"}\n'):
+        with pytest.raises(DocumentError) as info:
+            parse_jsonl_bytes(data, "r.jsonl")
+        assert len(info.value.problems) == 1
+        assert info.value.problems[0].file == "r.jsonl"
+
+
+# --- canonical writing -----------------------------------------------------------------------------
+
+
+def test_dumps_canonical_is_deterministic_and_round_trips() -> None:
+    obj = {"b": [1, 2.5, "é"], "a": {"z": None, "y": True}}
+    text = dumps_canonical(obj)
+    assert text == dumps_canonical(json.loads(text))
+    assert text.endswith("}\n")
+    assert text.index('"a"') < text.index('"b"')
+    assert "é" in text  # not \u00e9
+    assert parse_json_text(text, "x") == obj
+
+
+def test_dumps_canonical_refuses_nan() -> None:
+    with pytest.raises(ValueError):
+        dumps_canonical({"x": float("nan")})
