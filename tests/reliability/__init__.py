@@ -1,0 +1,1 @@
+"""Reliability and security suite: injected faults and hostile inputs, each counted (docs/RELIABILITY.md)."""
