@@ -15,6 +15,7 @@ from wmcdp_desktop.core.models.common import (
     SEMVER_PATTERN,
     SHA256_PATTERN,
 )
+from wmcdp_desktop.core.models.rubric import FAILURE_MODE_ID_PATTERN
 from wmcdp_desktop.core.strict_json import parse_json_bytes, parse_jsonl_bytes
 
 M = TypeVar("M", bound=BaseModel)
@@ -24,6 +25,7 @@ _PATTERN_NAMES = {
     IDENTIFIER_PATTERN: "an id of 1-128 letters, digits and . _ : - starting with a letter or digit",
     DATETIME_PATTERN: "a date and time with offset, like 2026-11-29T10:00:00Z",
     SHA256_PATTERN: "64 lower-case hex digits (a SHA-256)",
+    FAILURE_MODE_ID_PATTERN: "a failure mode id like WM-FM-REASSURANCE",
     NON_BLANK_PATTERN: "text that is not blank",
 }
 
@@ -101,7 +103,7 @@ def problems_from_validation_error(exc: ValidationError, source: str, prefix: st
         message = _message(dict(err))
         if loc and loc[-1] == "[key]":
             loc = loc[:-1]
-            message = f"key {describe_json_value(loc[-1])}: {message}" if loc else message
+            message = f"key {message}" if loc else message
         path = json_path(loc)
         if prefix:
             path = f"{prefix}.{path}" if path and not path.startswith("[") else prefix + path

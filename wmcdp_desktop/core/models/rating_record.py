@@ -35,7 +35,8 @@ def _score(value: Any) -> int | str:
     value = _integral(value)
     if value == NA or (isinstance(value, int) and not isinstance(value, bool)):
         return value  # type: ignore[no-any-return]
-    raise ValueError(f"a score must be a whole number or the text 'N/A', not {value!r}")
+    shown = "true" if value is True else "false" if value is False else repr(value)
+    raise ValueError(f"a score must be a whole number or the text 'N/A', not {shown[:60]}")
 
 
 Score = Annotated[

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import Identifier, Int, NonBlankStr, SemVer
@@ -92,6 +92,12 @@ class Dimension(Document):
     na_guidance: str | None = None
     """When N/A is appropriate (only meaningful when ``allow_na``)."""
 
+    @model_validator(mode="after")
+    def _bound_to_its_field(self) -> Dimension:
+        if self.field != DIMENSION_FIELDS[self.id]:
+            raise ValueError(f"{self.id} must fill scoring.{DIMENSION_FIELDS[self.id]}, not scoring.{self.field}")
+        return self
+
 
 class SeverityGuidance(Document):
     """When each severity applies to a failure mode."""
@@ -139,18 +145,22 @@ class Rubric(Document):
     confidence_scale: Scale
     """Scale of ``clinician_notes.confidence_rating``."""
 
-    @model_validator(mode="after")
-    def _binding(self) -> Rubric:
-        ids = [d.id for d in self.dimensions]
+    @field_validator("dimensions")
+    @classmethod
+    def _binding(cls, dimensions: list[Dimension]) -> list[Dimension]:
+        ids = [d.id for d in dimensions]
         if ids != list(DIMENSION_FIELDS):
-            raise ValueError(f"dimensions must be {list(DIMENSION_FIELDS)} in order, got {ids}")
-        for dim in self.dimensions:
-            if dim.field != DIMENSION_FIELDS[dim.id]:
-                raise ValueError(f"{dim.id} must fill scoring.{DIMENSION_FIELDS[dim.id]}, not scoring.{dim.field}")
-        fm_ids = [f.id for f in self.failure_modes]
-        if len(set(fm_ids)) != len(fm_ids):
-            raise ValueError("failure mode ids must be unique")
-        return self
+            raise ValueError(f"must be {', '.join(DIMENSION_FIELDS)} in this order, got {', '.join(ids)}")
+        return dimensions
+
+    @field_validator("failure_modes")
+    @classmethod
+    def _unique_failure_modes(cls, failure_modes: list[FailureMode]) -> list[FailureMode]:
+        ids = [f.id for f in failure_modes]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"failure mode ids must be unique; repeated: {', '.join(dupes)}")
+        return failure_modes
 
     def dimension(self, dimension_id: str) -> Dimension:
         """The dimension with this id (KeyError if unknown)."""

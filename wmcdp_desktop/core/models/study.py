@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import Split
@@ -42,12 +42,19 @@ class Study(Document):
     created_at: DateTime
     """Fixed creation time written into bundles, so builds are reproducible."""
 
-    @model_validator(mode="after")
-    def _checks(self) -> Study:
-        ids = [r.rater_id for r in self.raters]
+    @field_validator("raters")
+    @classmethod
+    def _unique_raters(cls, raters: list[Rater]) -> list[Rater]:
+        ids = [r.rater_id for r in raters]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"rater ids must be unique; repeated: {', '.join(dupes)}")
-        if self.overlap > len(self.raters):
-            raise ValueError(f"overlap ({self.overlap}) is larger than the number of raters ({len(self.raters)})")
-        return self
+        return raters
+
+    @field_validator("overlap")
+    @classmethod
+    def _overlap_fits(cls, overlap: int, info: ValidationInfo) -> int:
+        raters = info.data.get("raters")  # absent when the raters themselves are invalid
+        if raters is not None and overlap > len(raters):
+            raise ValueError(f"{overlap} is larger than the number of raters ({len(raters)})")
+        return overlap
