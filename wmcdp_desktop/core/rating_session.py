@@ -1,0 +1,700 @@
+"""The rating controller: pure Python (no Qt), driven by the UI and tested on its own.
+
+One :class:`RatingSession` per opened bundle and rater. It knows each task's state (not started, draft,
+submitted), holds the rating being written (:class:`WorkingRating`, mutable), autosaves it as a
+:class:`~wmcdp_desktop.core.models.draft.Draft`, counts active time through an
+:class:`~wmcdp_desktop.core.timing.ActivityTracker`, validates, builds and writes the
+:class:`~wmcdp_desktop.core.models.rating_record.RatingRecord`, and opens a submitted task for revision.
+
+Nothing here knows which model wrote a response: tasks carry none, and records never get
+``model_source`` (the coordinator's unblinding fills it in).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from pydantic import ValidationError
+
+from wmcdp_desktop import __version__
+from wmcdp_desktop.core.documents import problems_from_validation_error
+from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError, WmcdpError
+from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
+from wmcdp_desktop.core.models.common import SEVERITIES, Severity, SpanRef
+from wmcdp_desktop.core.models.draft import DRAFT_FORMAT_VERSION, Draft
+from wmcdp_desktop.core.models.rating_record import NA, RECORD_SCHEMA_ID, RECORD_SCHEMA_VERSION, RatingRecord
+from wmcdp_desktop.core.models.rubric import Rubric
+from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
+from wmcdp_desktop.core.record_rules import record_problems
+from wmcdp_desktop.core.storage import RaterStore, sha256_hex
+from wmcdp_desktop.core.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
+
+TaskState = Literal["not_started", "draft", "submitted"]
+STATE_LABELS: dict[str, str] = {"not_started": "Not started", "draft": "In progress", "submitted": "Submitted"}
+NOTE_FIELDS = ("brief_rationale", "best_aspect", "main_concern", "suggested_better_clinical_move")
+FAULT_SEVERITIES: tuple[Severity, ...] = tuple(s for s in SEVERITIES if s != "none")
+TIME_SAVE_EVERY = 5.0
+"""While time is counting and nothing else changed, the draft (with its time) is saved this often."""
+
+
+class BundleLike(Protocol):
+    """What the session needs from an opened bundle (core/bundle_reader.OpenedBundle)."""
+
+    manifest: BundleManifest
+    manifest_sha256: str
+    rubric: Rubric
+    task_ids: list[str]
+
+    def task(self, task_id: str) -> Task: ...
+
+
+@dataclass(frozen=True)
+class RaterIdentity:
+    rater_id: str
+    role_or_background: str | None = None
+
+
+class WrongRaterError(WmcdpError):
+    """The bundle was prepared for another rater."""
+
+
+def assignment_problem(manifest: BundleManifest, rater_id: str) -> str | None:
+    """A plain refusal when the bundle is assigned to someone else, else None."""
+    if manifest.rater_id is not None and manifest.rater_id != rater_id:
+        return (
+            f"This bundle was prepared for rater {manifest.rater_id!r}, but this app is set up for rater "
+            f"{rater_id!r}.\nRatings must carry the right rater id, so the bundle was not opened. Ask your "
+            "study coordinator for your own bundle, or, if your rater id was typed wrongly, change it with "
+            "Settings > Rater id… and open the bundle again."
+        )
+    return None
+
+
+@dataclass
+class FailureModeEntry:
+    checked: bool = False
+    severity: Severity | None = None
+    note: str = ""
+    spans: list[SpanRef] = field(default_factory=list)
+
+
+@dataclass
+class WorkingRating:
+    """The rating being written (mutable; saved as a Draft)."""
+
+    task_id: str
+    started_at: str
+    scores: dict[str, int | str] = field(default_factory=dict)
+    failure_modes: dict[str, FailureModeEntry] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=lambda: dict.fromkeys(NOTE_FIELDS, ""))
+    confidence: int | None = None
+    active_seconds: float = 0.0
+    base_revision: int | None = None
+    base_record_id: str | None = None
+
+    def fm(self, fm_id: str) -> FailureModeEntry:
+        return self.failure_modes.setdefault(fm_id, FailureModeEntry())
+
+    def to_draft(self, bundle_id: str, rater_id: str, updated_at: str) -> Draft:
+        def fm_obj(v: FailureModeEntry) -> dict[str, object]:
+            out: dict[str, object] = {"checked": v.checked, "note": v.note, "spans": [s.to_json_obj() for s in v.spans]}
+            if v.severity is not None:
+                out["severity"] = v.severity
+            return out
+
+        notes: dict[str, object] = dict(self.notes)
+        if self.confidence is not None:
+            notes["confidence_rating"] = self.confidence
+        obj: dict[str, object] = {
+            "document_type": "wmcdp_draft",
+            "format_version": DRAFT_FORMAT_VERSION,
+            "task_id": self.task_id,
+            "bundle_id": bundle_id,
+            "rater_id": rater_id,
+            "scores": dict(self.scores),
+            "failure_modes": {k: fm_obj(v) for k, v in self.failure_modes.items()},
+            "notes": notes,
+            "active_seconds": float(self.active_seconds),
+            "started_at": self.started_at,
+            "updated_at": updated_at,
+        }
+        if self.base_revision is not None:
+            obj["base_revision"] = self.base_revision
+        if self.base_record_id is not None:
+            obj["base_record_id"] = self.base_record_id
+        return Draft.model_validate(obj)
+
+    @classmethod
+    def from_draft(cls, draft: Draft) -> WorkingRating:
+        notes = draft.notes
+        return cls(
+            task_id=draft.task_id,
+            started_at=draft.started_at,
+            scores=dict(draft.scores),
+            failure_modes={
+                k: FailureModeEntry(v.checked, v.severity, v.note, list(v.spans)) for k, v in draft.failure_modes.items()
+            },
+            notes={f: getattr(notes, f) for f in NOTE_FIELDS},
+            confidence=notes.confidence_rating,
+            active_seconds=draft.active_seconds,
+            base_revision=draft.base_revision,
+            base_record_id=draft.base_record_id,
+        )
+
+    @classmethod
+    def from_record(cls, record: RatingRecord, rubric: Rubric) -> WorkingRating:
+        """A working copy of a submitted record, to revise it."""
+        env = record.envelope
+        fms: dict[str, FailureModeEntry] = {}
+        notes_map = record.failure_mode_evidence_notes or {}
+        spans_map = record.failure_mode_evidence_spans or {}
+        for fm_id, sev in record.failure_mode_annotations.items():
+            fms[fm_id] = FailureModeEntry(
+                checked=sev != "none",
+                severity=sev if sev != "none" else None,
+                note=notes_map.get(fm_id, ""),
+                spans=list(spans_map.get(fm_id, [])),
+            )
+        n = record.clinician_notes
+        return cls(
+            task_id=env.task_id,
+            started_at=env.started_at,
+            scores={d.id: getattr(record.scoring, d.field) for d in rubric.dimensions},
+            failure_modes=fms,
+            notes={f: getattr(n, f) or "" for f in NOTE_FIELDS},
+            confidence=n.confidence_rating,
+            active_seconds=float(record.time_spent_scoring_seconds or 0),
+            base_revision=env.revision,
+            base_record_id=env.record_id,
+        )
+
+
+@dataclass
+class SubmitOutcome:
+    """What happened on submit: problems (nothing written), or the written record."""
+
+    problems: list[Problem]
+    record: RatingRecord | None = None
+    sha256: str | None = None
+    next_task_id: str | None = None
+    calibration: CalibrationFeedback | None = None
+    error: str | None = None
+    """A write failure in plain words (the rating is kept in memory and in the draft)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None
+
+
+@dataclass(frozen=True)
+class CalibrationRow:
+    criterion_id: str
+    label: str
+    yours: str
+    expected: str
+    agrees: bool | None
+    explanation: str
+
+
+def calibration_rows(record: RatingRecord, feedback: CalibrationFeedback, rubric: Rubric) -> list[CalibrationRow]:
+    """The rater's answers beside the adjudicated feedback, one row per criterion with feedback."""
+    rows = []
+    for crit in feedback.criteria:
+        cid = crit.criterion_id
+        if cid.startswith("WM-RUB-"):
+            try:
+                dim = rubric.dimension(cid)
+            except KeyError:
+                continue
+            yours_v = getattr(record.scoring, dim.field)
+            if crit.expected_scores:
+                lo, hi = min(crit.expected_scores), max(crit.expected_scores)
+                expected = f"{lo}" if lo == hi else f"{lo}–{hi}"
+                if sorted(crit.expected_scores) != list(range(lo, hi + 1)):
+                    expected = ", ".join(str(s) for s in sorted(crit.expected_scores))
+                agrees: bool | None = yours_v in crit.expected_scores
+            elif crit.applicability == "does_not_apply":
+                expected, agrees = "N/A", yours_v == NA
+            else:
+                expected, agrees = "; ".join(v.replace("_", " ") for v in crit.acceptable_verdicts), None
+            rows.append(CalibrationRow(cid, dim.label, str(yours_v), expected, agrees, crit.explanation))
+        else:
+            try:
+                fm = rubric.failure_mode(cid)
+            except KeyError:
+                continue
+            yours_s = record.failure_mode_annotations.get(cid, "none")
+            expected = "absent" if crit.severity == "none" else crit.severity
+            rows.append(
+                CalibrationRow(
+                    cid,
+                    fm.label,
+                    "absent" if yours_s == "none" else yours_s,
+                    expected,
+                    (yours_s == "none") == (crit.severity == "none"),
+                    crit.explanation,
+                )
+            )
+    return rows
+
+
+class RatingSession:
+    """State and behaviour of rating one bundle; the UI is a thin view over it."""
+
+    def __init__(
+        self,
+        bundle: BundleLike,
+        store: RaterStore,
+        rater: RaterIdentity,
+        clock: Clock,
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        app_version: str = __version__,
+    ) -> None:
+        refusal = assignment_problem(bundle.manifest, rater.rater_id)
+        if refusal:
+            raise WrongRaterError(refusal)
+        self.bundle = bundle
+        self.rubric = bundle.rubric
+        self.store = store
+        self.rater = rater
+        self.clock = clock
+        self.app_version = app_version
+        self.tracker = ActivityTracker(clock, idle_timeout)
+        self.session_seconds = 0.0
+        self.task_ids = list(bundle.task_ids)
+        self._index = {t: i for i, t in enumerate(self.task_ids)}
+        store.ensure()
+        self._latest = {t: r for t, r in store.latest_revisions().items() if t in self._index}
+        self._drafts = store.draft_task_ids() & set(self.task_ids)
+        self.current_id: str | None = None
+        self.current: WorkingRating | None = None
+        """The editable rating of the open task; None while a submitted task is shown read-only."""
+        self.viewing_record: RatingRecord | None = None
+        """The latest record of the open task when it is submitted and not being revised."""
+        self.dirty = False
+        self._unsaved_time = 0.0
+        self.save_error: str | None = None
+        """The last failed save in plain words (None after a successful save)."""
+        self.last_saved_at: str | None = None
+        self.on_change: Callable[[], None] | None = None
+        store.audit(
+            "opened",
+            bundle_id=bundle.manifest.bundle_id,
+            bundle_sha256=bundle.manifest_sha256,
+            rater_id=rater.rater_id,
+            app_version=app_version,
+        )
+
+    # ----- overview ------------------------------------------------------------------------------------
+    @property
+    def manifest(self) -> BundleManifest:
+        return self.bundle.manifest
+
+    def state(self, task_id: str) -> TaskState:
+        if task_id in self._latest:
+            return "submitted"
+        if task_id in self._drafts or (task_id == self.current_id and self.dirty):
+            return "draft"
+        return "not_started"
+
+    def has_revision_draft(self, task_id: str) -> bool:
+        return task_id in self._latest and task_id in self._drafts
+
+    def latest_revision(self, task_id: str) -> int | None:
+        return self._latest.get(task_id)
+
+    def progress(self) -> tuple[int, int]:
+        return len(self._latest), len(self.task_ids)
+
+    def drafts_not_submitted(self) -> int:
+        return len(self._drafts - set(self._latest))
+
+    def position(self) -> int | None:
+        return None if self.current_id is None else self._index[self.current_id]
+
+    def next_unfinished(self, after: str | None = None) -> str | None:
+        """The next task (in order, wrapping) that is not submitted; None when all are."""
+        start = -1 if after is None else self._index[after]
+        n = len(self.task_ids)
+        for step in range(1, n + 1):
+            tid = self.task_ids[(start + step) % n]
+            if tid not in self._latest:
+                return tid
+        return None
+
+    def neighbour(self, delta: int) -> str | None:
+        if self.current_id is None:
+            return self.task_ids[0] if self.task_ids else None
+        i = self._index[self.current_id] + delta
+        return self.task_ids[i] if 0 <= i < len(self.task_ids) else None
+
+    def task(self, task_id: str | None = None) -> Task:
+        tid = task_id or self.current_id
+        if tid is None:
+            raise WmcdpError("No task is open.")
+        return self.bundle.task(tid)
+
+    # ----- time --------------------------------------------------------------------------------------
+    def _count(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        self.session_seconds += seconds
+        if self.current is not None:
+            self.current.active_seconds += seconds
+            self._unsaved_time += seconds
+
+    def tick(self) -> None:
+        self._count(self.tracker.tick())
+
+    def user_input(self) -> None:
+        self._count(self.tracker.input())
+
+    def set_window_active(self, active: bool) -> None:
+        self._count(self.tracker.set_window_active(active))
+
+    def set_paused(self, paused: bool) -> None:
+        self._count(self.tracker.set_user_paused(paused))
+
+    def task_seconds(self) -> float:
+        if self.current is not None:
+            return self.current.active_seconds
+        if self.viewing_record is not None:
+            return float(self.viewing_record.time_spent_scoring_seconds or 0)
+        return 0.0
+
+    def needs_save(self) -> bool:
+        return self.current is not None and (self.dirty or self._unsaved_time >= TIME_SAVE_EVERY)
+
+    # ----- opening tasks -------------------------------------------------------------------------------
+    def open_task(self, task_id: str) -> Task:
+        """Leave the open task (saving it) and open ``task_id``. Raises DocumentError for a bad task file."""
+        if task_id not in self._index:
+            raise WmcdpError(f"There is no task {task_id!r} in this bundle.")
+        task = self.bundle.task(task_id)  # may raise: then the current task stays open
+        self.leave_task()
+        self.current_id = task_id
+        self.viewing_record = None
+        self.current = None
+        draft = self.store.load_draft(task_id) if task_id in self._drafts else None
+        latest = self._latest.get(task_id)
+        if draft is not None and latest is not None and draft.base_revision != latest:
+            # A leftover draft from before the latest submission (e.g. its removal failed): not current.
+            draft = None
+        if draft is not None:
+            self.current = WorkingRating.from_draft(draft)
+        elif latest is not None:
+            self._drafts.discard(task_id)
+            self.viewing_record = self.store.load_record(task_id, latest)
+        else:
+            self._drafts.discard(task_id)
+            self.current = WorkingRating(task_id=task_id, started_at=utc_iso(self.clock))
+        self.dirty = False
+        self._unsaved_time = 0.0
+        self.tracker.set_task_open(self.current is not None)
+        return task
+
+    def leave_task(self) -> None:
+        """Count the time so far and save the open rating if anything is unsaved (errors kept in save_error)."""
+        if self.current_id is None:
+            return
+        self.tick()
+        if self.current is not None and (self.dirty or self._unsaved_time > 0):
+            self.save_draft()
+        self._count(self.tracker.set_task_open(False))
+
+    def close(self) -> bool:
+        """Leave the open task; True when everything is saved."""
+        self.leave_task()
+        self.current_id = None
+        self.current = None
+        self.viewing_record = None
+        return self.save_error is None
+
+    # ----- editing -------------------------------------------------------------------------------------
+    def _editable(self) -> WorkingRating:
+        if self.current is None:
+            raise WmcdpError("This rating is submitted; choose Revise to change it.")
+        return self.current
+
+    def _changed(self) -> None:
+        self.dirty = True
+        if self.current_id is not None:
+            self._drafts.add(self.current_id)
+        if self.on_change:
+            self.on_change()
+
+    def set_score(self, dimension_id: str, value: int | str | None) -> None:
+        """Set a dimension's score (int), ``"N/A"`` (only where allowed), or None to unset it."""
+        rating = self._editable()
+        dim = self.rubric.dimension(dimension_id)
+        if value is None:
+            if rating.scores.pop(dimension_id, None) is None:
+                return
+        elif value == NA:
+            if not dim.allow_na:
+                raise WmcdpError(f"{dim.label}: N/A is not allowed for this dimension.")
+            if rating.scores.get(dimension_id) == NA:
+                return
+            rating.scores[dimension_id] = NA
+        else:
+            if not isinstance(value, int) or not dim.scale.min <= value <= dim.scale.max:
+                raise WmcdpError(f"{dim.label}: {value!r} is not on the scale {dim.scale.min}-{dim.scale.max}.")
+            if rating.scores.get(dimension_id) == value:
+                return
+            rating.scores[dimension_id] = value
+        self._changed()
+
+    def set_failure_mode(
+        self,
+        fm_id: str,
+        *,
+        checked: bool | None = None,
+        severity: Severity | Literal["keep"] | None = "keep",
+        note: str | None = None,
+    ) -> None:
+        rating = self._editable()
+        self.rubric.failure_mode(fm_id)  # KeyError for an unknown id
+        entry = rating.fm(fm_id)
+        if checked is not None:
+            entry.checked = checked
+        if severity != "keep":
+            if severity is not None and severity not in FAULT_SEVERITIES:
+                raise WmcdpError(f"{severity!r} is not a severity (minor, moderate, major, critical).")
+            entry.severity = severity  # type: ignore[assignment]
+        if note is not None:
+            entry.note = note
+        self._changed()
+
+    def add_evidence_span(self, fm_id: str, start: int, end: int) -> SpanRef:
+        """Store the span [start, end) (code points) of the candidate response as evidence."""
+        rating = self._editable()
+        self.rubric.failure_mode(fm_id)
+        text = self.task().candidate_response_text
+        if not 0 <= start < end <= len(text):
+            raise WmcdpError("Select some text in the response you are rating first.")
+        span = SpanRef(source="candidate_response", start=start, end=end, quote=text[start:end])
+        entry = rating.fm(fm_id)
+        if span not in entry.spans:
+            entry.spans.append(span)
+        self._changed()
+        return span
+
+    def remove_evidence_span(self, fm_id: str, index: int) -> None:
+        entry = self._editable().fm(fm_id)
+        del entry.spans[index]
+        self._changed()
+
+    def set_note(self, field_name: str, text: str) -> None:
+        if field_name not in NOTE_FIELDS:
+            raise KeyError(field_name)
+        rating = self._editable()
+        if rating.notes.get(field_name) == text:
+            return
+        rating.notes[field_name] = text
+        self._changed()
+
+    def set_confidence(self, value: int | None) -> None:
+        rating = self._editable()
+        scale = self.rubric.confidence_scale
+        if value is not None and not scale.min <= value <= scale.max:
+            raise WmcdpError(f"Confidence must be {scale.min}-{scale.max}.")
+        if rating.confidence == value:
+            return
+        rating.confidence = value
+        self._changed()
+
+    # ----- saving --------------------------------------------------------------------------------------
+    def save_draft(self) -> bool:
+        """Save the open rating as a draft now. False (and ``save_error`` set) when the write failed."""
+        if self.current is None or self.current_id is None:
+            return True
+        draft = self.current.to_draft(self.manifest.bundle_id, self.rater.rater_id, utc_iso(self.clock))
+        try:
+            self.store.save_draft(draft)
+        except StorageError as exc:
+            self.save_error = (
+                f"Your rating could not be saved: {exc}\nIt is kept in this window; the last saved draft is "
+                "still on disk. Free some space or fix the folder, then choose Retry."
+            )
+            return False
+        self._drafts.add(self.current_id)
+        self.dirty = False
+        self._unsaved_time = 0.0
+        self.save_error = None
+        self.last_saved_at = utc_iso(self.clock)
+        return True
+
+    # ----- validation and submit -------------------------------------------------------------------------
+    def problems(self) -> list[Problem]:
+        """Why the open rating cannot be submitted yet (empty = it can)."""
+        rating = self._editable()
+        problems: list[Problem] = []
+        src = "rating"
+        for dim in self.rubric.dimensions:
+            value = rating.scores.get(dim.id)
+            path = f"scoring.{dim.field}"
+            if value is None:
+                extra = " or tick N/A" if dim.allow_na else ""
+                problems.append(Problem(src, path, f"{dim.label}: not set yet. Choose a score{extra}."))
+        for fm in self.rubric.failure_modes:
+            entry = rating.failure_modes.get(fm.id)
+            if entry is not None and entry.checked and entry.severity is None:
+                problems.append(
+                    Problem(src, f"failure_mode_annotations.{fm.id}", f"{fm.label}: choose a severity.")
+                )
+        if not rating.notes.get("brief_rationale", "").strip():
+            problems.append(Problem(src, "clinician_notes.brief_rationale", "A brief rationale is required."))
+        if problems:
+            return problems
+        try:
+            record = self._build_record(rating, revision=1, record_id="0" * 32, submitted_at=utc_iso(self.clock))
+        except DocumentError as exc:
+            return exc.problems
+        return record_problems(record, self.rubric, self.task(), src)
+
+    def _build_record(self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str) -> RatingRecord:
+        task = self.task(rating.task_id)
+        envelope: dict[str, object] = {
+            "schema_id": RECORD_SCHEMA_ID,
+            "schema_version": RECORD_SCHEMA_VERSION,
+            "record_id": record_id,
+            "task_id": rating.task_id,
+            "bundle_id": self.manifest.bundle_id,
+            "bundle_sha256": self.bundle.manifest_sha256,
+            "app_version": self.app_version,
+            "started_at": rating.started_at,
+            "submitted_at": submitted_at,
+            "revision": revision,
+        }
+        if rating.base_record_id is not None:
+            envelope["supersedes_record_id"] = rating.base_record_id
+        annotations: dict[str, str] = {}
+        notes: dict[str, str] = {}
+        spans: dict[str, list[dict[str, object]]] = {}
+        for fm in self.rubric.failure_modes:
+            entry = rating.failure_modes.get(fm.id)
+            if entry is None or not entry.checked:
+                annotations[fm.id] = "none"
+                continue
+            annotations[fm.id] = entry.severity or "none"
+            if entry.note.strip():
+                notes[fm.id] = entry.note
+            if entry.spans:
+                spans[fm.id] = [s.to_json_obj() for s in entry.spans]
+        clinician: dict[str, object] = {"brief_rationale": rating.notes.get("brief_rationale", "")}
+        for name in NOTE_FIELDS[1:]:
+            if rating.notes.get(name, "").strip():
+                clinician[name] = rating.notes[name]
+        if rating.confidence is not None:
+            clinician["confidence_rating"] = rating.confidence
+        role = self.rater.role_or_background or self.manifest.rater_role_or_background
+        obj: dict[str, object] = {
+            "envelope": envelope,
+            "benchmark_item_id": task.benchmark_item_id,
+            "clinical_domain_id": task.clinical_domain_id,
+            "scenario_type_ids": list(task.scenario_type_ids),
+            "candidate_response_id": task.candidate_response_id,
+            "candidate_response_text": task.candidate_response_text,
+            "rater_id": self.rater.rater_id,
+            "scoring": {d.field: rating.scores.get(d.id) for d in self.rubric.dimensions},
+            "failure_mode_annotations": annotations,
+            "clinician_notes": clinician,
+            "time_spent_scoring_seconds": round(rating.active_seconds),
+        }
+        if role:
+            obj["rater_role_or_background"] = role
+        if notes:
+            obj["failure_mode_evidence_notes"] = notes
+        if spans:
+            obj["failure_mode_evidence_spans"] = spans
+        try:
+            return RatingRecord.model_validate(obj)
+        except ValidationError as exc:
+            raise DocumentError(problems_from_validation_error(exc, "rating")) from None
+
+    def submit(self) -> SubmitOutcome:
+        """Validate; when valid write the record (a new revision when revising) and move on."""
+        self.tick()
+        rating = self._editable()
+        problems = self.problems()
+        if problems:
+            return SubmitOutcome(problems)
+        revision = (self._latest.get(rating.task_id) or 0) + 1
+        record = self._build_record(rating, revision, uuid.uuid4().hex, utc_iso(self.clock))
+        try:
+            path = self.store.write_record(record)
+        except StorageError as exc:
+            self.save_draft()
+            self.save_error = (
+                f"Your rating could not be submitted: {exc}\nIt is kept in this window"
+                + (" and in the saved draft" if self.save_error is None else "")
+                + ". Fix the problem, then submit again."
+            )
+            return SubmitOutcome([], error=self.save_error)
+        digest = sha256_hex(path.read_bytes())
+        self._latest[rating.task_id] = revision
+        self.save_error = None
+        try:
+            self.store.delete_draft(rating.task_id)
+            self._drafts.discard(rating.task_id)
+        except StorageError:
+            pass  # a leftover draft is ignored (its base revision is older than the latest record)
+        try:
+            self.store.audit(
+                "revised" if revision > 1 else "submitted",
+                task_id=rating.task_id,
+                revision=revision,
+                record_id=record.envelope.record_id,
+                file=path.name,
+                sha256=digest,
+            )
+        except StorageError as exc:
+            self.save_error = f"The rating was submitted, but the audit log could not be written: {exc}"
+        self.tracker.set_task_open(False)
+        self.current = None
+        self.viewing_record = record
+        self.dirty = False
+        self._unsaved_time = 0.0
+        task = self.task(rating.task_id)
+        return SubmitOutcome(
+            [],
+            record=record,
+            sha256=digest,
+            next_task_id=self.next_unfinished(rating.task_id),
+            calibration=task.calibration_feedback,
+        )
+
+    def revise(self) -> None:
+        """Turn the submitted rating on screen into an editable draft for a new revision."""
+        if self.viewing_record is None or self.current_id is None:
+            raise WmcdpError("Only a submitted rating can be revised.")
+        self.current = WorkingRating.from_record(self.viewing_record, self.rubric)
+        self.viewing_record = None
+        self.tracker.set_task_open(True)
+        self._changed()
+        self.save_draft()
+
+    def discard_revision(self) -> None:
+        """Give up the revision in progress; the submitted record stays as it was."""
+        if self.current is None or self.current.base_revision is None or self.current_id is None:
+            raise WmcdpError("No revision is in progress.")
+        tid = self.current_id
+        self.tracker.set_task_open(False)
+        self.store.delete_draft(tid)
+        self._drafts.discard(tid)
+        self.current = None
+        self.dirty = False
+        self._unsaved_time = 0.0
+        self.viewing_record = self.store.load_record(tid, self._latest[tid])
+
+    def calibration_view(self) -> list[CalibrationRow] | None:
+        """Feedback rows for a submitted calibration task on screen (None otherwise)."""
+        if self.viewing_record is None:
+            return None
+        feedback = self.task().calibration_feedback
+        if feedback is None:
+            return None
+        return calibration_rows(self.viewing_record, feedback, self.rubric)

@@ -1,0 +1,309 @@
+"""The rater's data folder: single-instance lock, drafts, submitted records with revisions, audit log.
+
+Layout (INTERFACES.md)::
+
+    <data>/settings.json                      rater id, recent bundles, font size (core/settings.py)
+    <data>/instance.lock, instance.json       the single-instance lock and who holds it
+    <data>/bundles/<bundle_id>/<rater_id>/
+        drafts/<task_id>.json                 the draft being written (core/models/draft.py)
+        records/<task_id>.r<revision>.json    submitted records; never overwritten (a revision is r2, r3...)
+        audit.jsonl                           append-only: opened, draft saved, submitted, revised, exported
+        quarantine/                           unreadable drafts moved aside (never silently dropped)
+
+Drafts and records are written with :mod:`wmcdp_desktop.core.atomic` (temp file, fsync, replace). The
+audit log is appended one whole line per ``write()`` with fsync; a crash can at worst leave a partial last
+line, which :func:`read_audit` skips.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from wmcdp_desktop.core.atomic import atomic_write_text
+from wmcdp_desktop.core.documents import load_bytes
+from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
+from wmcdp_desktop.core.models.draft import Draft
+from wmcdp_desktop.core.models.rating_record import RatingRecord
+from wmcdp_desktop.core.strict_json import dumps_canonical
+from wmcdp_desktop.core.timing import Clock, SystemClock, utc_iso
+
+RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9][A-Za-z0-9._:-]{0,127})\.r(?P<rev>[1-9][0-9]{0,8})\.json$")
+APP_DIR_NAME = "wmcdp-desktop"
+
+
+def default_data_dir() -> Path:
+    """The platform's per-user data folder for the app."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False))
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def record_file_name(task_id: str, revision: int) -> str:
+    return f"{task_id}.r{revision}.json"
+
+
+def _mkdir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"Could not create the folder {path}: {exc.strerror or exc}.") from exc
+
+
+# --------------------------------------------------------------------------------------------------
+# Single-instance lock
+# --------------------------------------------------------------------------------------------------
+_HELD: set[str] = set()
+_HELD_GUARD = threading.Lock()
+
+
+class InstanceLock:
+    """Refuses a second app instance on the same data folder (another process or another window).
+
+    The OS lock (``filelock``) is released by the OS when the holding process dies, so a lock left by a
+    crash or ``kill -9`` is recovered automatically. ``filelock`` locks are re-entrant within one
+    process, so this class also keeps its own per-process set of held folders: a second window in the
+    same process is refused too.
+    """
+
+    def __init__(self, data_dir: Path, clock: Clock | None = None) -> None:
+        self.data_dir = data_dir
+        self.path = data_dir / "instance.lock"
+        self.info_path = data_dir / "instance.json"
+        self._clock = clock or SystemClock()
+        self._lock: FileLock | None = None
+        self._key = str(data_dir.resolve())
+
+    @property
+    def held(self) -> bool:
+        return self._lock is not None
+
+    def _holder_words(self) -> str:
+        try:
+            info = json.loads(self.info_path.read_text(encoding="utf-8"))
+            return f" (process {int(info['pid'])} on {str(info['host'])[:60]}, since {str(info['since'])[:25]})"
+        except (OSError, ValueError, KeyError, TypeError):
+            return ""
+
+    def _refuse(self) -> AlreadyRunningError:
+        return AlreadyRunningError(
+            "WM-CDP Desktop is already open on this data folder"
+            f"{self._holder_words()}.\nData folder: {self.data_dir}\n"
+            "Switch to the open window, or close it first. Two windows on the same ratings could "
+            "overwrite each other's work."
+        )
+
+    def acquire(self) -> None:
+        _mkdir(self.data_dir)
+        with _HELD_GUARD:
+            if self._key in _HELD:
+                raise self._refuse()
+            lock = FileLock(str(self.path), timeout=0, thread_local=False)
+            try:
+                lock.acquire()
+            except Timeout:
+                raise self._refuse() from None
+            except OSError as exc:
+                raise StorageError(f"Could not lock the data folder {self.data_dir}: {exc.strerror or exc}.") from exc
+            _HELD.add(self._key)
+            self._lock = lock
+        info = {"pid": os.getpid(), "host": socket.gethostname(), "since": utc_iso(self._clock)}
+        with contextlib.suppress(StorageError):
+            atomic_write_text(self.info_path, dumps_canonical(info))
+
+    def release(self) -> None:
+        with _HELD_GUARD:
+            if self._lock is None:
+                return
+            with contextlib.suppress(OSError):
+                self.info_path.unlink()
+            self._lock.release()
+            self._lock = None
+            _HELD.discard(self._key)
+
+    def __enter__(self) -> InstanceLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+# --------------------------------------------------------------------------------------------------
+# Per bundle + rater store
+# --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RecordFile:
+    task_id: str
+    revision: int
+    path: Path
+
+
+class RaterStore:
+    """Drafts, records and the audit log of one rater for one bundle."""
+
+    AUDIT_DRAFT_EVERY = 60.0
+    """Autosaves happen every second while typing; the audit log notes one per task per minute."""
+
+    def __init__(self, data_dir: Path, bundle_id: str, rater_id: str, clock: Clock | None = None) -> None:
+        self.root = data_dir / "bundles" / bundle_id / rater_id
+        self.bundle_id = bundle_id
+        self.rater_id = rater_id
+        self.clock = clock or SystemClock()
+        self.drafts_dir = self.root / "drafts"
+        self.records_dir = self.root / "records"
+        self.quarantine_dir = self.root / "quarantine"
+        self.audit_path = self.root / "audit.jsonl"
+        self._last_draft_audit: dict[str, float] = {}
+        self.quarantined: list[Path] = []
+        """Drafts found unreadable and moved aside during this session."""
+
+    def ensure(self) -> None:
+        """Create the folders (raises :class:`StorageError` in plain words)."""
+        for folder in (self.drafts_dir, self.records_dir):
+            _mkdir(folder)
+
+    # ----- audit --------------------------------------------------------------------------------------
+    def audit(self, event: str, **fields: Any) -> None:
+        """Append one event line (``at``, ``event``, fields). Raises :class:`StorageError` on failure."""
+        line = json.dumps({"at": utc_iso(self.clock), "event": event, **fields}, ensure_ascii=False, sort_keys=True)
+        data = (line + "\n").encode("utf-8")
+        try:
+            _mkdir(self.root)
+            fd = os.open(self.audit_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+            try:
+                os.write(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise StorageError(f"Could not write the audit log {self.audit_path}: {exc.strerror or exc}.") from exc
+
+    def read_audit(self) -> list[dict[str, Any]]:
+        """Every complete event line (a torn last line after a crash is skipped)."""
+        try:
+            text = self.audit_path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return []
+        out = []
+        for line in text.splitlines():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                out.append(obj)
+        return out
+
+    # ----- drafts -------------------------------------------------------------------------------------
+    def draft_path(self, task_id: str) -> Path:
+        return self.drafts_dir / f"{task_id}.json"
+
+    def draft_task_ids(self) -> set[str]:
+        try:
+            return {p.stem for p in self.drafts_dir.glob("*.json") if not p.name.startswith(".")}
+        except OSError:
+            return set()
+
+    def load_draft(self, task_id: str) -> Draft | None:
+        """The saved draft, or None. An unreadable draft is moved to ``quarantine/`` (and audited)."""
+        path = self.draft_path(task_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StorageError(f"Could not read the draft {path}: {exc.strerror or exc}.") from exc
+        try:
+            draft = load_bytes(Draft, data, str(path))
+            if draft.task_id != task_id:
+                raise DocumentError.single(str(path), f"belongs to task {draft.task_id!r}", "task_id")
+            return draft
+        except DocumentError as exc:
+            self._quarantine(path, str(exc))
+            return None
+
+    def _quarantine(self, path: Path, reason: str) -> None:
+        _mkdir(self.quarantine_dir)
+        target = self.quarantine_dir / f"{path.name}.{int(self.clock.wall())}"
+        try:
+            os.replace(path, target)
+        except OSError as exc:
+            raise StorageError(f"Could not move the unreadable draft {path} aside: {exc.strerror or exc}.") from exc
+        self.quarantined.append(target)
+        with contextlib.suppress(StorageError):
+            self.audit("draft_quarantined", file=path.name, moved_to=target.name, reason=reason[:500])
+
+    def save_draft(self, draft: Draft) -> str:
+        """Write the draft atomically; returns its sha256."""
+        self.ensure()
+        text = dumps_canonical(draft.to_json_obj())
+        atomic_write_text(self.draft_path(draft.task_id), text)
+        digest = sha256_hex(text.encode("utf-8"))
+        now = self.clock.monotonic()
+        last = self._last_draft_audit.get(draft.task_id)
+        if last is None or now - last >= self.AUDIT_DRAFT_EVERY:
+            self._last_draft_audit[draft.task_id] = now
+            with contextlib.suppress(StorageError):
+                self.audit("draft_saved", task_id=draft.task_id, sha256=digest)
+        return digest
+
+    def delete_draft(self, task_id: str) -> None:
+        try:
+            self.draft_path(task_id).unlink(missing_ok=True)
+        except OSError as exc:
+            raise StorageError(f"Could not remove the draft of {task_id}: {exc.strerror or exc}.") from exc
+
+    # ----- records ------------------------------------------------------------------------------------
+    def record_files(self) -> list[RecordFile]:
+        """Every submitted record file, sorted by task id then revision (names only; nothing parsed)."""
+        out = []
+        try:
+            entries = list(self.records_dir.iterdir())
+        except OSError:
+            return []
+        for path in entries:
+            match = RECORD_NAME.match(path.name)
+            if match:
+                out.append(RecordFile(match["task"], int(match["rev"]), path))
+        return sorted(out, key=lambda r: (r.task_id, r.revision))
+
+    def latest_revisions(self) -> dict[str, int]:
+        """Task id -> latest submitted revision."""
+        latest: dict[str, int] = {}
+        for rf in self.record_files():
+            latest[rf.task_id] = max(rf.revision, latest.get(rf.task_id, 0))
+        return latest
+
+    def load_record(self, task_id: str, revision: int) -> RatingRecord:
+        path = self.records_dir / record_file_name(task_id, revision)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise StorageError(f"Could not read the record {path}: {exc.strerror or exc}.") from exc
+        return load_bytes(RatingRecord, data, str(path))
+
+    def write_record(self, record: RatingRecord) -> Path:
+        """Write a submitted record under ``records/<task>.r<rev>.json``; never overwrites one."""
+        self.ensure()
+        env = record.envelope
+        path = self.records_dir / record_file_name(env.task_id, env.revision)
+        if path.exists():
+            raise StorageError(f"A record {path.name} already exists; it is never overwritten.")
+        text = dumps_canonical(record.to_json_obj())
+        atomic_write_text(path, text)
+        return path
