@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from .tally import TALLY, Tally, output_path
@@ -26,3 +30,50 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     path = output_path()
     if path is not None:
         TALLY.write(path)
+
+
+class Sentinel:
+    """A sentinel tree (home, cwd, temp folder, data folder) whose every file is known beforehand."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.home = root / "home"
+        self.cwd = root / "cwd"
+        self.tmp = root / "tmp"
+        self.data = root / "data"
+        self.inbox = root / "inbox"  # where the hostile files are put
+        for folder in (self.home, self.cwd, self.tmp, self.data, self.inbox):
+            folder.mkdir(parents=True)
+        (self.home / "keep.txt").write_text("home file\n")
+        (self.cwd / "keep.txt").write_text("cwd file\n")
+        self.before = self.snapshot()
+
+    def snapshot(self) -> dict[str, tuple[int, int]]:
+        out = {}
+        for path in self.root.rglob("*"):
+            rel = path.relative_to(self.root).as_posix()
+            if rel.startswith(("inbox", "data")):
+                continue
+            st = path.lstat()
+            out[rel] = (st.st_size, int(st.st_mtime_ns))
+        return out
+
+    def check(self, evil_name: str = "") -> None:
+        """Nothing outside ``data/`` and ``inbox/`` changed; no file named ``evil_name`` anywhere."""
+        assert self.snapshot() == self.before, "files changed outside the data folder"
+        if evil_name:
+            hits = [p for p in self.root.rglob(f"*{evil_name}*")]
+            hits += [p for p in Path(tempfile.gettempdir()).glob(f"*{evil_name}*")]
+            hits += [p for p in Path("/tmp").glob(f"*{evil_name}*")] if Path("/tmp").is_dir() else []
+            assert hits == [], hits
+
+
+@pytest.fixture
+def sentinel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sentinel]:
+    s = Sentinel(tmp_path / "world")
+    monkeypatch.setenv("HOME", str(s.home))
+    monkeypatch.setenv("TMPDIR", str(s.tmp))
+    monkeypatch.setenv("XDG_DATA_HOME", str(s.home / ".local" / "share"))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.chdir(s.cwd)
+    yield s
