@@ -37,6 +37,7 @@ from wmcdp_desktop.core.models.common import (
     Severity,
 )
 from wmcdp_desktop.core.models.draft import Draft
+from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
 BASE_URI = "https://autoqa.example/schemas/"
@@ -52,6 +53,7 @@ GENERATED: dict[str, type[BaseModel]] = {
     "candidate-response.schema.json": CandidateResponse,
     "results-manifest.schema.json": ResultsManifest,
     "draft.schema.json": Draft,
+    "unblinding-key.schema.json": UnblindingKey,
 }
 SEED_SCHEMA = "benchmark-item.schema.json"
 COMMON_SCHEMA = "common.schema.json"
