@@ -82,7 +82,10 @@ def _message(err: dict[str, Any]) -> str:
         return f"must be {_TYPE_WORDS[kind]}, not {describe_json_value(value)}"
     if kind in _BOUND_WORDS:
         words, key = _BOUND_WORDS[kind]
-        return f"must be {words} {ctx.get(key)}, not {describe_json_value(value)}"
+        bound = ctx.get(key)
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)
+        return f"must be {words} {bound}, not {describe_json_value(value)}"
     if kind in ("too_short", "too_long"):
         bound = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
         words = "at least" if kind == "too_short" else "at most"

@@ -33,7 +33,8 @@ NON_BLANK_PATTERN = (
 def _real_datetime(value: str) -> str:
     """Reject calendar-impossible dates such as 2026-02-30 that the pattern lets through."""
     text = value.replace("t", "T").replace("z", "Z")
-    text = text.replace(":60", ":59") if ":60" in text[17:20] else text
+    if text[16:19] == ":60":  # a leap second: datetime has no 60th second, the date is what matters
+        text = text[:16] + ":59" + text[19:]
     try:
         datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
