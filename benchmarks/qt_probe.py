@@ -1,0 +1,313 @@
+"""The Qt side of the benchmarks, run in a fresh process per measurement (``QT_QPA_PLATFORM=offscreen``).
+
+``python -m benchmarks.qt_probe MODE ...`` prints one JSON line. Times are ``time.monotonic()`` values
+(one clock for every process on the machine), so the parent can measure from the moment it started
+the process. Modes:
+
+- ``bare``: a bare QMainWindow (a QPlainTextEdit inside) shown and painted once: the floor of start-up
+  time and memory.
+- ``app BUNDLE DATA_DIR RATER MARKER``: the rater app (``create_main_window``) opening BUNDLE until the
+  widget showing MARKER (text of the first task's response) has painted and the event loop runs.
+- ``next BUNDLE DATA_DIR RATER STEPS``: in the app, "next task" STEPS times, each timed from the click to
+  the new task painted; interleaved with the floor, ``setPlainText`` of the same text into a bare
+  QPlainTextEdit of the same size.
+- ``huge BUNDLE DATA_DIR RATER MARKER`` / ``huge-floor TEXT_FILE``: show a task whose response is one
+  huge line and scroll through it, in the app / in a bare QPlainTextEdit.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+T_IMPORT = time.monotonic()
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtWidgets import (  # noqa: E402
+    QAbstractButton,
+    QAbstractScrollArea,
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
+WINDOW_SIZE = (1280, 860)
+TIMEOUT = 60.0
+
+
+def rss_mb() -> float:
+    """Peak resident memory of this process in MB (Linux reports KiB)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024 if sys.platform != "darwin" else peak / (1024 * 1024)
+
+
+def emit(obj: dict[str, Any]) -> None:
+    print(json.dumps(obj), flush=True)
+
+
+class PaintSpy(QObject):
+    """Counts paint events of a widget (its viewport for scroll areas)."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.target = widget.viewport() if isinstance(widget, QAbstractScrollArea) else widget
+        self.count = 0
+        self.target.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def app() -> QApplication:
+    inst = QApplication.instance()
+    return inst if isinstance(inst, QApplication) else QApplication([sys.argv[0]])
+
+
+def spin_until(cond: Any, what: str, timeout: float = TIMEOUT) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        QCoreApplication.processEvents()
+        if time.monotonic() > end:
+            raise TimeoutError(f"timed out waiting for {what}")
+
+
+def paint_now(widget: QWidget) -> None:
+    """Ask for a repaint and wait until it happened."""
+    spy = PaintSpy(widget)
+    widget.update()
+    spin_until(lambda: spy.count > 0, "a paint event")
+    spy.target.removeEventFilter(spy)
+
+
+def run_loop_once() -> float:
+    """Enter the event loop and leave it on its first turn: proves the window is interactive."""
+    stamp: list[float] = []
+
+    def done() -> None:
+        stamp.append(time.monotonic())
+        app().quit()
+
+    QTimer.singleShot(0, done)
+    app().exec()
+    return stamp[0]
+
+
+def text_of(widget: QWidget) -> str | None:
+    if isinstance(widget, QPlainTextEdit | QTextEdit):
+        return widget.document().toPlainText()
+    if isinstance(widget, QLabel):
+        return widget.text()
+    return None
+
+
+def find_text_widget(root: QWidget, marker: str) -> QWidget | None:
+    """The visible widget whose text contains ``marker`` (the response view), if any."""
+    for cls in (QPlainTextEdit, QTextEdit, QLabel):
+        for widget in root.findChildren(cls):
+            if not widget.isVisible():
+                continue
+            if isinstance(widget, QPlainTextEdit | QTextEdit):
+                if not widget.document().find(marker).isNull():
+                    return widget
+            elif marker in widget.text():
+                return widget
+    return None
+
+
+def wait_for_text(root: QWidget, marker: str, timeout: float = TIMEOUT) -> QWidget:
+    found: list[QWidget] = []
+
+    def look() -> bool:
+        widget = find_text_widget(root, marker)
+        if widget is not None:
+            found.append(widget)
+            return True
+        return False
+
+    spin_until(look, f"the text {marker[:30]!r} to be shown", timeout)
+    return found[0]
+
+
+def scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
+    w: QWidget | None = widget
+    while w is not None:
+        if isinstance(w, QAbstractScrollArea):
+            return w
+        w = w.parentWidget()
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def mode_bare() -> None:
+    t0 = time.monotonic()
+    a = app()
+    win = QMainWindow()
+    win.setWindowTitle("bare")
+    edit = QPlainTextEdit()
+    edit.setReadOnly(True)
+    win.setCentralWidget(edit)
+    win.resize(*WINDOW_SIZE)
+    win.show()
+    paint_now(edit)
+    ready = run_loop_once()
+    emit({"t_start": T_IMPORT, "t_open": t0, "ready": ready, "rss_mb": rss_mb()})
+    del a
+
+
+def open_app(bundle: str, data_dir: str, rater: str) -> tuple[QMainWindow, float]:
+    app()
+    from wmcdp_desktop.ui.app import create_main_window
+
+    t_open = time.monotonic()
+    win = create_main_window([bundle, "--data-dir", data_dir, "--rater", rater])
+    win.resize(*WINDOW_SIZE)
+    win.show()
+    return win, t_open
+
+
+def mode_app(bundle: str, data_dir: str, rater: str, marker: str) -> None:
+    win, t_open = open_app(bundle, data_dir, rater)
+    widget = wait_for_text(win, marker)
+    paint_now(widget)
+    ready = run_loop_once()
+    emit({"t_start": T_IMPORT, "t_open": t_open, "ready": ready, "rss_mb": rss_mb()})
+
+
+def next_trigger(win: QMainWindow) -> Any:
+    """The "next task" control of the app: its method when exposed, else a button or action named Next."""
+    for name in ("go_next", "next_task", "show_next_task"):
+        fn = getattr(win, name, None)
+        if callable(fn):
+            return fn
+    for button in win.findChildren(QAbstractButton):
+        label = button.text().replace("&", "").strip().lower()
+        if label.startswith("next") and button.isVisible() and button.isEnabled():
+            return button.click
+    from PySide6.QtGui import QAction
+
+    for action in win.findChildren(QAction):
+        label = action.text().replace("&", "").strip().lower()
+        if label.startswith("next") and action.isEnabled():
+            return action.trigger
+    raise LookupError("no 'Next' control found in the main window")
+
+
+def mode_next(bundle: str, data_dir: str, rater: str, steps: int) -> None:
+    from wmcdp_desktop.core.bundle_reader import open_bundle
+
+    opened = open_bundle(Path(bundle))
+    order = opened.task_ids
+    win, _ = open_app(bundle, data_dir, rater)
+    first = opened.task(order[0])
+    paint_now(wait_for_text(win, first.candidate_response_text[:60]))
+
+    floor_win = QMainWindow()
+    floor_edit = QPlainTextEdit()
+    floor_edit.setReadOnly(True)
+    floor_win.setCentralWidget(floor_edit)
+    floor_win.resize(*WINDOW_SIZE)
+    floor_win.show()
+    paint_now(floor_edit)
+
+    fig: list[float] = []
+    floor: list[float] = []
+    go = next_trigger(win)
+    for k in range(1, min(steps, len(order) - 1) + 1):
+        task = opened.task(order[k])
+        text = "\n\n".join(t.text for t in task.scenario.turns) + "\n\n" + task.candidate_response_text
+        # Floor: the same text into a bare QPlainTextEdit, painted.
+        t0 = time.perf_counter()
+        floor_edit.setPlainText(text)
+        paint_now(floor_edit)
+        floor.append(time.perf_counter() - t0)
+        # Figure: the app's next-task, until the new response is shown and painted.
+        t0 = time.perf_counter()
+        go()
+        widget = wait_for_text(win, task.candidate_response_text[:60])
+        paint_now(widget)
+        fig.append(time.perf_counter() - t0)
+        go = next_trigger(win)
+    emit({"figure": fig, "floor": floor, "chars": len(text)})
+
+
+def scroll_through(area: QAbstractScrollArea, steps: int = 20) -> tuple[float, float]:
+    """Scroll from top to bottom in ``steps`` jumps, painting each; (total seconds, longest step)."""
+    bar = area.verticalScrollBar()
+    hbar = area.horizontalScrollBar()
+    longest = 0.0
+    t0 = time.perf_counter()
+    for i in range(1, steps + 1):
+        s0 = time.perf_counter()
+        bar.setValue(bar.minimum() + (bar.maximum() - bar.minimum()) * i // steps)
+        if hbar.maximum() > 0:
+            hbar.setValue(hbar.maximum() * i // steps)
+        paint_now(area)
+        longest = max(longest, time.perf_counter() - s0)
+    return time.perf_counter() - t0, longest
+
+
+def mode_huge(bundle: str, data_dir: str, rater: str, marker: str) -> None:
+    win, t_open = open_app(bundle, data_dir, rater)
+    widget = wait_for_text(win, marker)
+    paint_now(widget)
+    shown = time.monotonic()
+    area = scroll_area_of(widget)
+    if area is None:
+        raise LookupError("the response is not inside a scroll area")
+    total, longest = scroll_through(area)
+    emit({"show": shown - t_open, "scroll": total, "longest_step": longest, "rss_mb": rss_mb()})
+
+
+def mode_huge_floor(text_file: str) -> None:
+    text = Path(text_file).read_text(encoding="utf-8")
+    app()
+    win = QMainWindow()
+    edit = QPlainTextEdit()
+    edit.setReadOnly(True)
+    win.setCentralWidget(edit)
+    win.resize(*WINDOW_SIZE)
+    win.show()
+    paint_now(edit)
+    t0 = time.monotonic()
+    edit.setPlainText(text)
+    paint_now(edit)
+    shown = time.monotonic()
+    total, longest = scroll_through(edit)
+    emit({"show": shown - t0, "scroll": total, "longest_step": longest, "rss_mb": rss_mb()})
+
+
+def main(argv: list[str]) -> int:
+    mode, rest = argv[0], argv[1:]
+    try:
+        if mode == "bare":
+            mode_bare()
+        elif mode == "app":
+            mode_app(*rest[:4])
+        elif mode == "next":
+            mode_next(rest[0], rest[1], rest[2], int(rest[3]))
+        elif mode == "huge":
+            mode_huge(*rest[:4])
+        elif mode == "huge-floor":
+            mode_huge_floor(rest[0])
+        else:
+            emit({"error": f"unknown mode {mode}"})
+            return 2
+    except Exception as exc:  # reported to the runner as a failed measurement
+        emit({"error": f"{type(exc).__name__}: {exc}"})
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,576 @@
+"""Run every benchmark and write ``results.json`` and ``results.md``.
+
+    python -m benchmarks.run [--size smoke|full] [--out benchmarks/out] [--only KEY,...] [--fresh]
+
+Each figure is a ratio against a floor measured in the same run, side by side (floor and figure
+repetitions interleaved), so a slow or busy machine moves both. See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks import synth
+from benchmarks.common import (
+    PY,
+    ROOT,
+    BenchError,
+    Cache,
+    Figure,
+    bundle_maker,
+    run_probe,
+    run_timed,
+    stats,
+)
+
+
+@dataclass(frozen=True)
+class Size:
+    name: str
+    reps: int
+    """Repetitions of the quick benchmarks."""
+    big_reps: int
+    """Repetitions of the big ones (validate, build, report)."""
+    open_tasks: int
+    """Tasks of the big bundle opened in the app (10,000 in full)."""
+    conversation_bytes: int
+    huge_bytes: int
+    """The single-line response."""
+    validate_records: int
+    build_tasks: int
+    build_raters: int
+    build_overlap: int
+    report_tasks: int
+    report_raters: int
+    next_steps: int
+    save_reps: int
+
+
+SIZES = {
+    "smoke": Size("smoke", reps=2, big_reps=1, open_tasks=300, conversation_bytes=100_000, huge_bytes=300_000,
+                  validate_records=1_000, build_tasks=100, build_raters=5, build_overlap=5, report_tasks=100,
+                  report_raters=3, next_steps=2, save_reps=5),
+    "full": Size("full", reps=5, big_reps=2, open_tasks=10_000, conversation_bytes=100_000, huge_bytes=5_000_000,
+                 validate_records=100_000, build_tasks=10_000, build_raters=5, build_overlap=5,
+                 report_tasks=10_000, report_raters=3, next_steps=8, save_reps=20),
+}
+RATER = "R01"
+
+
+class Context:
+    def __init__(self, size: Size, cache: Cache, work: Path) -> None:
+        self.size = size
+        self.cache = cache
+        self.work = work
+
+    def tmp(self, name: str) -> Path:
+        path = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.work))
+        return path
+
+    def bundle(self, n_tasks: int, shape: synth.Shape) -> Path:
+        name = f"bundle-{n_tasks}-c{shape.conversation_bytes}-h{shape.huge_response_bytes}.wmcdp"
+        return self.cache.get(name, bundle_maker(n_tasks, shape))
+
+
+def wmcdp(*args: str) -> list[str]:
+    return [PY, "-m", "wmcdp_desktop.cli.main", *args]
+
+
+def has_command(*words: str) -> bool:
+    """Whether ``wmcdp WORDS... --help`` works (the command has landed)."""
+    proc = subprocess.run(wmcdp(*words, "--help"), capture_output=True, text=True, check=False, cwd=ROOT)
+    return proc.returncode == 0
+
+
+def has_app() -> bool:
+    path = ROOT / "wmcdp_desktop" / "ui" / "app.py"
+    return path.is_file() and "placeholder" not in path.read_text(encoding="utf-8")[:300].lower()
+
+
+def first_response_marker(bundle: Path) -> str:
+    from wmcdp_desktop.core.bundle_reader import open_bundle
+
+    opened = open_bundle(bundle)
+    return opened.task(opened.task_ids[0]).candidate_response_text[:60]
+
+
+# --------------------------------------------------------------------------------------------------
+# Qt figures
+
+
+def bench_cold_start(ctx: Context, fig: Figure, small: Path) -> None:
+    marker = first_response_marker(small)
+    figure, floor, mem_app = [], [], []
+    run_probe(["bare"])  # warm the file cache for both
+    for _ in range(ctx.size.reps):
+        r = run_probe(["bare"])
+        floor.append(r["ready"] - r["spawned"])
+        r = run_probe(["app", str(small), str(ctx.tmp("data")), RATER, marker])
+        figure.append(r["ready"] - r["spawned"])
+        mem_app.append(r["rss_mb"])
+    fig.settle(figure, floor)
+    fig.extra["bundle_tasks"] = 10
+
+
+def bench_open_and_memory(ctx: Context, fig_open: Figure, fig_mem: Figure, small: Path, big: Path) -> None:
+    m_small, m_big = first_response_marker(small), first_response_marker(big)
+    t_small, t_big, rss_big, rss_bare = [], [], [], []
+    run_probe(["app", str(big), str(ctx.tmp("data")), RATER, m_big])  # warm-up
+    for _ in range(ctx.size.reps):
+        r = run_probe(["app", str(small), str(ctx.tmp("data")), RATER, m_small])
+        t_small.append(r["ready"] - r["t_open"])
+        r = run_probe(["app", str(big), str(ctx.tmp("data")), RATER, m_big])
+        t_big.append(r["ready"] - r["t_open"])
+        rss_big.append(r["rss_mb"])
+        r = run_probe(["bare"])
+        rss_bare.append(r["rss_mb"])
+    fig_open.settle(t_big, t_small)
+    fig_open.extra["big_tasks"] = ctx.size.open_tasks
+    fig_open.extra["bundle_mb"] = round(big.stat().st_size / 1e6, 1)
+    fig_mem.settle(rss_big, rss_bare)
+    fig_mem.extra["big_tasks"] = ctx.size.open_tasks
+
+
+def bench_next_task(ctx: Context, fig: Figure) -> None:
+    n = ctx.size.next_steps + 1
+    bundle = ctx.bundle(n, synth.Shape(conversation_bytes=ctx.size.conversation_bytes))
+    r = run_probe(["next", str(bundle), str(ctx.tmp("data")), RATER, str(ctx.size.next_steps)], timeout=300)
+    fig.settle(r["figure"], r["floor"])
+    fig.extra["chars_per_task"] = r["chars"]
+
+
+def bench_huge(ctx: Context, fig: Figure) -> None:
+    bundle = ctx.bundle(4, synth.Shape(huge_response_bytes=ctx.size.huge_bytes))
+    from wmcdp_desktop.core.bundle_reader import open_bundle
+
+    opened = open_bundle(bundle)
+    text = opened.task(opened.task_ids[0]).candidate_response_text
+    assert "\n" not in text
+    text_file = ctx.tmp("huge") / "response.txt"
+    text_file.write_text(text, encoding="utf-8")
+    figure, floor, steps_fig, steps_floor = [], [], [], []
+    reps = max(1, ctx.size.reps - 2)
+    for _ in range(reps):
+        r = run_probe(["huge-floor", str(text_file)], timeout=300)
+        floor.append(r["show"] + r["scroll"])
+        steps_floor.append(r["longest_step"])
+        r = run_probe(["huge", str(bundle), str(ctx.tmp("data")), RATER, text[:60]], timeout=300)
+        figure.append(r["show"] + r["scroll"])
+        steps_fig.append(r["longest_step"])
+    fig.settle(figure, floor)
+    longest = max(steps_fig)
+    fig.extra["response_bytes"] = len(text.encode())
+    fig.extra["longest_scroll_step_s"] = {"app": stats(steps_fig), "floor": stats(steps_floor)}
+    responsive = longest <= 0.1
+    fig.extra["responsive"] = responsive
+    fig.notes.append(
+        f"Longest single scroll step (jump + repaint) in the app: {longest * 1000:.0f} ms "
+        f"({'within' if responsive else 'over'} the 100 ms responsiveness limit)."
+    )
+    if fig.passed and not responsive:
+        fig.passed = False
+
+
+# --------------------------------------------------------------------------------------------------
+# Autosave and submit
+
+
+def bench_save_submit(ctx: Context, fig: Figure) -> None:
+    from wmcdp_desktop.core.bundle_reader import open_bundle
+    from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
+    from wmcdp_desktop.core.storage import RaterStore
+    from wmcdp_desktop.core.timing import SystemClock
+
+    reps = ctx.size.save_reps
+    bundle = ctx.bundle(reps + 1, synth.Shape())
+    opened = open_bundle(bundle)
+    data = ctx.tmp("data")
+    store = RaterStore(data, opened.manifest.bundle_id, RATER)
+    session = RatingSession(opened, store, RaterIdentity(RATER, "child psychologist"), SystemClock())
+    rubric = opened.rubric
+    floor_dir = ctx.tmp("floor")
+    figure, floor = [], []
+    for k, tid in enumerate(opened.task_ids[:reps]):
+        session.open_task(tid)
+        for dim in rubric.dimensions:
+            session.set_score(dim.id, 3)
+        session.set_note("brief_rationale", "Validates the worry and coaches the parent well.")
+        session.set_confidence(4)
+        t0 = time.perf_counter()
+        ok = session.save_draft()
+        outcome = session.submit()
+        figure.append(time.perf_counter() - t0)
+        if not ok or not outcome.ok:
+            raise BenchError(f"save/submit failed: {session.save_error or outcome.problems}")
+        # Floor: the same bytes (the draft as last saved, and the record) with write + fsync + replace.
+        record_bytes = next(data.rglob(f"{tid}.r1.json")).read_bytes()
+        draft = session_draft_bytes(session, tid)
+        t0 = time.perf_counter()
+        for name, payload in ((f"d{k}.json", draft), (f"r{k}.json", record_bytes)):
+            plain_durable_write(floor_dir / name, payload)
+        floor.append(time.perf_counter() - t0)
+    fig.settle(figure, floor)
+    fig.extra["record_bytes"] = len(record_bytes)
+
+
+def session_draft_bytes(session: Any, task_id: str) -> bytes:
+    """Bytes of a draft like the one autosave wrote (it is deleted on submit, so rebuild it)."""
+    from wmcdp_desktop.core.rating_session import WorkingRating
+    from wmcdp_desktop.core.strict_json import dumps_canonical
+
+    record = session.viewing_record
+    rating = WorkingRating.from_record(record, session.rubric)
+    draft = rating.to_draft(session.manifest.bundle_id, session.rater.rater_id, record.envelope.submitted_at)
+    return dumps_canonical(draft.to_json_obj()).encode()
+
+
+def plain_durable_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------------------------------
+# CLI figures
+
+FLOOR_JSON_LOADS = """
+import json, pathlib, sys
+n = 0
+for p in pathlib.Path(sys.argv[1]).rglob("*.json"):
+    json.loads(p.read_bytes()); n += 1
+print(n)
+"""
+
+
+def bench_validate(ctx: Context, fig: Figure) -> None:
+    n = ctx.size.validate_records
+    records = ctx.cache.get(f"records-{n}", lambda p: synth.write_records(p, n))
+    cmd = wmcdp("results", "validate", str(records))
+    floor_cmd = [PY, "-c", FLOOR_JSON_LOADS, str(records)]
+    run_timed(floor_cmd)  # warm the file cache
+    figure, floor = [], []
+    for _ in range(ctx.size.big_reps):
+        t, proc = run_timed(floor_cmd)
+        if int(proc.stdout.strip()) != n:
+            raise BenchError(f"expected {n} record files, the floor read {proc.stdout.strip()}")
+        floor.append(t)
+        t, _ = run_timed(cmd)
+        figure.append(t)
+    fig.settle(figure, floor)
+    fig.extra["records"] = n
+    fig.extra["records_per_s"] = {"wmcdp": round(n / fig.figure["median"]), "json.loads": round(n / fig.floor["median"])}  # type: ignore[index]
+
+
+def zip_members(out: Path) -> list[tuple[str, list[tuple[zipfile.ZipInfo, bytes]]]]:
+    zips = []
+    for path in sorted(out.rglob("*")):
+        if path.is_file() and zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as zf:
+                zips.append((path.name, [(info, zf.read(info)) for info in zf.infolist()]))
+    return zips
+
+
+def write_zips(zips: list[tuple[str, list[tuple[zipfile.ZipInfo, bytes]]]], out: Path, level: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name, members in zips:
+        with zipfile.ZipFile(out / name, "w") as zf:
+            for info, data in members:
+                zf.writestr(info, data, compress_type=info.compress_type, compresslevel=level)
+
+
+def bench_build(ctx: Context, fig: Figure) -> None:
+    s = ctx.size
+    study = ctx.cache.get(
+        f"study-{s.build_tasks}-r{s.build_raters}-o{s.build_overlap}",
+        lambda p: synth.write_study(p, s.build_tasks, n_raters=s.build_raters, overlap=s.build_overlap),
+    )
+    level = 9  # wmcdp bundle build writes deterministic zips at level 9 (core/zipsafe.deterministic_zip)
+    figure, floor = [], []
+    zips: list[tuple[str, list[tuple[zipfile.ZipInfo, bytes]]]] = []
+    for rep in range(s.big_reps):
+        out = ctx.tmp("build")
+        t, _ = run_timed(wmcdp("bundle", "build", str(study), "--out", str(out), "--seed", "7"))
+        figure.append(t)
+        if not zips:
+            zips = zip_members(out)
+            if not zips:
+                raise BenchError("wmcdp bundle build wrote no zip")
+        shutil.rmtree(out)
+        floor_out = ctx.tmp("floor")
+        t0 = time.perf_counter()
+        write_zips(zips, floor_out, level)
+        floor.append(time.perf_counter() - t0)
+        shutil.rmtree(floor_out)
+        del rep
+    fig.settle(figure, floor)
+    fig.extra.update(tasks=s.build_tasks, raters=s.build_raters, overlap=s.build_overlap,
+                     zips=len(zips), members=sum(len(m) for _, m in zips),
+                     megabytes=round(sum(len(d) for _, m in zips for _, d in m) / 1e6, 1))
+
+
+def bench_report(ctx: Context, fig: Figure, with_bootstrap: bool = True) -> None:
+    import numpy as np
+
+    s = ctx.size
+    study = ctx.cache.get(
+        f"study-{s.report_tasks}-r{s.report_raters}-o{s.report_raters}",
+        lambda p: synth.write_study(p, s.report_tasks, n_raters=s.report_raters, overlap=s.report_raters),
+    )
+    collected = ctx.cache.get(
+        f"collected-{s.report_tasks}-r{s.report_raters}",
+        lambda p: synth.write_collected(p, s.report_tasks, n_raters=s.report_raters),
+    )
+    import krippendorff
+
+    from wmcdp_desktop.core.models.rubric import DIMENSION_FIELDS
+
+    # The floor's matrix: raters x tasks per dimension, N/A as missing (built outside the timing).
+    raters: dict[str, int] = {}
+    tasks: dict[str, int] = {}
+    rows = [json.loads(line) for line in (collected / "ratings.jsonl").read_text(encoding="utf-8").splitlines()]
+    for rec in rows:
+        raters.setdefault(rec["rater_id"], len(raters))
+        tasks.setdefault(rec["envelope"]["task_id"], len(tasks))
+    matrices = []
+    for fld in DIMENSION_FIELDS.values():
+        m = np.full((len(raters), len(tasks)), np.nan)
+        for rec in rows:
+            v = rec["scoring"][fld]
+            if v != "N/A":
+                m[raters[rec["rater_id"]], tasks[rec["envelope"]["task_id"]]] = v
+        matrices.append(m)
+    del rows
+    figure, floor = [], []
+    for _ in range(s.big_reps):
+        t0 = time.perf_counter()
+        for m in matrices:
+            krippendorff.alpha(reliability_data=m, level_of_measurement="ordinal")
+        floor.append(time.perf_counter() - t0)
+        out = ctx.tmp("report")
+        t, _ = run_timed(wmcdp("report", str(collected), "--study", str(study), "--out", str(out), "--bootstrap", "0"))
+        figure.append(t)
+        shutil.rmtree(out)
+    fig.settle(figure, floor)
+    fig.extra.update(tasks=s.report_tasks, raters=s.report_raters, dimensions=len(matrices))
+    if with_bootstrap:
+        out = ctx.tmp("report")
+        t, _ = run_timed(wmcdp("report", str(collected), "--study", str(study), "--out", str(out)))
+        fig.extra["with_default_bootstrap_s"] = round(t, 3)
+        fig.notes.append(f"With the default bootstrap the report took {t:.1f} s (reported apart, no target).")
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def figures() -> dict[str, Figure]:
+    return {
+        f.key: f
+        for f in (
+            Figure("cold_start", "Cold start: process start to first task painted and interactive (10-task bundle)",
+                   "bare PySide6 QMainWindow process painting once", "s", "time", 1.5, "<= 1.5x"),
+            Figure("next_task", "Next task: click to the new task fully rendered (100 KB conversation)",
+                   "setPlainText of the same text into a bare QPlainTextEdit, painted", "s", "time", 2.0, "<= 2x"),
+            Figure("save_submit", "Autosave and submit: validated, atomic, fsync'd draft + record",
+                   "the same bytes with write + fsync + replace", "s", "time", 1.5, "<= 1.5x"),
+            Figure("open_big", "Opening a 10,000-task bundle to first task shown",
+                   "opening a 10-task bundle", "s", "time", 1.5, "<= 1.5x"),
+            Figure("memory", "Peak memory with a 10,000-task bundle open",
+                   "the bare window process", "MB", "difference", 60.0, "<= +60 MB"),
+            Figure("validate", "wmcdp results validate on 100,000 records",
+                   "json.loads of the same files (throughput)", "s", "throughput", 1 / 3, ">= 1/3 of floor throughput"),
+            Figure("build", "wmcdp bundle build, 10,000 tasks x 5 raters",
+                   "writing the same bytes into zips", "s", "time", 3.0, "<= 3x"),
+            Figure("report", "wmcdp report on 10,000 tasks x 3 raters (bootstrap excluded)",
+                   "krippendorff alpha on the same matrix x 8 dimensions", "s", "time", 5.0, "<= 5x"),
+            Figure("huge_response", "5 MB single-line response: show and scroll",
+                   "the same text in a bare QPlainTextEdit", "s", "time", 2.0, "<= 2x, and responsive"),
+        )
+    }
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        cpu = platform.processor() or "unknown"
+    info: dict[str, Any] = {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+    try:
+        import PySide6
+        from PySide6.QtCore import qVersion
+
+        info["pyside6"] = PySide6.__version__
+        info["qt"] = qVersion()
+    except ImportError:
+        pass
+    try:
+        import pydantic
+
+        info["pydantic"] = pydantic.VERSION
+    except ImportError:
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT, check=False)
+        info["commit"] = commit.stdout.strip()
+    except OSError:
+        pass
+    return info
+
+
+def fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "MB":
+        return f"{value:.1f} MB"
+    if value < 1:
+        return f"{value * 1000:.1f} ms"
+    return f"{value:.2f} s"
+
+
+def spread(st: dict[str, Any] | None, unit: str) -> str:
+    if not st:
+        return "-"
+    if "q1" in st:
+        return f"IQR {fmt(st['q1'], unit)}–{fmt(st['q3'], unit)}"
+    return f"{fmt(st['min'], unit)}–{fmt(st['max'], unit)}"
+
+
+def ratio_text(fig: Figure) -> str:
+    if fig.ratio is None:
+        return "-"
+    if fig.kind == "difference":
+        return f"{fig.ratio:+.1f} MB"
+    return f"{fig.ratio:.2f}x"
+
+
+def markdown(results: dict[str, Any]) -> str:
+    lines = [
+        f"# Benchmark results ({results['size']})",
+        "",
+        f"Run {results['started_at']} in {results['wall_seconds']:.0f} s on {results['machine']['nproc']} cores, "
+        f"{results['machine']['cpu']}, Python {results['machine']['python']}, "
+        f"PySide6 {results['machine'].get('pyside6', '?')} (Qt {results['machine'].get('qt', '?')}), "
+        f"commit {results['machine'].get('commit', '?')}.",
+        "",
+        "| figure | median (spread, n) | floor median (spread, n) | ratio | target | result |",
+        "|---|---|---|---|---|---|",
+    ]
+    for raw in results["figures"]:
+        fig = Figure(**raw)
+        if fig.error:
+            lines.append(f"| {fig.title} | not measured | {fig.floor_title} | - | {fig.target_text} | error: {fig.error} |")
+            continue
+        f, b = fig.figure or {}, fig.floor or {}
+        verdict = "pass" if fig.passed else "**miss**"
+        lines.append(
+            f"| {fig.title} | {fmt(f.get('median'), fig.unit)} ({spread(f, fig.unit)}, n={f.get('n')}) "
+            f"| {fig.floor_title}: {fmt(b.get('median'), fig.unit)} ({spread(b, fig.unit)}, n={b.get('n')}) "
+            f"| {ratio_text(fig)} | {fig.target_text} | {verdict} |"
+        )
+    notes = [(fig["title"], n) for fig in results["figures"] for n in fig["notes"]]
+    if notes:
+        lines += ["", "Notes:", ""] + [f"- {title}: {note}" for title, note in notes]
+    if results.get("generation_seconds"):
+        gen = ", ".join(f"{k} {v:.1f} s" for k, v in results["generation_seconds"].items())
+        lines += ["", f"Synthetic data generated in this run (cached for the next): {gen}."]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", choices=sorted(SIZES), default="smoke")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
+    parser.add_argument("--only", default="", help="comma-separated figure keys")
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "wmcdp-bench-cache")
+    parser.add_argument("--fresh", action="store_true", help="regenerate cached synthetic data")
+    args = parser.parse_args(argv)
+    size = SIZES[args.size]
+    only = {k for k in args.only.split(",") if k}
+    figs = figures()
+    unknown = only - set(figs)
+    if unknown:
+        parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}; known: {', '.join(figs)}")
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    t_run = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="wmcdp-bench-"))
+    ctx = Context(size, Cache(args.cache / size.name, fresh=args.fresh), work)
+    try:
+        small = ctx.bundle(10, synth.Shape())
+        big = ctx.bundle(size.open_tasks, synth.Shape())
+        app_ready = has_app()
+        jobs: list[tuple[list[str], Callable[[], None], str | None]] = [
+            (["cold_start"], lambda: bench_cold_start(ctx, figs["cold_start"], small), None if app_ready else "app"),
+            (["open_big", "memory"], lambda: bench_open_and_memory(ctx, figs["open_big"], figs["memory"], small, big),
+             None if app_ready else "app"),
+            (["next_task"], lambda: bench_next_task(ctx, figs["next_task"]), None if app_ready else "app"),
+            (["save_submit"], lambda: bench_save_submit(ctx, figs["save_submit"]), None),
+            (["validate"], lambda: bench_validate(ctx, figs["validate"]),
+             None if has_command("results", "validate") else "wmcdp results validate"),
+            (["build"], lambda: bench_build(ctx, figs["build"]),
+             None if has_command("bundle", "build") else "wmcdp bundle build"),
+            (["report"], lambda: bench_report(ctx, figs["report"]),
+             None if has_command("report") else "wmcdp report"),
+            (["huge_response"], lambda: bench_huge(ctx, figs["huge_response"]), None if app_ready else "app"),
+        ]
+        for keys, job, missing in jobs:
+            if only and not (only & set(keys)):
+                continue
+            t0 = time.perf_counter()
+            print(f"[bench] {', '.join(keys)} ...", file=sys.stderr, flush=True)
+            try:
+                if missing:
+                    raise BenchError(f"{missing} is not available in this checkout yet")
+                job()
+            except Exception as exc:
+                for key in keys:
+                    figs[key].error = f"{type(exc).__name__}: {exc}"[:400]
+            for key in keys:
+                figs[key].seconds = round(time.perf_counter() - t0, 2)
+            print(f"[bench] {', '.join(keys)} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    chosen = [f for f in figs.values() if not only or f.key in only]
+    results = {
+        "size": size.name,
+        "started_at": started,
+        "wall_seconds": round(time.perf_counter() - t_run, 1),
+        "machine": machine(),
+        "generation_seconds": ctx.cache.timings,
+        "figures": [f.to_json() for f in chosen],
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    (args.out / "results.md").write_text(markdown(results), encoding="utf-8")
+    print(markdown(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
