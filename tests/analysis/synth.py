@@ -1,0 +1,190 @@
+"""Synthetic studies and ratings with controllable agreement, built with the project's models.
+
+``make_ratings`` draws a latent "true" score per (item, model, dimension) and lets each rater add noise;
+``noise=0`` gives perfect agreement, ``random_ratings=True`` ignores the truth (alpha near 0), and
+``inverted`` raters report ``min + max - score`` (systematic disagreement).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from wmcdp_desktop.core.documents import load_file
+from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+from wmcdp_desktop.core.models.common import SEVERITIES
+from wmcdp_desktop.core.models.rating_record import RatingRecord
+from wmcdp_desktop.core.models.rubric import Rubric
+from wmcdp_desktop.core.models.study import Study
+from wmcdp_desktop.core.resources import default_rubric_path
+from wmcdp_desktop.core.strict_json import dumps_canonical
+
+SHA = "0" * 64
+
+
+def rubric() -> Rubric:
+    return load_file(Rubric, default_rubric_path())
+
+
+@dataclass
+class Spec:
+    n_items: int = 6
+    models: tuple[str, ...] = ("model-a", "model-b")
+    raters: int = 3
+    noise: float = 0.0
+    random_ratings: bool = False
+    inverted: tuple[int, ...] = ()
+    na_prob: float = 0.0
+    na_dims: tuple[int, ...] = (2, 3)
+    all_na_dims: tuple[int, ...] = ()
+    model_shift: dict[str, float] = field(default_factory=dict)
+    fm_prob: float = 0.2
+    calibration_items: int = 1
+    seed: int = 0
+    rationale: str = "Scores follow the rubric anchors."
+    with_time: bool = True
+    with_confidence: bool = True
+    single_item_models: tuple[str, ...] = ()
+
+
+def _record(task_id: str, item_id: str, model: str | None, rater: str, scores: list[Any],
+            severities: dict[str, str], rationale: str, seconds: int | None, confidence: int | None,
+            minute: int, rubric_: Rubric) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "envelope": {
+            "schema_id": "WM-CDP-ANNOTATION-SCHEMA-001",
+            "schema_version": "0.0.1",
+            "record_id": uuid.UUID(int=hash((task_id, rater)) & ((1 << 128) - 1)).hex,
+            "task_id": task_id,
+            "bundle_id": f"bundle-{rater}",
+            "bundle_sha256": SHA,
+            "app_version": "0.1.0",
+            "started_at": f"2026-11-01T{minute // 60 % 24:02d}:{minute % 60:02d}:00Z",
+            "submitted_at": f"2026-11-01T{minute // 60 % 24:02d}:{minute % 60:02d}:30Z",
+            "revision": 1,
+        },
+        "benchmark_item_id": item_id,
+        "clinical_domain_id": "WM-DOM-anxiety",
+        "scenario_type_ids": ["WM-SCN-1"],
+        "candidate_response_id": f"cr-{task_id}",
+        "candidate_response_text": "A candidate response.",
+        "rater_id": rater,
+        "scoring": {d.field: s for d, s in zip(rubric_.dimensions, scores, strict=True)},
+        "failure_mode_annotations": severities,
+        "clinician_notes": {"brief_rationale": rationale},
+    }
+    if model is not None:
+        rec["model_source"] = model
+    if confidence is not None:
+        rec["clinician_notes"]["confidence_rating"] = confidence
+    if seconds is not None:
+        rec["time_spent_scoring_seconds"] = seconds
+    return rec
+
+
+def make_ratings(spec: Spec, rubric_: Rubric | None = None) -> list[RatingRecord]:
+    rubric_ = rubric_ or rubric()
+    rng = np.random.default_rng(spec.seed)
+    dims = rubric_.dimensions
+    fms = [fm.id for fm in rubric_.failure_modes]
+    raters = [f"rater-{r + 1}" for r in range(spec.raters)]
+    out: list[RatingRecord] = []
+    minute = 0
+    for i in range(spec.n_items):
+        item_id = f"item-{i + 1:03d}"
+        for m, model in enumerate(spec.models):
+            if model in spec.single_item_models and i > 0:
+                continue
+            task_id = f"task-{i + 1:03d}-{m}"
+            truth = rng.integers(1, 6, size=len(dims)).astype(float) + spec.model_shift.get(model, 0.0)
+            fm_truth = rng.random(len(fms)) < spec.fm_prob
+            fm_sev = rng.integers(1, 5, size=len(fms))
+            na_truth = (rng.random(len(dims)) < spec.na_prob) & np.isin(np.arange(len(dims)), spec.na_dims)
+            for r, rater in enumerate(raters):
+                if spec.random_ratings:
+                    vals = rng.integers(1, 6, size=len(dims)).astype(float)
+                else:
+                    vals = truth + rng.normal(0, spec.noise, size=len(dims)) if spec.noise else truth.copy()
+                vals = np.clip(np.rint(vals), 1, 5).astype(int)
+                if r in spec.inverted:
+                    vals = 6 - vals
+                scores: list[Any] = [int(v) for v in vals]
+                for d in range(len(dims)):
+                    if na_truth[d] or d in spec.all_na_dims:
+                        scores[d] = "N/A"
+                sev = {fid: (SEVERITIES[int(fm_sev[k])] if fm_truth[k] else "none") for k, fid in enumerate(fms)}
+                minute += 1
+                out.append(RatingRecord.model_validate(_record(
+                    task_id, item_id, model, rater, scores, sev, spec.rationale,
+                    int(60 + 30 * r + rng.integers(0, 60)) if spec.with_time else None,
+                    int(rng.integers(1, 6)) if spec.with_confidence else None, minute, rubric_)))
+    return out
+
+
+def item_doc(item_id: str, split: str, gold: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "documentType": "benchmark_item",
+        "schemaVersion": "1.0.0",
+        "benchmarkItemId": item_id,
+        "benchmarkVersion": "1.0.0",
+        "split": split,
+        "contractRef": {"contractId": "WM-CDP-RUBRIC", "contractVersion": "1.0.0"},
+        "caseRef": {"caseId": f"case-{item_id}", "caseVersion": "1.0.0"},
+        "sliceTags": [],
+        "challengeAttributes": [],
+        "goldStandard": {
+            "criterionGold": [
+                {"criterionId": g["id"], "applicability": g.get("applicability", "applies"),
+                 "acceptableVerdicts": g["verdicts"], "severity": g.get("severity", "moderate"),
+                 "positiveEvidenceSpans": [], "negativeEvidenceSpans": [], "omissionDescriptions": [],
+                 "notes": "adjudicated"}
+                for g in gold
+            ],
+            "ambiguityStatus": "clear",
+            "acceptableDecisions": [{"target": "candidate_response", "acceptableActions": ["accept"]}],
+        },
+        "adjudication": {"method": "consensus_panel", "adjudicatorCount": 2, "domainExpertCount": 2,
+                         "blindToAutoQA": True, "blindToReviewerLabel": True, "disagreementTypes": [],
+                         "completedAt": "2026-10-01T00:00:00Z"},
+        "leakageControl": {"allowedForPromptDevelopment": False, "heldOutProject": False,
+                           "firstFrozenAt": "2026-10-01T00:00:00Z", "accessPolicy": "coordinators only"},
+        "weight": 1.0,
+    }
+
+
+def write_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = None) -> Path:
+    """study.json, rubric.json and items/*.json for the items of ``spec``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    study = {
+        "document_type": "wmcdp_study", "study_id": "synthetic-study", "title": "Synthetic <study>",
+        "raters": [{"rater_id": f"rater-{r + 1}"} for r in range(spec.raters)], "overlap": spec.raters,
+        "seed": 7, "rater_splits": ["test", "calibration"], "created_at": "2026-11-01T00:00:00Z",
+    }
+    Study.model_validate(study)
+    (folder / "study.json").write_text(dumps_canonical(study), encoding="utf-8")
+    (folder / "rubric.json").write_bytes(default_rubric_path().read_bytes())
+    (folder / "items").mkdir(exist_ok=True)
+    gold = gold if gold is not None else [
+        {"id": "WM-RUB-001", "verdicts": ["satisfied"]},
+        {"id": "WM-RUB-007", "verdicts": ["satisfied", "partially_satisfied"]},
+        {"id": rubric().failure_modes[0].id, "verdicts": ["satisfied"]},
+    ]
+    for i in range(spec.n_items):
+        item_id = f"item-{i + 1:03d}"
+        split = "calibration" if i < spec.calibration_items else "test"
+        doc = item_doc(item_id, split, gold)
+        BenchmarkItem.model_validate(doc)
+        (folder / "items" / f"{item_id}.json").write_text(dumps_canonical(doc), encoding="utf-8")
+    return folder
+
+
+def write_collected(folder: Path, records: list[RatingRecord], extra_lines: list[str] = ()) -> Path:  # type: ignore[assignment]
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps(r.to_json_obj(), ensure_ascii=False, separators=(",", ":")) for r in records]
+    (folder / "ratings.jsonl").write_text("\n".join([*lines, *extra_lines]) + "\n", encoding="utf-8")
+    return folder

@@ -1,0 +1,326 @@
+"""Agreement between raters: Krippendorff's alpha (with a bootstrap over tasks), pairwise quadratic-weighted
+Cohen's kappa, N/A reporting, failure-mode agreement and prevalence.
+
+The unit of agreement is the task (``envelope.task_id``): the same candidate response seen by several
+raters. N/A is not a value on the scale: it is left out of alpha and kappa (a task where only one rater
+gave a number has nothing to pair) and reported on its own, per dimension and per rater.
+
+Point estimates come from the ``krippendorff`` package. The bootstrap needs thousands of alphas, so it
+uses the same formula written as matrix products over per-task coincidence matrices
+(:func:`alpha_from_coincidences`); the tests check it against the package on the same resamples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+import numpy as np
+
+from wmcdp_desktop.analysis.common import (
+    FloatArray,
+    IntArray,
+    Note,
+    ProgressFn,
+    Table,
+    bootstrap_weights,
+    fnum,
+    no_progress,
+    percentile_ci,
+    rng_for,
+)
+from wmcdp_desktop.analysis.loading import Dataset
+from wmcdp_desktop.core.models.common import SEVERITIES
+
+Level = Literal["nominal", "ordinal", "interval"]
+
+
+# ----------------------------------------------------------------------------------------- alpha core
+
+def value_counts(unit: IntArray, value_index: IntArray, n_units: int, n_values: int) -> IntArray:
+    """(units, values) count matrix: how many raters gave each value to each unit."""
+    flat = unit.astype(np.int64) * n_values + value_index.astype(np.int64)
+    return np.bincount(flat, minlength=n_units * n_values).reshape(n_units, n_values)
+
+
+def pairable_units(vc: IntArray) -> IntArray:
+    """Only units with two or more values contribute to alpha."""
+    return vc[vc.sum(axis=1) >= 2]
+
+
+def unit_coincidences(vc: IntArray) -> FloatArray:
+    """Per-unit coincidence matrices, flattened: (units, V*V). Their sum is Krippendorff's o matrix."""
+    v = vc.shape[1]
+    m = vc.sum(axis=1).astype(np.float64)
+    o = vc[:, :, None].astype(np.float64) * vc[:, None, :]
+    o[:, np.arange(v), np.arange(v)] -= vc
+    o /= np.maximum(m - 1, 1)[:, None, None]
+    return o.reshape(len(vc), v * v)
+
+
+def _distances(values: FloatArray, n_v: FloatArray, level: Level) -> FloatArray:
+    """Distance matrices (B, V, V) for each row of n_v (B, V), as the krippendorff package defines them."""
+    b, v = n_v.shape
+    if level == "nominal":
+        return np.broadcast_to(1.0 - np.eye(v), (b, v, v))
+    if level == "interval":
+        diff = values[:, None] - values[None, :]
+        return np.broadcast_to(diff**2, (b, v, v))
+    cum = np.concatenate([np.zeros((b, 1)), np.cumsum(n_v, axis=1)], axis=1)
+    i = np.arange(v)
+    lo = np.minimum(i[:, None], i[None, :])
+    hi = np.maximum(i[:, None], i[None, :])
+    between = cum[:, hi + 1] - cum[:, lo]
+    return (between - (n_v[:, :, None] + n_v[:, None, :]) / 2) ** 2
+
+
+def alpha_from_coincidences(o: FloatArray, values: FloatArray, level: Level) -> FloatArray:
+    """Alpha for each row of ``o`` (B, V*V); NaN where undefined (no variation)."""
+    v = values.size
+    o3 = o.reshape(-1, v, v)
+    n_v = o3.sum(axis=1)
+    n = n_v.sum(axis=1)
+    e = (n_v[:, :, None] * n_v[:, None, :] - n_v[:, :, None] * np.eye(v)) / np.maximum(n - 1, 1)[:, None, None]
+    d = _distances(values, n_v, level)
+    num = (o3 * d).sum(axis=(1, 2))
+    den = (e * d).sum(axis=(1, 2))
+    out = np.full(len(o3), np.nan)
+    ok = (den > 1e-12) & (n > 1)
+    out[ok] = 1.0 - num[ok] / den[ok]
+    return out
+
+
+def alpha_point(vc: IntArray, values: FloatArray, level: Level) -> tuple[float | None, str | None]:
+    """Krippendorff's alpha from the ``krippendorff`` package, or ``(None, reason)``."""
+    import krippendorff
+
+    vc = pairable_units(vc)
+    if len(vc) == 0:
+        return None, "no task has two or more scores to compare"
+    if int((vc.sum(axis=0) > 0).sum()) < 2:
+        return None, "every paired score is the same value, so alpha is undefined (no variation to agree on)"
+    value = krippendorff.alpha(value_counts=vc, value_domain=values, level_of_measurement=level)
+    return fnum(value), None
+
+
+def alpha_bootstrap(vc: IntArray, values: FloatArray, levels: tuple[Level, ...], b: int,
+                    rng: np.random.Generator) -> dict[Level, FloatArray]:
+    """``b`` bootstrap alphas per level, resampling pairable tasks with replacement."""
+    vc = pairable_units(vc)
+    out: dict[Level, list[FloatArray]] = {lv: [] for lv in levels}
+    if len(vc) == 0 or b <= 0:
+        return {lv: np.empty(0) for lv in levels}
+    per_unit = unit_coincidences(vc)
+    for w in bootstrap_weights(rng, len(vc), b):
+        o = w @ per_unit
+        for lv in levels:
+            out[lv].append(alpha_from_coincidences(o, values, lv))
+    return {lv: np.concatenate(chunks) for lv, chunks in out.items()}
+
+
+@dataclass
+class AlphaResult:
+    alpha: float | None
+    lo: float | None
+    hi: float | None
+    note: str | None
+
+
+def alpha_with_ci(vc: IntArray, values: FloatArray, levels: tuple[Level, ...], b: int,
+                  rng: np.random.Generator) -> dict[Level, AlphaResult]:
+    reps = alpha_bootstrap(vc, values, levels, b, rng)
+    out: dict[Level, AlphaResult] = {}
+    for lv in levels:
+        a, why = alpha_point(vc, values, lv)
+        if a is None:
+            out[lv] = AlphaResult(None, None, None, why)
+            continue
+        lo, hi, why_ci = percentile_ci(reps[lv])
+        out[lv] = AlphaResult(a, lo, hi, why_ci)
+    return out
+
+
+# ----------------------------------------------------------------------------------------- kappa
+
+def quadratic_kappa(a: IntArray, b: IntArray, k: int) -> float | None:
+    """Quadratic-weighted Cohen's kappa of two raters' category indices (0..k-1) on the same tasks."""
+    n = a.size
+    if n < 2 or k < 2:
+        return None
+    obs = np.bincount(a * k + b, minlength=k * k).reshape(k, k) / n
+    exp = np.outer(obs.sum(axis=1), obs.sum(axis=0))
+    i = np.arange(k)
+    w = (i[:, None] - i[None, :]) ** 2 / (k - 1) ** 2
+    den = float((w * exp).sum())
+    if den <= 1e-12:
+        return None
+    return 1.0 - float((w * obs).sum()) / den
+
+
+def rater_matrix(ds: Dataset, column: IntArray) -> IntArray:
+    """(raters, tasks) matrix of a per-rating integer column, -1 where the rater has no value."""
+    m = np.full((len(ds.rater_ids), len(ds.task_ids)), -1, np.int64)
+    m[ds.rater, ds.task] = column
+    return m
+
+
+# ----------------------------------------------------------------------------------------- section
+
+@dataclass
+class AgreementResults:
+    tables: list[Table]
+    notes: list[Note]
+    alpha_rows: list[dict[str, object]]
+    """Per dimension: id, label, ordinal/interval alpha and CI (for the chart)."""
+
+
+def _dim_value_index(ds: Dataset, d: int) -> tuple[IntArray, FloatArray]:
+    """Per-rating value index on the dimension's scale (-1 for N/A) and the scale values."""
+    values = ds.scale_values(d)
+    col = ds.scores[:, d]
+    idx = np.where(np.isnan(col), -1, np.nan_to_num(col, nan=values[0]) - values[0]).astype(np.int64)
+    return idx, values
+
+
+def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress) -> AgreementResults:
+    notes: list[Note] = []
+    nt = len(ds.task_ids)
+    multi_rater = len(ds.rater_ids) >= 2
+    ratings_per_task = np.bincount(ds.task, minlength=nt)
+
+    alpha_table = Table(
+        "agreement_alpha", "Krippendorff's alpha per dimension",
+        ["dimension", "label", "tasks", "ratings", "na_ratings", "pairable_tasks", "pairable_values",
+         "alpha_ordinal", "ordinal_ci_low", "ordinal_ci_high", "alpha_interval", "interval_ci_low",
+         "interval_ci_high", "note"],
+        description="Unit = task (one candidate response seen by several raters). N/A answers are left out; "
+        "a task counts as pairable when at least two raters gave it a number. Intervals: bootstrap over "
+        "pairable tasks (95%, percentile). Alpha 1 = perfect agreement, 0 = no better than chance, "
+        "below 0 = systematic disagreement; 0.667 and 0.8 are the usual thresholds for tentative and "
+        "firm conclusions.")
+    na_table = Table(
+        "na_by_dimension", "N/A answers per dimension",
+        ["dimension", "label", "ratings", "na", "na_rate", "tasks_split_na_vs_score"],
+        description="How often raters answered N/A, and on how many tasks some raters answered N/A while "
+        "others gave a number (a disagreement alpha cannot see, since N/A is not on the scale).")
+    na_rater = Table("na_by_rater", "N/A rate per rater and dimension",
+                     ["rater", *[d.id for d in ds.dimensions]],
+                     description="Share of the rater's ratings answered N/A, per dimension.")
+    kappa_pairs = Table(
+        "kappa_pairs", "Pairwise quadratic-weighted Cohen's kappa",
+        ["dimension", "rater_a", "rater_b", "shared_tasks", "kappa"],
+        description="For each pair of raters, the tasks both scored (N/A left out). Kappa is undefined "
+        "(blank) with fewer than 2 shared tasks or no variation.")
+    kappa_rater = Table(
+        "kappa_by_rater", "Mean pairwise kappa of each rater with the others",
+        ["rater", *[d.id for d in ds.dimensions]],
+        description="Average of the rater's pairwise kappas (pairs with a defined kappa). A rater far "
+        "below the others reads the scale differently.")
+    alpha_rows: list[dict[str, object]] = []
+
+    n_raters = len(ds.rater_ids)
+    pairs = list(combinations(range(n_raters), 2))
+    rater_kappas: dict[tuple[int, int], list[float]] = {}
+    for d, dim in enumerate(ds.dimensions):
+        idx, values = _dim_value_index(ds, d)
+        scored = idx >= 0
+        n_na = int(ds.na[:, d].sum())
+        vc = value_counts(ds.task[scored], idx[scored], nt, values.size)
+        m_u = vc.sum(axis=1)
+        pairable = int((m_u >= 2).sum())
+        pairable_values = int(m_u[m_u >= 2].sum())
+        note: str | None = None
+        if ds.n and n_na == ds.n:
+            note = "every rating is N/A: no agreement on scores can be computed"
+            res = None
+        elif not multi_rater:
+            note = "only one rater: agreement cannot be computed"
+            res = None
+        else:
+            res = alpha_with_ci(vc, values, ("ordinal", "interval"), b, rng_for(seed, "alpha", dim.id))
+            reasons = sorted({r.note for r in res.values() if r.note})
+            note = "; ".join(reasons) if reasons else None
+        progress(1)
+        row_o = res["ordinal"] if res else AlphaResult(None, None, None, None)
+        row_i = res["interval"] if res else AlphaResult(None, None, None, None)
+        alpha_table.rows.append([dim.id, dim.label, int((ratings_per_task > 0).sum()), ds.n, n_na, pairable,
+                                 pairable_values, row_o.alpha, row_o.lo, row_o.hi, row_i.alpha, row_i.lo,
+                                 row_i.hi, note])
+        if note:
+            notes.append(Note("agreement", f"{dim.id} {dim.label}: {note}."))
+        alpha_rows.append({"id": dim.id, "label": dim.label, "ordinal": row_o, "interval": row_i})
+
+        # N/A per dimension: tasks where some raters said N/A and others gave a score.
+        na_per_task = np.bincount(ds.task, weights=ds.na[:, d].astype(float), minlength=nt)
+        split = int(((na_per_task > 0) & (na_per_task < ratings_per_task)).sum())
+        na_table.rows.append([dim.id, dim.label, ds.n, n_na, n_na / ds.n if ds.n else None, split])
+
+        # Pairwise kappa on the raters x tasks matrix.
+        mat = rater_matrix(ds, idx)
+        for ra, rb in pairs:
+            both = (mat[ra] >= 0) & (mat[rb] >= 0)
+            shared = int(both.sum())
+            if shared == 0:
+                continue
+            kappa = quadratic_kappa(mat[ra][both], mat[rb][both], values.size)
+            kappa_pairs.rows.append([dim.id, ds.rater_ids[ra], ds.rater_ids[rb], shared, kappa])
+            if kappa is not None:
+                rater_kappas.setdefault((ra, d), []).append(kappa)
+                rater_kappas.setdefault((rb, d), []).append(kappa)
+
+    # N/A per rater (vectorised over ratings).
+    cnt = np.bincount(ds.rater, minlength=n_raters).astype(float)
+    na_counts = [np.bincount(ds.rater, weights=ds.na[:, d].astype(float), minlength=n_raters)
+                 for d in range(len(ds.dimensions))]
+    for r, rid in enumerate(ds.rater_ids):
+        na_rater.rows.append([rid, *[float(k[r] / cnt[r]) if cnt[r] else None for k in na_counts]])
+        kappa_rater.rows.append([rid, *[
+            float(np.mean(rater_kappas[(r, d)])) if (r, d) in rater_kappas else None
+            for d in range(len(ds.dimensions))
+        ]])
+    if multi_rater and not kappa_pairs.rows:
+        notes.append(Note("agreement", "No two raters scored the same task: pairwise kappa cannot be computed."))
+
+    fm_table, fm_notes = _failure_modes(ds, seed, b, progress, multi_rater)
+    notes.extend(fm_notes)
+    return AgreementResults([alpha_table, na_table, na_rater, kappa_rater, kappa_pairs, fm_table], notes,
+                            alpha_rows)
+
+
+def _failure_modes(ds: Dataset, seed: int, b: int, progress: ProgressFn,
+                   multi_rater: bool) -> tuple[Table, list[Note]]:
+    notes: list[Note] = []
+    nt = len(ds.task_ids)
+    table = Table(
+        "failure_mode_agreement", "Failure modes: prevalence and agreement",
+        ["failure_mode", "label", "ratings", *[f"share_{s}" for s in SEVERITIES], "share_present",
+         "alpha_presence_nominal", "presence_ci_low", "presence_ci_high", "alpha_severity_ordinal",
+         "severity_ci_low", "severity_ci_high", "note"],
+        description="Prevalence = share of ratings tagging the mode at each severity (none = checked and "
+        "absent). Presence alpha (nominal) asks whether raters agree the failure is there at all; severity "
+        "alpha (ordinal, none < minor < moderate < major < critical) whether they agree how bad it is.")
+    presence_values = np.array([0.0, 1.0])
+    severity_values = np.arange(len(SEVERITIES), dtype=np.float64)
+    for f, fm in enumerate(ds.rubric.failure_modes):
+        sev = ds.severity[:, f]
+        shares = np.bincount(sev, minlength=len(SEVERITIES)) / ds.n if ds.n else np.full(len(SEVERITIES), np.nan)
+        present = (sev > 0).astype(np.int64)
+        if multi_rater and ds.n:
+            pres = alpha_with_ci(value_counts(ds.task, present, nt, 2), presence_values, ("nominal",), b,
+                                 rng_for(seed, "fm-presence", fm.id))["nominal"]
+            sevr = alpha_with_ci(value_counts(ds.task, sev, nt, len(SEVERITIES)), severity_values, ("ordinal",), b,
+                                 rng_for(seed, "fm-severity", fm.id))["ordinal"]
+            reason = "; ".join(sorted({r.note for r in (pres, sevr) if r.note})) or None
+        else:
+            pres = sevr = AlphaResult(None, None, None, None)
+            reason = "only one rater" if ds.n else "no ratings"
+        progress(1)
+        table.rows.append([fm.id, fm.label, ds.n, *[float(s) for s in shares], float(shares[1:].sum()),
+                           pres.alpha, pres.lo, pres.hi, sevr.alpha, sevr.lo, sevr.hi, reason])
+    return table, notes
+
+
+def bootstrap_steps(ds: Dataset) -> int:
+    """How many progress steps :func:`analyse_agreement` reports."""
+    return len(ds.dimensions) + len(ds.rubric.failure_modes)

@@ -1,0 +1,157 @@
+"""Rater behaviour: time on task, straight-lining, confidence against agreement, drift from the others.
+
+"Deviation" of a rating on a dimension = the rater's score minus the mean score of the *other* raters of
+the same task (N/A left out; only tasks where at least one other rater gave a number). A rating's
+deviation is the mean over its dimensions. Computed with per-(task, dimension) sums, no per-rating loop.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from wmcdp_desktop.analysis.common import FloatArray, Note, Table, fnum, group_index
+from wmcdp_desktop.analysis.loading import Dataset
+
+STRAIGHT_MIN_SCORED = 6
+"""A rating counts as straight-lined when at least this many dimensions got a number and all are equal."""
+STRAIGHT_FLAG_SHARE = 0.5
+STRAIGHT_FLAG_MIN = 5
+DRIFT_FLAG = 0.5
+"""A rater whose mean signed deviation from the others (score points) is at least this large is flagged."""
+
+
+def deviations(ds: Dataset) -> tuple[FloatArray, FloatArray]:
+    """(n, D) signed deviation from the other raters' mean (NaN where undefined), and (n,) row means."""
+    nt = len(ds.task_ids)
+    dev = np.full(ds.scores.shape, np.nan)
+    for d in range(ds.scores.shape[1]):
+        col = ds.scores[:, d]
+        ok = ~np.isnan(col)
+        s = np.bincount(ds.task, weights=np.where(ok, col, 0.0), minlength=nt)
+        c = np.bincount(ds.task, weights=ok.astype(float), minlength=nt)
+        others = c[ds.task] - 1
+        good = ok & (others > 0)
+        dev[good, d] = col[good] - (s[ds.task][good] - col[good]) / others[good]
+    has = ~np.isnan(dev)
+    cnt = has.sum(axis=1)
+    row = np.full(ds.n, np.nan)
+    row[cnt > 0] = np.where(has, dev, 0).sum(axis=1)[cnt > 0] / cnt[cnt > 0]
+    return dev, row
+
+
+@dataclass
+class BehaviourResults:
+    tables: list[Table]
+    notes: list[Note]
+    times: dict[str, FloatArray]
+    """rater -> active seconds per rating (for the chart)."""
+
+
+def analyse_behaviour(ds: Dataset) -> BehaviourResults:
+    from scipy.stats import spearmanr
+
+    notes: list[Note] = []
+    n_r = len(ds.rater_ids)
+    groups = group_index(ds.rater, n_r)
+    time_t = Table(
+        "rater_time", "Time on task per rater (active seconds)",
+        ["rater", "ratings", "timed", "median_s", "q1_s", "q3_s", "iqr_s", "min_s", "max_s"],
+        description="Active time recorded by the app (idle and hidden-window time excluded).")
+    straight_t = Table(
+        "rater_straightlining", "Straight-lining per rater",
+        ["rater", "ratings", "straight_lined", "share", "flag"],
+        description=f"A rating is straight-lined when at least {STRAIGHT_MIN_SCORED} dimensions got a number "
+        f"and they are all the same. Flagged: share >= {STRAIGHT_FLAG_SHARE:.0%} over at least "
+        f"{STRAIGHT_FLAG_MIN} ratings.")
+    drift_t = Table(
+        "rater_drift", "Deviation of each rater from the others",
+        ["rater", "ratings_compared", "mean_signed_dev", "mean_abs_dev", "first_half_dev", "second_half_dev",
+         "change", "flag"],
+        description="Signed deviation > 0: the rater scores higher than the others on the same tasks. Halves "
+        f"split the rater's ratings by submission time (a change shows drift during the study). Flagged: "
+        f"|mean signed deviation| >= {DRIFT_FLAG} or |change| >= {DRIFT_FLAG} score points.")
+    conf_t = Table(
+        "confidence_vs_deviation", "Confidence against agreement",
+        ["confidence", "ratings", "mean_abs_dev"],
+        description="Mean absolute deviation from the other raters by stated confidence. Well-calibrated "
+        "raters deviate less when they are more confident.")
+    times: dict[str, FloatArray] = {}
+
+    scored = ~np.isnan(ds.scores)
+    n_scored = scored.sum(axis=1)
+    lo = np.where(scored, ds.scores, np.inf).min(axis=1) if ds.n else np.empty(0)
+    hi = np.where(scored, ds.scores, -np.inf).max(axis=1) if ds.n else np.empty(0)
+    straight = (n_scored >= STRAIGHT_MIN_SCORED) & (lo == hi)
+    dev, row_dev = deviations(ds)
+
+    for r, rid in enumerate(ds.rater_ids):
+        rows = groups[r]
+        t = ds.seconds[rows]
+        t = t[~np.isnan(t)]
+        times[rid] = t
+        if t.size:
+            q1, med, q3 = np.percentile(t, [25, 50, 75])
+            time_t.rows.append([rid, rows.size, t.size, float(med), float(q1), float(q3), float(q3 - q1),
+                                float(t.min()), float(t.max())])
+        else:
+            time_t.rows.append([rid, rows.size, 0, None, None, None, None, None, None])
+        k = int(straight[rows].sum())
+        share = k / rows.size if rows.size else None
+        flag = bool(share is not None and share >= STRAIGHT_FLAG_SHARE and rows.size >= STRAIGHT_FLAG_MIN)
+        straight_t.rows.append([rid, rows.size, k, share, "review" if flag else ""])
+        if flag:
+            notes.append(Note("behaviour", f"Rater {rid} gave the same score on every dimension in {k} of "
+                                           f"{rows.size} ratings (straight-lining)."))
+
+        rd = row_dev[rows]
+        has = ~np.isnan(rd)
+        if has.any():
+            ordered = rows[has][np.argsort(ds.submitted[rows[has]], kind="stable")]
+            vals = row_dev[ordered]
+            half = vals.size // 2
+            first = fnum(vals[:half].mean()) if half else None
+            second = fnum(vals[half:].mean()) if half else None
+            change = second - first if first is not None and second is not None else None
+            mean_signed = float(vals.mean())
+            flag = abs(mean_signed) >= DRIFT_FLAG or (change is not None and abs(change) >= DRIFT_FLAG)
+            absdev = np.abs(dev[rows][~np.isnan(dev[rows])])
+            drift_t.rows.append([rid, int(vals.size), mean_signed, float(absdev.mean()), first, second, change,
+                                 "review" if flag else ""])
+            if flag:
+                notes.append(Note("behaviour", f"Rater {rid} deviates from the other raters by "
+                                               f"{mean_signed:+.2f} points on average"
+                                               + (f" (change {change:+.2f} between halves)" if change is not None else "")
+                                               + "."))
+        else:
+            drift_t.rows.append([rid, 0, None, None, None, None, None, ""])
+
+    # Confidence against agreement.
+    absrow = np.where(np.isnan(dev), np.nan, np.abs(dev))
+    cnt = (~np.isnan(absrow)).sum(axis=1)
+    mad = np.full(ds.n, np.nan)
+    mad[cnt > 0] = np.nansum(absrow[cnt > 0], axis=1) / cnt[cnt > 0]
+    usable = ~np.isnan(mad) & ~np.isnan(ds.confidence)
+    if usable.any():
+        conf = ds.confidence[usable].astype(np.int64)
+        lvl = conf - conf.min()
+        sums = np.bincount(lvl, weights=mad[usable])
+        cnts = np.bincount(lvl)
+        for k in np.flatnonzero(cnts):
+            conf_t.rows.append([int(k + conf.min()), int(cnts[k]), float(sums[k] / cnts[k])])
+        rho = None
+        if np.unique(conf).size > 1 and np.unique(mad[usable]).size > 1:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                rho = fnum(spearmanr(ds.confidence[usable], mad[usable]).statistic)
+        conf_t.description += (f" Spearman correlation of confidence with absolute deviation: {rho:+.3f} "
+                               f"(negative = confident raters agree more)." if rho is not None else
+                               " The correlation is not defined (no variation).")
+    else:
+        notes.append(Note("behaviour", "Confidence against agreement needs confidence ratings and tasks seen "
+                                       "by two or more raters; none are available."))
+    if not any(v.size for v in times.values()):
+        notes.append(Note("behaviour", "No rating has a recorded time: time on task is not available."))
+    return BehaviourResults([time_t, straight_t, drift_t, conf_t], notes, times)

@@ -1,0 +1,129 @@
+"""Charts as PNG bytes, drawn with matplotlib's Agg canvas (no pyplot state, never a display)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import numpy as np
+
+from wmcdp_desktop.analysis.common import FloatArray
+
+DPI = 110
+
+
+def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _short(text: str, n: int = 38) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def alpha_chart(rows: Sequence[dict[str, object]]) -> bytes | None:
+    """Horizontal point + interval plot of ordinal and interval alpha per dimension."""
+    labels = [f"{r['id']} {_short(str(r['label']), 30)}" for r in rows]
+    series = []
+    for key, colour, offset in (("ordinal", "#1f5f99", -0.15), ("interval", "#d9822b", 0.15)):
+        pts = [(i + offset, r[key].alpha, r[key].lo, r[key].hi) for i, r in enumerate(rows)]  # type: ignore[attr-defined]
+        series.append((key, colour, [p for p in pts if p[1] is not None]))
+    if not any(s[2] for s in series):
+        return None
+    fig = _figure(7.5, 0.45 * len(rows) + 1.2)
+    ax = fig.add_subplot()
+    for key, colour, pts in series:
+        if not pts:
+            continue
+        y = np.array([p[0] for p in pts])
+        x = np.array([p[1] for p in pts], dtype=float)
+        lo = np.array([p[2] if p[2] is not None else p[1] for p in pts], dtype=float)
+        hi = np.array([p[3] if p[3] is not None else p[1] for p in pts], dtype=float)
+        ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="o", color=colour, capsize=3, label=f"alpha ({key})")
+    for ref, style in ((0.667, ":"), (0.8, "--")):
+        ax.axvline(ref, color="grey", linestyle=style, linewidth=0.8)
+    ax.axvline(0, color="black", linewidth=0.6)
+    ax.set_yticks(range(len(rows)), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("Krippendorff's alpha (95% bootstrap interval); dotted 0.667, dashed 0.8")
+    ax.set_xlim(min(-0.2, ax.get_xlim()[0]), 1.05)
+    ax.legend(loc="lower left", fontsize=8)
+    ax.set_title("Agreement between raters per dimension")
+    return _png(fig)
+
+
+def profile_chart(dim_labels: Sequence[str],
+                  profile: dict[str, list[tuple[float | None, float | None, float | None]]],
+                  scale: tuple[float, float]) -> bytes | None:
+    """Mean score per dimension for each model, with intervals."""
+    if not profile or all(m is None for prof in profile.values() for m, _, _ in prof):
+        return None
+    fig = _figure(7.5, 0.45 * len(dim_labels) + 1.4)
+    ax = fig.add_subplot()
+    n = len(profile)
+    width = 0.6 / max(n, 1)
+    colours = ["#1f5f99", "#d9822b", "#3a9a5b", "#a23b72", "#6b6b6b", "#c9b037", "#2bb3c0", "#8c564b"]
+    for k, (model, prof) in enumerate(profile.items()):
+        y = np.arange(len(prof)) - 0.3 + width * (k + 0.5)
+        pts = [(yy, m, lo, hi) for yy, (m, lo, hi) in zip(y, prof, strict=True) if m is not None]
+        if not pts:
+            continue
+        x = np.array([p[1] for p in pts], dtype=float)
+        lo = np.array([p[2] if p[2] is not None else p[1] for p in pts], dtype=float)
+        hi = np.array([p[3] if p[3] is not None else p[1] for p in pts], dtype=float)
+        ax.errorbar(x, [p[0] for p in pts], xerr=[x - lo, hi - x], fmt="o", capsize=2,
+                    color=colours[k % len(colours)], label=_short(model, 30))
+    ax.set_yticks(range(len(dim_labels)), [_short(lbl, 36) for lbl in dim_labels])
+    ax.invert_yaxis()
+    ax.set_xlim(scale[0] - 0.2, scale[1] + 0.2)
+    ax.set_xlabel("mean score (95% bootstrap interval over items)")
+    ax.legend(loc="best", fontsize=8)
+    ax.set_title("Score profile per model")
+    return _png(fig)
+
+
+def failure_heatmap(models: Sequence[str], fm_labels: Sequence[str],
+                    shares: dict[str, list[float | None]]) -> bytes | None:
+    """Models x failure modes, colour = share of ratings tagging the mode (any severity)."""
+    if not models or not fm_labels:
+        return None
+    data = np.array([[np.nan if v is None else v for v in shares[m]] for m in models], dtype=float)
+    fig = _figure(min(14.0, 1.6 + 0.55 * len(fm_labels)), 1.6 + 0.45 * len(models))
+    ax = fig.add_subplot()
+    im = ax.imshow(np.ma.masked_invalid(data), cmap="Reds", vmin=0, vmax=max(0.05, float(np.nanmax(data)) if np.isfinite(data).any() else 1))
+    ax.set_xticks(range(len(fm_labels)), [_short(f, 28) for f in fm_labels], rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(range(len(models)), [_short(m, 30) for m in models], fontsize=8)
+    if data.size <= 400:
+        for i in range(data.shape[0]):
+            for j in range(data.shape[1]):
+                if np.isfinite(data[i, j]):
+                    ax.text(j, i, f"{data[i, j]:.0%}", ha="center", va="center", fontsize=6,
+                            color="white" if data[i, j] > 0.6 * np.nanmax(data) else "black")
+    fig.colorbar(im, ax=ax, fraction=0.025, label="share of ratings")
+    ax.set_title("Failure modes tagged per model (any severity)")
+    return _png(fig)
+
+
+def time_chart(times: dict[str, FloatArray]) -> bytes | None:
+    """Box plot of active seconds per rater."""
+    data = {k: v for k, v in times.items() if v.size}
+    if not data:
+        return None
+    fig = _figure(7.5, 0.35 * len(data) + 1.4)
+    ax = fig.add_subplot()
+    ax.boxplot(list(data.values()), vert=False, showfliers=True)
+    ax.set_yticks(range(1, len(data) + 1), [_short(k, 30) for k in data])
+    ax.invert_yaxis()
+    ax.set_xlabel("active seconds per task")
+    ax.set_title("Time on task per rater")
+    return _png(fig)

@@ -1,0 +1,158 @@
+"""Shared pieces of the analysis: notes, tables, seeded random streams, bootstrap weights, progress.
+
+Every section of the report produces :class:`Table` objects; the same tables become ``tables/*.csv``,
+HTML tables and the ``tables`` of ``summary.json``. A value that cannot be computed is ``None`` (shown as
+a dash, written as ``null``) and the reason is a :class:`Note`: a NaN is never presented as a result.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+CI_LEVEL = 0.95
+MIN_DEFINED_SHARE = 0.9
+"""A bootstrap interval is given only when the statistic is defined in at least this share of resamples."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the reader must know about the data (bad input, a value that could not be computed)."""
+
+    section: str
+    """``data``, ``agreement``, ``models``, ``gold`` or ``behaviour``."""
+    text: str
+    """Plain words."""
+
+
+@dataclass
+class Table:
+    """A table of results; cells are ``str``, ``int``, ``float`` or ``None`` (= not computable)."""
+
+    name: str
+    """File stem of ``tables/<name>.csv`` and key in ``summary.json``."""
+    title: str
+    """Heading in the report."""
+    columns: list[str]
+    rows: list[list[Any]] = field(default_factory=list)
+    description: str = ""
+    """What the table shows and how to read it (shown above it in the report)."""
+
+    def as_dicts(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, (clean(v) for v in row), strict=True)) for row in self.rows]
+
+
+def clean(value: Any) -> Any:
+    """Python value safe for JSON/CSV/HTML: numpy scalars to Python, NaN/inf to ``None``."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def fnum(value: Any) -> float | None:
+    """A finite float or ``None``."""
+    value = clean(value)
+    if value is None:
+        return None
+    return float(value)
+
+
+def rng_for(seed: int, *key: str) -> np.random.Generator:
+    """An independent, reproducible random stream per statistic (adding one never shifts the others)."""
+    words = [zlib.crc32(k.encode("utf-8")) for k in key]
+    return np.random.default_rng([seed, *words])
+
+
+def bootstrap_weights(rng: np.random.Generator, n: int, b: int, budget: int = 4_000_000) -> Iterator[FloatArray]:
+    """Resampling weights in chunks: each row says how often each of ``n`` units is drawn (sums to n).
+
+    ``b`` rows in total. Drawing ``n`` indices with replacement per row and counting them is the
+    ordinary nonparametric bootstrap, done as a matrix so statistics become matrix products.
+    """
+    if n <= 0 or b <= 0:
+        return
+    chunk = max(1, min(b, budget // n))
+    for start in range(0, b, chunk):
+        m = min(chunk, b - start)
+        idx = rng.integers(0, n, size=(m, n))
+        flat = (np.arange(m, dtype=np.int64)[:, None] * n + idx).ravel()
+        yield np.bincount(flat, minlength=m * n).reshape(m, n).astype(np.float64)
+
+
+def percentile_ci(reps: FloatArray) -> tuple[float | None, float | None, str | None]:
+    """95% percentile interval of bootstrap replicates; ``(None, None, reason)`` when not meaningful."""
+    if reps.size == 0:
+        return None, None, "no bootstrap resamples (bootstrap disabled)"
+    finite = reps[np.isfinite(reps)]
+    if finite.size < MIN_DEFINED_SHARE * reps.size:
+        share = 1 - finite.size / reps.size
+        return None, None, f"the statistic is undefined in {share:.0%} of resamples"
+    lo, hi = np.percentile(finite, [100 * (1 - CI_LEVEL) / 2, 100 * (1 + CI_LEVEL) / 2])
+    return float(lo), float(hi), None
+
+
+class Progress:
+    """A text progress bar on a terminal (stderr); silent otherwise."""
+
+    def __init__(self, total: int, label: str = "bootstrap", stream: TextIO | None = None,
+                 enabled: bool | None = None) -> None:
+        self.total = max(total, 1)
+        self.done = 0
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+
+    def advance(self, steps: int = 1) -> None:
+        self.done = min(self.total, self.done + steps)
+        if self.enabled:
+            width = 30
+            filled = int(width * self.done / self.total)
+            self.stream.write(f"\r{self.label} [{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total}")
+            self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+ProgressFn = Callable[[int], None]
+
+
+def no_progress(_: int) -> None:
+    return None
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm-Bonferroni adjusted p-values (``None`` stays ``None``)."""
+    idx = [i for i, p in enumerate(pvalues) if p is not None]
+    m = len(idx)
+    out: list[float | None] = [None] * len(pvalues)
+    order = sorted(idx, key=lambda i: pvalues[i])  # type: ignore[arg-type, return-value]
+    running = 0.0
+    for rank, i in enumerate(order):
+        p = pvalues[i]
+        assert p is not None
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
+def group_index(codes: IntArray, n_groups: int) -> list[IntArray]:
+    """Row indices of each group (one argsort, no per-row Python loop)."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(n_groups + 1))
+    return [order[bounds[g]:bounds[g + 1]] for g in range(n_groups)]

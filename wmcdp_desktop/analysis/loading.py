@@ -1,0 +1,280 @@
+"""Reading the collected ratings and the study folder into one column-oriented :class:`Dataset`.
+
+Everything is read strictly through :mod:`wmcdp_desktop.core.documents` (no ad hoc JSON). A record that
+does not fit the RatingRecord model or breaks the rubric is left out of every figure and listed in the
+report's notes; a file that cannot be read at all (``ratings.jsonl``, ``study.json``, ``rubric.json``)
+stops the command with a :class:`DocumentError` naming the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note
+from wmcdp_desktop.core.documents import load_file, read_file_bytes, validate_obj
+from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+from wmcdp_desktop.core.models.common import SEVERITIES
+from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
+from wmcdp_desktop.core.models.rubric import Dimension, Rubric
+from wmcdp_desktop.core.models.study import Study
+from wmcdp_desktop.core.record_rules import record_problems
+from wmcdp_desktop.core.strict_json import parse_jsonl_bytes
+
+MAX_LISTED_PROBLEMS = 20
+"""How many individual record problems the report lists before summarising the rest."""
+
+
+@dataclass
+class Dataset:
+    """One row per kept rating (latest revision per rater and task), as numpy columns."""
+
+    rubric: Rubric
+    study: Study | None
+    items: dict[str, BenchmarkItem]
+    notes: list[Note]
+    task_ids: list[str]
+    rater_ids: list[str]
+    item_ids: list[str]
+    model_ids: list[str]
+    task: IntArray
+    """Index into ``task_ids`` per rating."""
+    rater: IntArray
+    item: IntArray
+    model: IntArray
+    """Index into ``model_ids``; -1 when the record has no ``model_source``."""
+    scores: FloatArray
+    """(n, 8) scores; NaN marks N/A (never used as a number: every statistic masks it out)."""
+    na: BoolArray
+    """(n, 8) True where the rater answered N/A."""
+    severity: IntArray
+    """(n, F) failure-mode severity index into SEVERITIES (0 = none)."""
+    confidence: FloatArray
+    """Confidence rating, NaN when not given."""
+    seconds: FloatArray
+    """Active time on the task, NaN when not given."""
+    submitted: FloatArray
+    """Submission time as POSIX seconds (orders a rater's work for drift)."""
+    rationale: list[str]
+    records_read: int = 0
+    records_excluded: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return int(self.task.size)
+
+    @property
+    def dimensions(self) -> list[Dimension]:
+        return list(self.rubric.dimensions)
+
+    @property
+    def failure_mode_ids(self) -> list[str]:
+        return [fm.id for fm in self.rubric.failure_modes]
+
+    def scale_values(self, d: int) -> FloatArray:
+        dim = self.rubric.dimensions[d]
+        return np.arange(dim.scale.min, dim.scale.max + 1, dtype=np.float64)
+
+    def calibration_items(self) -> set[str]:
+        return {i for i, item in self.items.items() if item.split == "calibration"}
+
+
+def _posix(text: str) -> float:
+    return datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00").replace("t", "T")).timestamp()
+
+
+def load_study(study_dir: Path) -> tuple[Study | None, Rubric, dict[str, BenchmarkItem], list[Note]]:
+    """study.json, rubric.json (both required) and items/*.json (bad items are noted and skipped)."""
+    notes: list[Note] = []
+    if not study_dir.is_dir():
+        raise DocumentError.single(str(study_dir), "study folder not found")
+    study = load_file(Study, study_dir / "study.json")
+    rubric = load_file(Rubric, study_dir / "rubric.json")
+    items: dict[str, BenchmarkItem] = {}
+    items_dir = study_dir / "items"
+    if not items_dir.is_dir():
+        notes.append(Note("gold", f"{items_dir} not found: no gold standard or calibration split is available."))
+        return study, rubric, items, notes
+    for path in sorted(items_dir.glob("*.json")):
+        try:
+            item = load_file(BenchmarkItem, path)
+        except DocumentError as exc:
+            first = exc.problems[0]
+            notes.append(Note("gold", f"item file skipped: {first}"
+                              + (f" (and {len(exc.problems) - 1} more problem(s))" if len(exc.problems) > 1 else "")))
+            continue
+        if item.benchmarkItemId in items:
+            notes.append(Note("gold", f"{path.name}: benchmark item {item.benchmarkItemId} appears twice; the first file is used."))
+            continue
+        items[item.benchmarkItemId] = item
+    return study, rubric, items, notes
+
+
+def load_ratings(path: Path, rubric: Rubric) -> tuple[list[RatingRecord], list[Problem], int]:
+    """Every valid record of ``ratings.jsonl``; invalid lines come back as problems (not raised).
+
+    A line that is not JSON at all makes the whole file unreadable (DocumentError), as for every other
+    JSON Lines file of the project.
+    """
+    if path.is_dir():
+        path = path / "ratings.jsonl"
+    source = str(path)
+    lines = parse_jsonl_bytes(read_file_bytes(path, source), source)
+    records: list[RatingRecord] = []
+    problems: list[Problem] = []
+    for number, obj in lines:
+        where = f"{source}:{number}"
+        try:
+            record = validate_obj(RatingRecord, obj, where)
+        except DocumentError as exc:
+            problems.extend(exc.problems)
+            continue
+        rule_problems = record_problems(record, rubric, None, where)
+        if rule_problems:
+            problems.extend(rule_problems)
+            continue
+        records.append(record)
+    return records, problems, len(lines)
+
+
+def build_dataset(
+    records: list[RatingRecord],
+    rubric: Rubric,
+    study: Study | None = None,
+    items: dict[str, BenchmarkItem] | None = None,
+    notes: list[Note] | None = None,
+    problems: list[Problem] | None = None,
+    lines_read: int | None = None,
+) -> Dataset:
+    """Turn records into columns. Keeps the latest revision per (rater, task) and notes the rest."""
+    notes = list(notes or [])
+    problems = list(problems or [])
+    items = dict(items or {})
+    dims = rubric.dimensions
+    fm_ids = [fm.id for fm in rubric.failure_modes]
+    sev_index = {s: i for i, s in enumerate(SEVERITIES)}
+
+    # Latest revision per (rater, task): one pass over the records (extraction only, no statistics).
+    latest: dict[tuple[str, str], int] = {}
+    for i, rec in enumerate(records):
+        key = (rec.rater_id, rec.envelope.task_id)
+        j = latest.get(key)
+        if j is None or (rec.envelope.revision, rec.envelope.submitted_at) > (
+            records[j].envelope.revision, records[j].envelope.submitted_at
+        ):
+            latest[key] = i
+    kept = [records[i] for i in sorted(latest.values())]
+    dropped = len(records) - len(kept)
+    if dropped:
+        notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "
+                                  "ignored; the latest revision of each is used."))
+
+    n = len(kept)
+    task_ix: dict[str, int] = {}
+    rater_ix: dict[str, int] = {}
+    item_ix: dict[str, int] = {}
+    model_ix: dict[str, int] = {}
+    task = np.empty(n, np.int64)
+    rater = np.empty(n, np.int64)
+    item = np.empty(n, np.int64)
+    model = np.empty(n, np.int64)
+    scores = np.full((n, len(dims)), np.nan)
+    na = np.zeros((n, len(dims)), bool)
+    severity = np.zeros((n, len(fm_ids)), np.int64)
+    confidence = np.full(n, np.nan)
+    seconds = np.full(n, np.nan)
+    submitted = np.empty(n)
+    rationale: list[str] = []
+    fields = [d.field for d in dims]
+    for r, rec in enumerate(kept):
+        task[r] = task_ix.setdefault(rec.envelope.task_id, len(task_ix))
+        rater[r] = rater_ix.setdefault(rec.rater_id, len(rater_ix))
+        item[r] = item_ix.setdefault(rec.benchmark_item_id, len(item_ix))
+        model[r] = model_ix.setdefault(rec.model_source, len(model_ix)) if rec.model_source else -1
+        sc = rec.scoring
+        for d, name in enumerate(fields):
+            v = getattr(sc, name)
+            if v == NA:
+                na[r, d] = True
+            else:
+                scores[r, d] = v
+        ann = rec.failure_mode_annotations
+        for f, fid in enumerate(fm_ids):
+            severity[r, f] = sev_index[ann[fid]]
+        if rec.clinician_notes.confidence_rating is not None:
+            confidence[r] = rec.clinician_notes.confidence_rating
+        if rec.time_spent_scoring_seconds is not None:
+            seconds[r] = rec.time_spent_scoring_seconds
+        submitted[r] = _posix(rec.envelope.submitted_at)
+        rationale.append(rec.clinician_notes.brief_rationale)
+
+    ds = Dataset(
+        rubric=rubric, study=study, items=items, notes=notes,
+        task_ids=list(task_ix), rater_ids=list(rater_ix), item_ids=list(item_ix), model_ids=list(model_ix),
+        task=task, rater=rater, item=item, model=model, scores=scores, na=na, severity=severity,
+        confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale,
+        records_read=lines_read if lines_read is not None else len(records) + len({p.file for p in problems}),
+        records_excluded=len({p.file for p in problems}), problems=problems,
+    )
+    _data_notes(ds)
+    return ds
+
+
+def _data_notes(ds: Dataset) -> None:
+    notes = ds.notes
+    if ds.problems:
+        bad = sorted({p.file for p in ds.problems})
+        notes.append(Note("data", f"{len(bad)} record(s) were left out because they are invalid; "
+                                  f"the first problems are listed below."))
+        for p in ds.problems[:MAX_LISTED_PROBLEMS]:
+            notes.append(Note("data", f"invalid record: {p}"))
+        if len(ds.problems) > MAX_LISTED_PROBLEMS:
+            notes.append(Note("data", f"... and {len(ds.problems) - MAX_LISTED_PROBLEMS} more problem(s)."))
+    if ds.n == 0:
+        notes.append(Note("data", "No valid rating was found: there is nothing to analyse."))
+        return
+    if len(ds.rater_ids) < 2:
+        notes.append(Note("agreement", f"Only one rater ({ds.rater_ids[0]}) is in the data: agreement between "
+                                       "raters cannot be computed."))
+    missing_model = int((ds.model < 0).sum())
+    if missing_model:
+        notes.append(Note("models", f"{missing_model} rating(s) have no model_source (not unblinded); they are "
+                                    "left out of the per-model results. Run `wmcdp results collect` with the key."))
+    # A task must be the same item (and model) for every rater.
+    for what, col in (("benchmark item", ds.item), ("model", ds.model)):
+        nt = len(ds.task_ids)
+        lo = np.full(nt, np.iinfo(np.int64).max)
+        hi = np.full(nt, np.iinfo(np.int64).min)
+        np.minimum.at(lo, ds.task, col)
+        np.maximum.at(hi, ds.task, col)
+        bad_tasks = np.flatnonzero(lo != hi)
+        if bad_tasks.size:
+            names = ", ".join(ds.task_ids[t] for t in bad_tasks[:5])
+            notes.append(Note("data", f"{bad_tasks.size} task(s) carry a different {what} for different raters "
+                                      f"(e.g. {names}); check the collected data."))
+    n_time = int(np.isnan(ds.seconds).sum())
+    if n_time:
+        notes.append(Note("behaviour", f"{n_time} rating(s) have no time_spent_scoring_seconds; time figures use the others."))
+    n_conf = int(np.isnan(ds.confidence).sum())
+    if n_conf:
+        notes.append(Note("behaviour", f"{n_conf} rating(s) have no confidence_rating; they are left out of "
+                                       "confidence against agreement."))
+    if ds.items:
+        unknown = sorted(set(ds.item_ids) - set(ds.items))
+        if unknown:
+            notes.append(Note("gold", f"{len(unknown)} benchmark item(s) rated but not found in the study's items/ "
+                                      f"(e.g. {', '.join(unknown[:5])}); no gold comparison for them."))
+
+
+def load_dataset(collected_dir: Path, study_dir: Path) -> Dataset:
+    """Read everything ``wmcdp report`` needs."""
+    study, rubric, items, notes = load_study(study_dir)
+    records, problems, lines = load_ratings(collected_dir, rubric)
+    if lines == 0:
+        raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
+    return build_dataset(records, rubric, study, items, notes, problems, lines)

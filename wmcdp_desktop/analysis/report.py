@@ -1,0 +1,247 @@
+"""Putting the analysis together: compute every section, then write report.html, tables/*.csv, summary.json.
+
+``compute_report`` is pure (no files); ``write_report`` writes through core/atomic.py. Both are used by
+``wmcdp report`` (cli/report_cmd.py) and can be timed separately (issue 6 benchmarks the computation
+with and without the bootstrap).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from wmcdp_desktop import __version__
+from wmcdp_desktop.analysis import agreement, behaviour, charts, gold, per_model
+from wmcdp_desktop.analysis.common import Note, Progress, Table, clean
+from wmcdp_desktop.analysis.loading import Dataset, load_dataset
+from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+
+DEFAULT_BOOTSTRAP = 1000
+TOP_DISAGREEMENTS = 10
+
+
+@dataclass
+class Chart:
+    name: str
+    caption: str
+    png: bytes
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    intro: str
+    tables: list[Table] = field(default_factory=list)
+    charts: list[Chart] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    meta: dict[str, Any]
+    notes: list[Note]
+    sections: list[Section]
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds per phase (not written to summary.json, which must be reproducible)."""
+
+    def tables(self) -> list[Table]:
+        return [t for s in self.sections for t in s.tables]
+
+
+def _disagreements(ds: Dataset) -> Table:
+    """The tasks where raters disagree most, with every rater's scores and rationale (for reading)."""
+    table = Table(
+        "largest_disagreements", "Tasks with the largest disagreement",
+        ["task", "item", "model", "rater", *[d.id for d in ds.dimensions], "brief_rationale"],
+        description="Tasks ordered by the mean (over dimensions) range between their raters' scores; the "
+        "raters' own words help tell a rubric ambiguity from a misreading.")
+    if ds.n == 0 or len(ds.rater_ids) < 2:
+        return table
+    nt = len(ds.task_ids)
+    spread = np.zeros((nt, ds.scores.shape[1]))
+    valid = np.zeros((nt, ds.scores.shape[1]), bool)
+    for d in range(ds.scores.shape[1]):
+        col = ds.scores[:, d]
+        ok = ~np.isnan(col)
+        hi = np.full(nt, -np.inf)
+        lo = np.full(nt, np.inf)
+        np.maximum.at(hi, ds.task[ok], col[ok])
+        np.minimum.at(lo, ds.task[ok], col[ok])
+        c = np.bincount(ds.task[ok], minlength=nt)
+        valid[:, d] = c >= 2
+        spread[:, d] = np.where(valid[:, d], hi - lo, 0)
+    k = valid.sum(axis=1)
+    score = np.where(k > 0, spread.sum(axis=1) / np.maximum(k, 1), -1)
+    top = [t for t in np.argsort(-score, kind="stable")[:TOP_DISAGREEMENTS] if score[t] > 0]
+    for t in top:
+        for r in np.flatnonzero(ds.task == t):
+            table.rows.append([
+                ds.task_ids[t], ds.item_ids[ds.item[r]],
+                ds.model_ids[ds.model[r]] if ds.model[r] >= 0 else "", ds.rater_ids[ds.rater[r]],
+                *["N/A" if ds.na[r, d] else int(ds.scores[r, d]) for d in range(ds.scores.shape[1])],
+                ds.rationale[r]])
+    return table
+
+
+def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *, with_charts: bool = True,
+                   progress: Progress | None = None) -> Report:
+    """Every figure, table and chart of the report for ``ds``."""
+    timings: dict[str, float] = {}
+    prog = progress or Progress(1, enabled=False)
+    steps = agreement.bootstrap_steps(ds) + len(ds.model_ids) + 1
+    prog.total = max(steps, 1)
+    notes = list(ds.notes)
+    if bootstrap <= 0:
+        notes.append(Note("data", "Bootstrap disabled (--bootstrap 0): no intervals are given."))
+    elif bootstrap < 200:
+        notes.append(Note("data", f"Only {bootstrap} bootstrap resamples: intervals are rough "
+                                  "(1000 or more is recommended)."))
+
+    t0 = time.perf_counter()
+    agr = agreement.analyse_agreement(ds, seed, bootstrap, prog.advance)
+    t1 = time.perf_counter()
+    mod = per_model.analyse_models(ds, seed, bootstrap, prog.advance)
+    t2 = time.perf_counter()
+    gol = gold.analyse_gold(ds)
+    beh = behaviour.analyse_behaviour(ds)
+    dis = _disagreements(ds)
+    t3 = time.perf_counter()
+    prog.finish()
+    timings.update(agreement=t1 - t0, models=t2 - t1, gold_behaviour=t3 - t2)
+    for part in (agr, mod, gol, beh):
+        notes.extend(part.notes)
+
+    sections = [
+        Section("agreement", "1. Agreement between raters",
+                "Do clinicians agree, dimension by dimension? Krippendorff's alpha treats scores as ordinal "
+                "(order matters) and as interval (distances matter); pairwise kappa shows which raters "
+                "disagree with whom. N/A answers are counted apart, never as a score.",
+                [*agr.tables, dis]),
+        Section("models", "2. Results per model",
+                "How each model's responses were rated, with honest uncertainty: intervals resample "
+                "benchmark items, since ratings of the same item are not independent.", mod.tables),
+        Section("gold", "3. Against the gold standard",
+                "Rater scores and failure-mode tags mapped to criterion verdicts (4-5 satisfied, 3 partially, "
+                "1-2 not satisfied, N/A not applicable; failure absent = satisfied, minor = partially, "
+                "moderate or worse = not satisfied) and compared with the adjudicated acceptable verdicts.",
+                gol.tables),
+        Section("behaviour", "4. Rater behaviour",
+                "Signs that a rater needs a word: very short or long times, the same score everywhere, "
+                "confidence that does not track agreement, systematic deviation from the other raters.",
+                beh.tables),
+    ]
+    if with_charts:
+        t4 = time.perf_counter()
+        png = charts.alpha_chart(agr.alpha_rows)
+        if png:
+            sections[0].charts.append(Chart("alpha", "Alpha per dimension with 95% bootstrap intervals.", png))
+        dims = ds.dimensions
+        lo = min(d.scale.min for d in dims)
+        hi = max(d.scale.max for d in dims)
+        png = charts.profile_chart([f"{d.id} {d.label}" for d in dims], mod.profile, (lo, hi))
+        if png:
+            sections[1].charts.append(Chart("profiles", "Mean score per dimension and model.", png))
+        png = charts.failure_heatmap(list(mod.fm_present), [f.label for f in ds.rubric.failure_modes],
+                                     mod.fm_present)
+        if png:
+            sections[1].charts.append(Chart("failure_modes", "Share of ratings tagging each failure mode.", png))
+        png = charts.time_chart(beh.times)
+        if png:
+            sections[3].charts.append(Chart("time", "Active seconds per task, per rater.", png))
+        timings["charts"] = time.perf_counter() - t4
+
+    study = ds.study
+    meta = {
+        "study_id": study.study_id if study else None,
+        "study_title": study.title if study else None,
+        "rubric": f"{ds.rubric.contract_id} {ds.rubric.contract_version}",
+        "records_read": ds.records_read,
+        "records_excluded": ds.records_excluded,
+        "ratings": ds.n,
+        "tasks": len(ds.task_ids),
+        "raters": len(ds.rater_ids),
+        "items": len(ds.item_ids),
+        "models": len(ds.model_ids),
+        "seed": seed,
+        "bootstrap": bootstrap,
+        "wmcdp_version": __version__,
+    }
+    return Report(meta, notes, sections, timings)
+
+
+# ----------------------------------------------------------------------------------------- writing
+
+_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> Any:
+    value = clean(value)
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_CSV_FORMULA):
+        return "'" + value  # never let a spreadsheet run text from a rating as a formula
+    return value
+
+
+def table_csv(table: Table) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(table.columns)
+    for row in table.rows:
+        writer.writerow([_csv_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def summary_obj(report: Report) -> dict[str, Any]:
+    return {
+        "meta": report.meta,
+        "notes": [{"section": n.section, "text": n.text} for n in report.notes],
+        "tables": {t.name: t.as_dicts() for t in report.tables()},
+    }
+
+
+def summary_json(report: Report) -> str:
+    # allow_nan=False: a NaN that slipped through is a bug, never a silent "NaN" in the file.
+    return json.dumps(summary_obj(report), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def write_report(report: Report, out_dir: Path) -> list[Path]:
+    from wmcdp_desktop.analysis.html_report import render_html
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "tables").mkdir(exist_ok=True)
+    written: list[Path] = []
+    for t in report.tables():
+        path = out_dir / "tables" / f"{t.name}.csv"
+        atomic_write_text(path, table_csv(t))
+        written.append(path)
+    notes_t = Table("notes", "Notes", ["section", "note"], [[n.section, n.text] for n in report.notes])
+    atomic_write_text(out_dir / "tables" / "notes.csv", table_csv(notes_t))
+    atomic_write_text(out_dir / "summary.json", summary_json(report))
+    atomic_write_bytes(out_dir / "report.html", render_html(report).encode("utf-8"))
+    written += [out_dir / "tables" / "notes.csv", out_dir / "summary.json", out_dir / "report.html"]
+    return written
+
+
+def run(collected_dir: Path, study_dir: Path, out_dir: Path, seed: int | None, bootstrap: int,
+        progress: Progress | None = None, log: Callable[[str], None] | None = None) -> Report:
+    """Load, compute, write. ``seed`` None = the study's seed."""
+    t0 = time.perf_counter()
+    ds = load_dataset(collected_dir, study_dir)
+    t1 = time.perf_counter()
+    if seed is None:
+        seed = ds.study.seed if ds.study else 0
+    report = compute_report(ds, seed, bootstrap, progress=progress)
+    t2 = time.perf_counter()
+    write_report(report, out_dir)
+    t3 = time.perf_counter()
+    report.timings.update(load=t1 - t0, compute_total=t2 - t1, write=t3 - t2)
+    return report

@@ -1,0 +1,78 @@
+"""``wmcdp report COLLECTED_DIR --study STUDY_DIR --out REPORT_DIR [--seed N] [--bootstrap B]``.
+
+The statistics live in :mod:`wmcdp_desktop.analysis` and need the optional ``analysis`` extra (numpy,
+scipy, krippendorff, matplotlib); they are imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
+_HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def register(sub: Any) -> None:
+    help_text = "analyse collected ratings: agreement, per-model results, gold, rater behaviour"
+    parser = sub.add_parser(
+        "report", help=help_text,
+        description=help_text + ". Writes REPORT_DIR/report.html (self-contained), tables/*.csv and "
+        "summary.json. Needs the analysis extra: " + INSTALL_HINT)
+    parser.add_argument("collected_dir", type=Path, metavar="COLLECTED_DIR",
+                        help="folder written by `wmcdp results collect` (reads ratings.jsonl)")
+    parser.add_argument("--study", type=Path, required=True, metavar="STUDY_DIR",
+                        help="the study folder (study.json, rubric.json, items/)")
+    parser.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR", help="where to write the report")
+    parser.add_argument("--seed", type=_non_negative, default=None,
+                        help="random seed of the bootstrap (default: the study's seed)")
+    parser.add_argument("--bootstrap", type=_non_negative, default=1000, metavar="B",
+                        help="bootstrap resamples per interval (default 1000; 0 = no intervals)")
+    parser.add_argument("--timings", action="store_true", help="print how long each phase took")
+    parser.set_defaults(func=_run)
+
+
+def missing_extra() -> str | None:
+    """Name of the first missing analysis dependency, or None."""
+    import importlib.util
+
+    for name in _HEAVY:
+        if importlib.util.find_spec(name) is None:
+            return name
+    return None
+
+
+def _run(args: argparse.Namespace) -> int:
+    missing = missing_extra()
+    if missing:
+        print(f"wmcdp report needs the analysis extra ({missing} is not installed). Install it with:\n"
+              f"  {INSTALL_HINT}", file=sys.stderr)
+        return 1
+    from wmcdp_desktop.analysis.common import Progress
+    from wmcdp_desktop.analysis.report import run
+
+    progress = Progress(1, label="bootstrap")
+    report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, progress)
+    meta = report.meta
+    print(f"{meta['ratings']} rating(s) from {meta['raters']} rater(s) on {meta['tasks']} task(s), "
+          f"{meta['models']} model(s); {len(report.notes)} note(s).")
+    if meta["records_excluded"]:
+        print(f"warning: {meta['records_excluded']} invalid record(s) were left out (listed in the report).",
+              file=sys.stderr)
+    print(f"wrote {args.out / 'report.html'}, {args.out / 'summary.json'} and {args.out / 'tables'}/")
+    if args.timings:
+        for phase, seconds in report.timings.items():
+            print(f"  {phase}: {seconds:.3f} s", file=sys.stderr)
+    return 0
