@@ -125,7 +125,7 @@ def test_case_is_valid_with_model_and_schema(path: Path) -> None:
     assert schema_errors("case.schema.json", json.loads(path.read_bytes())) == []
     assert path.stem == case.case_id
     turns = case.scenario.turns
-    assert 3 <= len(turns) <= 10
+    assert 4 <= len(turns) <= 10
     assert all(t.text.strip() for t in turns)
     assert set(case.scenario.context.speakers) >= {t.role for t in turns}
     assert case.scenario.context.summary.strip()
