@@ -77,20 +77,121 @@ SCENARIOS: dict[str, Callable[[Path], None]] = {"atomic": scenario_atomic}
 def main(argv: list[str]) -> int:
     global _kill_at
     scenario, folder, n = argv[0], Path(argv[1]), int(argv[2])
-    if len(argv) > 3:
-        sys.path.insert(0, argv[3])
     _kill_at = n
     _install()
-    if scenario in SCENARIOS:
-        SCENARIOS[scenario](folder)
-    else:  # scenarios defined by the test module that needs them (storage, export)
-        import importlib
-
-        module_name, func = scenario.split(":")
-        getattr(importlib.import_module(module_name), func)(folder)
+    SCENARIOS[scenario](folder)
     print("DONE", _events, " ".join(_log))
     return 0
 
 
+# ----- scenarios on the rater's store (core/storage.py through core/rating_session.py) ---------------
+def _session(root: Path):  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from tests.reliability import sessionkit
+
+    if not (root / "bundle").exists():
+        return sessionkit, None
+    return sessionkit, sessionkit.new_session(root / "bundle", root / "data")
+
+
+def setup_draft(root: Path) -> None:
+    """t0000 has a saved draft with every score 2."""
+    kit, s = _session(root)
+    s.open_task("t0000")
+    kit.fill(s, 2, "first draft")
+    assert s.save_draft()
+
+
+def scenario_draft(root: Path) -> None:
+    """Autosave t0000 again with every score 3."""
+    kit, s = _session(root)
+    s.open_task("t0000")
+    kit.fill(s, 3, "second draft")
+    assert s.save_draft()
+
+
+def setup_submit(root: Path) -> None:
+    """t0000 submitted (r1, scores 2); t0001 a complete draft (scores 4)."""
+    kit, s = _session(root)
+    s.open_task("t0000")
+    kit.fill(s, 2, "first submit")
+    assert s.submit().ok
+    s.open_task("t0001")
+    kit.fill(s, 4, "ready to submit")
+    assert s.save_draft()
+
+
+def scenario_submit(root: Path) -> None:
+    """Submit t0001, then revise t0000 (r2, scores 5) and submit the revision."""
+    kit, s = _session(root)
+    s.open_task("t0001")
+    assert s.submit().ok
+    s.open_task("t0000")
+    s.revise()
+    kit.fill(s, 5, "revised")
+    assert s.submit().ok
+
+
+def setup_export(root: Path) -> None:
+    (root / "out").mkdir()
+    setup_submit(root)
+    scenario_submit_no_kill(root)
+
+
+def scenario_submit_no_kill(root: Path) -> None:
+    _kit, s = _session(root)
+    s.open_task("t0001")
+    assert s.submit().ok
+
+
+def scenario_export(root: Path) -> None:
+    from wmcdp_desktop.core.export import export_results
+
+    _kit, s = _session(root)
+    export_results(
+        s.store,
+        root / "out" / "results.zip",
+        bundle_id=s.manifest.bundle_id,
+        bundle_sha256=s.bundle.manifest_sha256,
+        study_id=s.manifest.study_id,
+        task_ids=s.task_ids,
+        drafts_not_submitted=s.drafts_not_submitted(),
+        clock=s.clock,
+    )
+
+
+SCENARIOS.update({"draft": scenario_draft, "submit": scenario_submit, "export": scenario_export})
+
+
+def batch(scenario: str) -> int:
+    """``--batch SCENARIO``: import everything once, then for each ``FOLDER N`` line on stdin fork a
+    child that runs the scenario and dies at event N (POSIX only; much faster than a fresh interpreter
+    per N, and the kill is just as real). Prints ``RESULT N EXITCODE`` per line."""
+    global _kill_at, _events
+    _install()
+    _session(Path("."))  # import the session machinery before forking (its first call does the imports)
+    from wmcdp_desktop.core import export  # noqa: F401
+
+    for line in sys.stdin:
+        folder, n = line.rsplit(" ", 1)
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:  # the child
+            _kill_at, _events = int(n), 0
+            _log.clear()
+            try:
+                SCENARIOS[scenario](Path(folder))
+            except BaseException as exc:
+                print("ERROR", type(exc).__name__, exc, file=sys.stderr)
+                sys.stderr.flush()
+                os._exit(3)
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        print("RESULT", n.strip(), os.waitstatus_to_exitcode(status), flush=True)
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--batch":
+        raise SystemExit(batch(sys.argv[2]))
     raise SystemExit(main(sys.argv[1:]))

@@ -33,6 +33,30 @@ def run_child(scenario: str, folder: Path, kill_at: int, timeout: float = 60) ->
     )
 
 
+def run_children(scenario: str, roots: list[Path], timeout: float = 120) -> list[int]:
+    """Exit codes of the scenario killed at event n = 1..len(roots), root n-1 each.
+
+    On POSIX one batch process forks a child per n (fast); elsewhere a fresh interpreter per n."""
+    if os.name != "posix" or not hasattr(os, "fork"):
+        return [run_child(scenario, root, n, timeout).returncode for n, root in enumerate(roots, start=1)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    stdin = "".join(f"{root} {n}\n" for n, root in enumerate(roots, start=1))
+    proc = subprocess.run(
+        [sys.executable, str(CHILD), "--batch", scenario],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=str(REPO),
+    )
+    assert proc.returncode == 0, proc.stderr
+    codes = {int(p[1]): int(p[2]) for p in (ln.split() for ln in proc.stdout.splitlines()) if p and p[0] == "RESULT"}
+    assert sorted(codes) == list(range(1, len(roots) + 1)), (proc.stdout, proc.stderr)
+    return [codes[n] for n in range(1, len(roots) + 1)]
+
+
 def child_events(scenario: str, folder: Path) -> list[str]:
     """Run the scenario to completion once and return its event names in order."""
     proc = run_child(scenario, folder, 0)

@@ -287,6 +287,7 @@ class RatingSession:
             rater_id=rater.rater_id,
             app_version=app_version,
         )
+        store.recover_unaudited_records()
 
     # ----- overview ------------------------------------------------------------------------------------
     @property

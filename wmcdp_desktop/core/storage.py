@@ -184,8 +184,15 @@ class RaterStore:
         data = (line + "\n").encode("utf-8")
         try:
             _mkdir(self.root)
-            fd = os.open(self.audit_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+            fd = os.open(self.audit_path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
             try:
+                # A crash mid-append leaves a torn last line; start on a new line so this event is not
+                # glued onto it (and lost with it).
+                end = os.lseek(fd, 0, os.SEEK_END)
+                if end > 0:
+                    os.lseek(fd, end - 1, os.SEEK_SET)
+                    if os.read(fd, 1) != b"\n":
+                        data = b"\n" + data
                 os.write(fd, data)
                 os.fsync(fd)
             finally:
@@ -281,6 +288,19 @@ class RaterStore:
             if match:
                 out.append(RecordFile(match["task"], int(match["rev"]), path))
         return sorted(out, key=lambda r: (r.task_id, r.revision))
+
+    def recover_unaudited_records(self) -> list[RecordFile]:
+        """Note in the audit log every record file it does not mention (a crash between writing a record
+        and appending its audit line), with the file's sha256; returns those records."""
+        mentioned = {str(e.get("file")) for e in self.read_audit() if "file" in e}
+        missing = [rf for rf in self.record_files() if rf.path.name not in mentioned]
+        for rf in missing:
+            try:
+                digest = sha256_hex(rf.path.read_bytes())
+            except OSError:
+                continue
+            self.audit("record_recovered", task_id=rf.task_id, revision=rf.revision, file=rf.path.name, sha256=digest)
+        return missing
 
     def latest_revisions(self) -> dict[str, int]:
         """Task id -> latest submitted revision."""
