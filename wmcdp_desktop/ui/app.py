@@ -1,24 +1,105 @@
-"""Rater app entry point (placeholder until the rater-app issue lands)."""
+"""Rater app entry point: ``wmcdp-desktop [BUNDLE] [--data-dir DIR] [--rater ID] [--demo]``.
+
+:func:`create_main_window` builds the real window without entering the event loop (tests use it);
+:func:`main` adds the QApplication, the event loop and plain error messages.
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
 
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
+
+from wmcdp_desktop import __version__
+from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.settings import load_settings
+from wmcdp_desktop.core.storage import InstanceLock, default_data_dir
+from wmcdp_desktop.core.timing import Clock, SystemClock
+from wmcdp_desktop.ui.main_window import APP_TITLE, MainWindow
 
 
-def create_main_window(argv: list[str]) -> QMainWindow:
-    """Build the main window without entering the event loop."""
-    window = QMainWindow()
-    window.setWindowTitle("WM-CDP Desktop")
-    window.setCentralWidget(QLabel("WM-CDP Desktop"))
+class _ArgError(WmcdpError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _ArgError(f"{message}\n\n{self.format_usage()}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="wmcdp-desktop", description="Rate blinded AI responses for the WM-CDP benchmark.")
+    p.add_argument("bundle", nargs="?", type=Path, help="a .wmcdp bundle file or a bundle folder to open")
+    p.add_argument("--data-dir", type=Path, help="keep drafts, records and settings here instead of the usual folder")
+    p.add_argument("--rater", help="your rater id (remembered)")
+    p.add_argument("--role", help="your role or background (optional; remembered)")
+    p.add_argument("--demo", action="store_true", help="open the demo bundle shipped with the app")
+    p.add_argument("--idle-timeout", type=int, help="seconds without input before the task timer pauses (default 120)")
+    p.add_argument("--version", action="version", version=f"wmcdp-desktop {__version__}")
+    return p
+
+
+def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
+    """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
+    args = build_parser().parse_args(argv)
+    data_dir: Path = (args.data_dir or default_data_dir()).expanduser().resolve()
+    lock = InstanceLock(data_dir)
+    lock.acquire()
+    try:
+        settings, warning = load_settings(data_dir)
+        window = MainWindow(data_dir, settings, clock or SystemClock(), lock, idle_timeout=args.idle_timeout)
+        if args.rater:
+            window.set_rater(args.rater, args.role or settings.rater_role_or_background)
+        if warning:
+            window.welcome.show_message(warning)
+    except BaseException:
+        lock.release()
+        raise
+    if args.bundle is not None:
+        window.open_bundle_path(args.bundle)
+    elif args.demo:
+        window.open_demo()
     return window
+
+
+def _log_path() -> Path:
+    return Path(tempfile.gettempdir()) / "wmcdp-desktop-error.log"
+
+
+def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    """Unexpected errors: a plain message, details in a log file (never a traceback in the rater's face)."""
+    text = "".join(traceback.format_exception(kind, exc, tb))
+    try:
+        _log_path().write_text(text, encoding="utf-8")
+        where = f"Details were written to {_log_path()}."
+    except OSError:
+        where = "Details could not be written to a log file."
+    sys.stderr.write(text)
+    if QApplication.instance() is not None:
+        QMessageBox.critical(
+            None,
+            APP_TITLE,
+            "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"
+            f"{where} Please send that file to your study coordinator.",
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    app = QApplication.instance() or QApplication([sys.argv[0], *args])
-    window = create_main_window(args)
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("WM-CDP Desktop")
+    app.setApplicationVersion(__version__)
+    sys.excepthook = _excepthook
+    try:
+        window = create_main_window(args)
+    except WmcdpError as exc:
+        QMessageBox.critical(None, APP_TITLE, str(exc))
+        return 1
     window.show()
     return int(app.exec())

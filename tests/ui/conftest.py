@@ -1,0 +1,121 @@
+"""Fixtures for the rater app UI tests (pytest-qt, offscreen): a small folder bundle, a fake clock,
+and windows built through the real ``create_main_window``.
+
+Nothing here may block or leave the test machine: file dialogs, modal dialogs and link opening fail the
+test if reached; the default data folder points into the test's tmp folder.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "core"))
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
+from ratingkit import make_bundle
+
+from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.ui import app as app_module
+from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.ui.rater_dialog import RaterDialog
+
+W = TypeVar("W", bound=QWidget)
+
+
+@pytest.fixture(autouse=True)
+def _no_escape(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def never_open(url: QUrl) -> bool:
+        pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")
+
+    def no_dialog(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail("a blocking file dialog was opened in a test")
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(RaterDialog, "exec", lambda self: pytest.fail("the rater dialog was opened in a test"))
+    monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def bundle_dir(tmp_path: Path, sample_docs: Any) -> Path:
+    return make_bundle(tmp_path / "bundle", sample_docs)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def make_window(qtbot: Any, clock: FakeClock) -> Iterator[Callable[..., MainWindow]]:
+    made: list[MainWindow] = []
+
+    def make(argv: list[str], *, show: bool = True) -> MainWindow:
+        window = app_module.create_main_window(argv, clock=clock)
+        assert isinstance(window, MainWindow)
+        qtbot.addWidget(window)
+        made.append(window)
+        if show:
+            window.show()
+            qtbot.waitExposed(window)
+            window.activateWindow()
+        return window
+
+    yield make
+    for w in made:
+        w.shutdown()
+
+
+@pytest.fixture
+def window(make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path) -> MainWindow:
+    return make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+
+
+def by_name(root: QWidget, cls: type[W], name: str) -> W:
+    """The one visible widget of ``cls`` under ``root`` whose accessible name is ``name``."""
+    found = [w for w in root.findChildren(cls) if w.accessibleName() == name and w.isVisibleTo(root)]
+    assert len(found) == 1, f"expected one {cls.__name__} named {name!r}, found {len(found)}"
+    return found[0]
+
+
+def all_text(window: QMainWindow) -> str:
+    """Every text the window shows or announces: labels, buttons, tooltips, accessible names, editors, items."""
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QComboBox,
+        QLabel,
+        QLineEdit,
+        QListWidget,
+        QPlainTextEdit,
+        QTableWidget,
+    )
+
+    parts = [window.windowTitle()]
+    for w in [window, *window.findChildren(QWidget)]:
+        parts += [w.toolTip(), w.accessibleName(), w.accessibleDescription(), w.windowTitle(), w.statusTip()]
+        if isinstance(w, QLabel | QAbstractButton | QLineEdit):
+            parts.append(w.text())
+        if isinstance(w, QPlainTextEdit):
+            parts.append(w.toPlainText())
+        if isinstance(w, QComboBox):
+            parts += [w.itemText(i) for i in range(w.count())]
+        if isinstance(w, QListWidget):
+            parts += [w.item(i).text() for i in range(w.count())]
+        if isinstance(w, QTableWidget):
+            parts += [w.item(r, c).text() for r in range(w.rowCount()) for c in range(w.columnCount()) if w.item(r, c)]
+    for action in window.findChildren(__import__("PySide6.QtGui", fromlist=["QAction"]).QAction):
+        parts += [action.text(), action.toolTip()]
+    return "\n".join(p for p in parts if p)

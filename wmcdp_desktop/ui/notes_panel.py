@@ -1,0 +1,84 @@
+"""The clinician's notes: brief rationale (required), best aspect, main concern, better move, confidence."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from wmcdp_desktop.core.models.rubric import Scale
+from wmcdp_desktop.core.rating_session import NOTE_FIELDS
+from wmcdp_desktop.ui.plain_text import safe_line
+from wmcdp_desktop.ui.problem_label import ProblemLabel
+
+NOTE_LABELS = {
+    "brief_rationale": "Brief rationale (required)",
+    "best_aspect": "Best aspect",
+    "main_concern": "Main concern",
+    "suggested_better_clinical_move": "Suggested better clinical move",
+}
+CONFIDENCE = "Confidence in this rating"
+
+
+class NoteEdit(QPlainTextEdit):
+    """A short multi-line plain-text field; Tab moves on (it never inserts a tab)."""
+
+    def __init__(self, name: str, lines: int) -> None:
+        super().__init__()
+        self.setTabChangesFocus(True)
+        self.setAccessibleName(name)
+        self.setObjectName(name)
+        height = self.fontMetrics().lineSpacing() * lines + 14
+        self.setMinimumHeight(height)
+        self.setMaximumHeight(height + self.fontMetrics().lineSpacing() * 3)
+
+
+class NotesPanel(QGroupBox):
+    noteChanged = Signal(str, str)
+    confidenceChanged = Signal(object)
+
+    def __init__(self, confidence_scale: Scale, parent: QWidget | None = None) -> None:
+        super().__init__("Notes", parent)
+        self.setAccessibleName("Notes")
+        form = QFormLayout()
+        self.edits: dict[str, NoteEdit] = {}
+        self.problems: dict[str, ProblemLabel] = {}
+        outer = QVBoxLayout(self)
+        outer.addLayout(form)
+        for name in NOTE_FIELDS:
+            label = QLabel(NOTE_LABELS[name])
+            edit = NoteEdit(NOTE_LABELS[name], 3 if name == "brief_rationale" else 2)
+            label.setBuddy(edit)
+            edit.textChanged.connect(lambda n=name, e=edit: self.noteChanged.emit(n, e.toPlainText()))
+            box = QVBoxLayout()
+            box.setSpacing(2)
+            box.addWidget(edit)
+            problem = ProblemLabel()
+            box.addWidget(problem)
+            form.addRow(label, box)
+            self.edits[name] = edit
+            self.problems[f"clinician_notes.{name}"] = problem
+        self.confidence_label = QLabel(CONFIDENCE)
+        self.confidence = QComboBox()
+        self.confidence.setAccessibleName(CONFIDENCE)
+        self.confidence.setPlaceholderText("Not set")
+        for a in confidence_scale.anchors:
+            self.confidence.addItem(safe_line(f"{a.level} – {a.text}"), a.level)
+        self.confidence.setCurrentIndex(-1)
+        self.confidence_label.setBuddy(self.confidence)
+        self.confidence.activated.connect(lambda i: self.confidenceChanged.emit(self.confidence.itemData(i)))
+        cbox = QVBoxLayout()
+        cbox.addWidget(self.confidence)
+        problem = ProblemLabel()
+        cbox.addWidget(problem)
+        self.problems["clinician_notes.confidence_rating"] = problem
+        form.addRow(self.confidence_label, cbox)
+
+    def load(self, notes: dict[str, str], confidence: int | None) -> None:
+        for name, edit in self.edits.items():
+            edit.blockSignals(True)
+            if edit.toPlainText() != notes.get(name, ""):
+                edit.setPlainText(notes.get(name, ""))
+            edit.blockSignals(False)
+        self.confidence.blockSignals(True)
+        self.confidence.setCurrentIndex(-1 if confidence is None else self.confidence.findData(confidence))
+        self.confidence.blockSignals(False)

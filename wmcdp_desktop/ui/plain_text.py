@@ -1,0 +1,161 @@
+"""Showing bundle text safely: plain text only, with invisible and reordering characters made visible.
+
+Every piece of text from a bundle is untrusted. It is shown
+
+- as plain text only (``QPlainTextEdit`` / ``QLabel`` with ``Qt.PlainText``): no HTML or markdown, no
+  links, no images, no resource loading of any kind;
+- with bidirectional controls (which can reorder the text around them), zero-width and other invisible
+  characters replaced by a visible marker such as ``⟨U+202E⟩``, so nothing can be hidden or reordered.
+
+:class:`DisplayText` maps positions in the shown text (Qt counts UTF-16 units) back to code-point
+offsets in the original text, so evidence spans point at the bundle's text exactly.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextOption
+from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QWidget
+
+BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+INVISIBLES = set("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u3164\uffa0")
+
+
+def needs_marker(ch: str) -> bool:
+    """True for characters shown as a ``⟨U+XXXX⟩`` marker instead of themselves."""
+    if ch in ("\n", "\t"):
+        return False
+    if ch in BIDI_CONTROLS or ch in INVISIBLES:
+        return True
+    cat = unicodedata.category(ch)
+    # Control, format (other than the above), surrogates, private use, unassigned, line/paragraph separators.
+    return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+def marker(ch: str) -> str:
+    return f"⟨U+{ord(ch):04X}⟩"
+
+
+def _u16(ch: str) -> int:
+    return 2 if ord(ch) > 0xFFFF else 1
+
+
+@dataclass(frozen=True)
+class DisplayText:
+    """The shown form of a text and the way back to the original's code-point offsets."""
+
+    original: str
+    display: str
+    _starts: tuple[int, ...]
+    """UTF-16 offset in ``display`` where each original code point starts (plus one past the end)."""
+
+    @classmethod
+    def of(cls, text: str) -> DisplayText:
+        parts: list[str] = []
+        starts: list[int] = []
+        pos = 0
+        for ch in text:
+            starts.append(pos)
+            shown = marker(ch) if needs_marker(ch) else ch
+            parts.append(shown)
+            pos += sum(_u16(c) for c in shown)
+        starts.append(pos)
+        return cls(text, "".join(parts), tuple(starts))
+
+    def original_span(self, start16: int, end16: int) -> tuple[int, int]:
+        """Code-point offsets ``[start, end)`` in the original covering display UTF-16 ``[start16, end16)``.
+
+        A selection touching part of a marker covers the whole hidden character.
+        """
+        import bisect
+
+        lo, hi = min(start16, end16), max(start16, end16)
+        start = bisect.bisect_right(self._starts, lo) - 1
+        end = bisect.bisect_left(self._starts, hi)
+        n = len(self.original)
+        return max(0, min(start, n)), max(0, min(end, n))
+
+    def display_offset(self, original_index: int) -> int:
+        return self._starts[max(0, min(original_index, len(self.original)))]
+
+
+def safe_line(text: str) -> str:
+    """A short text for a label: markers for hidden characters, newlines kept."""
+    return DisplayText.of(text).display
+
+
+class PlainLabel(QLabel):
+    """A label that never interprets its text (no rich text, no links)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setOpenExternalLinks(False)
+        self.setWordWrap(wrap)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        super().setText(safe_line(text))
+
+
+class PlainTextView(QPlainTextEdit):
+    """Read-only, selectable, keyboard-reachable plain text with safe display (see module doc)."""
+
+    def __init__(self, accessible_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setUndoRedoEnabled(False)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setTabChangesFocus(True)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAccessibleName(accessible_name)
+        self.segments: list[tuple[int, DisplayText]] = []
+        """(UTF-16 start in the document, DisplayText) of every untrusted text block inserted."""
+
+    def clear_text(self) -> None:
+        self.clear()
+        self.segments = []
+
+    def append_heading(self, text: str) -> None:
+        """A bold heading line (our own words, or a speaker label made safe)."""
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if not self.document().isEmpty():
+            cursor.insertBlock()
+        fmt = QTextCharFormat()
+        fmt.setFontWeight(QFont.Weight.Bold)
+        cursor.insertText(safe_line(text), fmt)
+
+    def append_body(self, text: str, *, new_block: bool = True) -> DisplayText:
+        """Untrusted text as plain characters; returns its DisplayText (for span mapping)."""
+        shown = DisplayText.of(text)
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if new_block and not self.document().isEmpty():
+            cursor.insertBlock()
+        start = cursor.position()
+        cursor.insertText(shown.display, QTextCharFormat())
+        self.segments.append((start, shown))
+        return shown
+
+    def set_untrusted(self, text: str) -> DisplayText:
+        self.clear_text()
+        shown = self.append_body(text, new_block=False)
+        self.moveCursor(QTextCursor.MoveOperation.Start)
+        return shown
+
+    def selected_original_span(self) -> tuple[int, int] | None:
+        """The selection as code-point offsets into the single untrusted text (``set_untrusted``)."""
+        cursor = self.textCursor()
+        if not cursor.hasSelection() or len(self.segments) != 1:
+            return None
+        base, shown = self.segments[0]
+        start, end = shown.original_span(cursor.selectionStart() - base, cursor.selectionEnd() - base)
+        return (start, end) if end > start else None

@@ -1,0 +1,58 @@
+"""Asked once: the rater's id (and optional role/background)."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from wmcdp_desktop.core.models.common import IDENTIFIER_PATTERN
+from wmcdp_desktop.ui.plain_text import PlainLabel
+from wmcdp_desktop.ui.problem_label import ProblemLabel
+
+RATER_ID = "Rater id"
+ROLE = "Role or background (optional)"
+
+
+class RaterDialog(QDialog):
+    def __init__(self, rater_id: str | None, role: str | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Who is rating?")
+        intro = PlainLabel(
+            "Enter the rater id your study coordinator gave you (letters, digits and . _ : -). It goes into "
+            "every rating you submit and is remembered on this computer."
+        )
+        self.id_edit = QLineEdit(rater_id or "")
+        self.id_edit.setAccessibleName(RATER_ID)
+        self.role_edit = QLineEdit(role or "")
+        self.role_edit.setAccessibleName(ROLE)
+        self.role_edit.setPlaceholderText("e.g. child psychologist")
+        self.problem = ProblemLabel()
+        form = QFormLayout()
+        id_label = QLabel(RATER_ID)
+        id_label.setBuddy(self.id_edit)
+        role_label = QLabel(ROLE)
+        role_label.setBuddy(self.role_edit)
+        form.addRow(id_label, self.id_edit)
+        form.addRow(role_label, self.role_edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(buttons)
+
+    def rater_id(self) -> str:
+        return self.id_edit.text().strip()
+
+    def role(self) -> str | None:
+        return self.role_edit.text().strip() or None
+
+    def _accept(self) -> None:
+        if not re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), self.rater_id()):
+            self.problem.show_problem("Enter a rater id of 1-128 letters, digits and . _ : - (starting with a letter or digit).")
+            self.id_edit.setFocus()
+            return
+        self.accept()

@@ -1,0 +1,280 @@
+"""The eight rubric dimensions: a slider each that starts unset, N/A where allowed, anchors on hover/focus."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QSlider,
+    QStyle,
+    QStyleOptionSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wmcdp_desktop.core.models.rating_record import NA
+from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
+from wmcdp_desktop.ui.plain_text import PlainLabel, safe_line
+from wmcdp_desktop.ui.problem_label import ProblemLabel
+
+NOT_SET = "Not set"
+
+
+def anchors_text(scale: Scale) -> str:
+    return "\n".join(f"{a.level} – {a.text}" for a in scale.anchors)
+
+
+class ScoreSlider(QSlider):
+    """A slider with an *unset* state: no handle is drawn and no value is reported until the rater sets one.
+
+    Keys: a digit sets that score; Delete/Backspace unsets; when unset, Right/Up sets the lowest level and
+    Left/Down the highest (then arrows move as usual). A click sets the value under the mouse.
+    """
+
+    scoreChanged = Signal(object)  # int | None
+
+    def __init__(self, scale: Scale, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.setRange(scale.min, scale.max)
+        self.setPageStep(1)
+        self.setSingleStep(1)
+        self.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self.setTickInterval(1)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMinimumWidth(160)
+        self._set = False
+        self.valueChanged.connect(self._on_value)
+
+    # ----- value ---------------------------------------------------------------------------------------
+    def score(self) -> int | None:
+        return self.value() if self._set else None
+
+    def set_score(self, value: int | None, *, emit: bool = False) -> None:
+        blocked = self.blockSignals(True)
+        if value is None:
+            self._set = False
+            self.setValue(self.minimum())
+        else:
+            self._set = True
+            self.setValue(value)
+        self.blockSignals(blocked)
+        self.update()
+        if emit:
+            self.scoreChanged.emit(self.score())
+
+    def _on_value(self, _value: int) -> None:
+        self._set = True
+        self.update()
+        self.scoreChanged.emit(self.score())
+
+    # ----- input ---------------------------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        text = event.text()
+        if text.isdigit() and not event.modifiers() & (
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+        ):
+            n = int(text)
+            if self.minimum() <= n <= self.maximum():
+                self._choose(n)
+            event.accept()
+            return
+        if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            if self._set:
+                self.set_score(None, emit=True)
+            event.accept()
+            return
+        if not self._set and key in (Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Left, Qt.Key.Key_Down):
+            self._choose(self.minimum() if key in (Qt.Key.Key_Right, Qt.Key.Key_Up) else self.maximum())
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _choose(self, value: int) -> None:
+        if self._set and self.value() == value:
+            return
+        if self.value() == value:
+            self._set = True
+            self.update()
+            self.scoreChanged.emit(value)
+        else:
+            self.setValue(value)  # -> _on_value
+
+    def value_at(self, pos: QPoint) -> int:
+        opt = QStyleOptionSlider()
+        self.initStyleOption(opt)
+        style = self.style()
+        groove = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderGroove, self)
+        handle = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle, self)
+        span = max(1, groove.width() - handle.width())
+        x = pos.x() - groove.x() - handle.width() // 2
+        return QStyle.sliderValueFromPosition(self.minimum(), self.maximum(), x, span)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.isEnabled():
+            self.setFocus(Qt.FocusReason.MouseFocusReason)
+            self._choose(self.value_at(event.position().toPoint()))
+            self.setSliderDown(True)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self.isSliderDown():
+            self._choose(self.value_at(event.position().toPoint()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self.isSliderDown():
+            self.setSliderDown(False)
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    # ----- painting: no handle while unset -------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self._set:
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        opt = QStyleOptionSlider()
+        self.initStyleOption(opt)
+        opt.subControls = QStyle.SubControl.SC_SliderGroove | QStyle.SubControl.SC_SliderTickmarks
+        self.style().drawComplexControl(QStyle.ComplexControl.CC_Slider, opt, painter, self)
+        painter.end()
+
+
+class DimensionRow(QWidget):
+    """Label, slider, value text, N/A box (only where allowed), anchors shown while focused, problem text."""
+
+    scoreChanged = Signal(str, object)  # dimension id, int | "N/A" | None
+
+    def __init__(self, dim: Dimension, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.dim = dim
+        self.setObjectName(dim.id)
+        help_text = f"{dim.description}\n\n{anchors_text(dim.scale)}"
+        if dim.allow_na and dim.na_guidance:
+            help_text += f"\n\nN/A: {dim.na_guidance}"
+        help_text = safe_line(help_text)
+        self.label = PlainLabel(dim.label)
+        self.label.setToolTip(help_text)
+        font = self.label.font()
+        font.setBold(True)
+        self.label.setFont(font)
+        self.slider = ScoreSlider(dim.scale)
+        self.slider.setAccessibleName(safe_line(dim.label))
+        self.slider.setToolTip(help_text)
+        self.label.setBuddy(self.slider)
+        self.value_label = PlainLabel(NOT_SET)
+        self.value_label.setMinimumWidth(60)
+        self.na: QCheckBox | None = None
+        self.anchors = PlainLabel(anchors_text(dim.scale))
+        self.anchors.setObjectName("anchors")
+        self.anchors.hide()
+        self.problem = ProblemLabel()
+
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.slider, 1)
+        if dim.allow_na:
+            self.na = QCheckBox("N/A")
+            self.na.setAccessibleName("N/A")
+            self.na.setAccessibleDescription(f"{dim.label}: not applicable")
+            self.na.setToolTip(safe_line(dim.na_guidance or "Not applicable to this response"))
+            self.na.toggled.connect(self._on_na)
+            top.addWidget(self.na)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.label)
+        layout.addLayout(top)
+        layout.addWidget(self.value_label)
+        layout.addWidget(self.anchors)
+        layout.addWidget(self.problem)
+        self.slider.scoreChanged.connect(self._on_slider)
+        self.slider.installEventFilter(self)
+        self._refresh()
+
+    def eventFilter(self, obj: object, event: object) -> bool:  # show anchors while the slider has focus
+        from PySide6.QtCore import QEvent
+
+        if obj is self.slider and isinstance(event, QFocusEvent):
+            if event.type() == QEvent.Type.FocusIn:
+                self.anchors.show()
+            elif event.type() == QEvent.Type.FocusOut:
+                self.anchors.hide()
+        return False
+
+    def value(self) -> int | str | None:
+        if self.na is not None and self.na.isChecked():
+            return NA
+        return self.slider.score()
+
+    def set_value(self, value: int | str | None) -> None:
+        """Show ``value`` without emitting changes."""
+        if self.na is not None:
+            blocked = self.na.blockSignals(True)
+            self.na.setChecked(value == NA)
+            self.na.blockSignals(blocked)
+        self.slider.set_score(value if isinstance(value, int) else None)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        value = self.value()
+        is_na = value == NA
+        self.slider.setEnabled(not is_na and self.isEnabled())
+        if value is None:
+            text = NOT_SET
+        elif is_na:
+            text = "N/A – not applicable"
+        else:
+            text = f"{value} – {self.dim.scale.anchor_text(int(value))}"
+        self.value_label.setText(text)
+        font = self.value_label.font()
+        font.setItalic(value is None)
+        self.value_label.setFont(font)
+        self.value_label.setEnabled(value is not None)
+        self.slider.setAccessibleDescription(f"{self.dim.label}: {text}")
+
+    def _on_slider(self, _score: object) -> None:
+        self._refresh()
+        self.scoreChanged.emit(self.dim.id, self.value())
+
+    def _on_na(self, _checked: bool) -> None:
+        self._refresh()
+        self.scoreChanged.emit(self.dim.id, self.value())
+
+
+class RubricPanel(QGroupBox):
+    """All dimensions of the rubric, in order."""
+
+    scoreChanged = Signal(str, object)
+
+    def __init__(self, rubric: Rubric, parent: QWidget | None = None) -> None:
+        super().__init__("Scores", parent)
+        self.setAccessibleName("Scores")
+        self.rows: dict[str, DimensionRow] = {}
+        grid = QGridLayout(self)
+        for i, dim in enumerate(rubric.dimensions):
+            row = DimensionRow(dim)
+            row.scoreChanged.connect(self.scoreChanged)
+            grid.addWidget(row, i, 0)
+            self.rows[dim.id] = row
+
+    def row_for_field(self, field: str) -> DimensionRow | None:
+        for row in self.rows.values():
+            if row.dim.field == field:
+                return row
+        return None
+
+    def set_editable(self, editable: bool) -> None:
+        for row in self.rows.values():
+            row.setEnabled(editable)
+            row._refresh()

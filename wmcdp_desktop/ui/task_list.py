@@ -1,0 +1,70 @@
+"""The task list with each task's state, and the progress bar."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QProgressBar, QVBoxLayout, QWidget
+
+from wmcdp_desktop.core.rating_session import STATE_LABELS, RatingSession
+
+MARKS = {"not_started": "○", "draft": "◐", "submitted": "●"}
+TASKS = "Tasks"
+
+
+class TaskList(QWidget):
+    taskChosen = Signal(str)
+
+    def __init__(self, session: RatingSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.title = QLabel(TASKS)
+        self.list = QListWidget()
+        self.list.setAccessibleName(TASKS)
+        self.title.setBuddy(self.list)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress.setAccessibleName("Progress")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.progress)
+        for i, tid in enumerate(session.task_ids, start=1):
+            item = QListWidgetItem()
+            item.setData(Qt.ItemDataRole.UserRole, tid)
+            self.list.addItem(item)
+            self._label(item, i, tid)
+        self.list.itemActivated.connect(self._chosen)
+        self.list.itemClicked.connect(self._chosen)
+        self.refresh()
+
+    def _label(self, item: QListWidgetItem, n: int, tid: str) -> None:
+        state = self.session.state(tid)
+        text = f"{MARKS[state]}  {n}. {tid} — {STATE_LABELS[state]}"
+        if self.session.has_revision_draft(tid):
+            text += " (revising)"
+        item.setText(text)
+
+    def _chosen(self, item: QListWidgetItem) -> None:
+        tid = item.data(Qt.ItemDataRole.UserRole)
+        if tid != self.session.current_id:
+            self.taskChosen.emit(tid)
+
+    def refresh(self) -> None:
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            self._label(item, i + 1, item.data(Qt.ItemDataRole.UserRole))
+        done, total = self.session.progress()
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+        text = f"{done} of {total} submitted"
+        self.progress.setFormat(text)
+        self.progress.setAccessibleDescription(text)
+        pos = self.session.position()
+        if pos is not None:
+            blocked = self.list.blockSignals(True)
+            self.list.setCurrentRow(pos)
+            self.list.blockSignals(blocked)
+
+    def progress_text(self) -> str:
+        return self.progress.format()

@@ -1,0 +1,171 @@
+"""The scenario (domain, types, context, attributed conversation) and the response being rated."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wmcdp_desktop.core.models.case import ROLE_LABELS
+from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
+
+SCENARIO = "Scenario and conversation so far"
+RESPONSE = "The response you are rating"
+FIND = "Find in scenario and response"
+
+
+class FindBar(QWidget):
+    def __init__(self, views: list[PlainTextView], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.views = views
+        self.label = QLabel(FIND)
+        self.edit = QLineEdit()
+        self.edit.setAccessibleName(FIND)
+        self.edit.setClearButtonEnabled(True)
+        self.label.setBuddy(self.edit)
+        self.next_button = QPushButton("Find next")
+        self.next_button.setAccessibleName("Find next")
+        self.close_button = QPushButton("Close find")
+        self.close_button.setAccessibleName("Close find")
+        self.status = QLabel("")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.next_button)
+        layout.addWidget(self.status)
+        layout.addWidget(self.close_button)
+        self.edit.returnPressed.connect(self.find_next)
+        self.next_button.clicked.connect(self.find_next)
+        self.close_button.clicked.connect(self.hide)
+
+    def open(self) -> None:
+        self.show()
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    def find_next(self) -> bool:
+        """Search forward through the views in order, wrapping around; True when found."""
+        text = self.edit.text()
+        if not text:
+            return False
+        views = self.views
+        start = next((i for i, v in enumerate(views) if v.textCursor().hasSelection()), 0)
+        order = views[start:] + views[:start]
+        for i, view in enumerate(order):
+            if i > 0:
+                cursor = view.textCursor()
+                cursor.setPosition(0)
+                view.setTextCursor(cursor)
+            if view.find(text, QTextDocument.FindFlag(0)):
+                for other in views:
+                    if other is not view:
+                        c = other.textCursor()
+                        c.clearSelection()
+                        other.setTextCursor(c)
+                view.ensureCursorVisible()
+                self.status.setText("")
+                return True
+        # wrap: restart the first view from the top
+        first = order[0]
+        cursor = first.textCursor()
+        cursor.setPosition(0)
+        first.setTextCursor(cursor)
+        if first.find(text):
+            self.status.setText("")
+            return True
+        self.status.setText("Not found")
+        return False
+
+
+class TaskView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = PlainLabel("")
+        font = self.heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.meta = PlainLabel("")
+        self.scenario_title = QLabel(SCENARIO)
+        self.scenario = PlainTextView(SCENARIO)
+        self.scenario_title.setBuddy(self.scenario)
+        self.response_title = QLabel(RESPONSE)
+        tf = self.response_title.font()
+        tf.setBold(True)
+        tf.setPointSizeF(tf.pointSizeF() * 1.1)
+        self.response_title.setFont(tf)
+        self.response = PlainTextView(RESPONSE)
+        self.response_title.setBuddy(self.response)
+        self.response.setFrameShape(QFrame.Shape.Box)
+        self.response.setLineWidth(2)
+        self.response.setBackgroundRole(self.response.backgroundRole())
+        self.find_bar = FindBar([self.scenario, self.response])
+        self.find_bar.hide()
+
+        top = QWidget()
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.scenario_title)
+        tl.addWidget(self.scenario)
+        bottom = QFrame()
+        bottom.setObjectName("response_frame")
+        bottom.setFrameShape(QFrame.Shape.StyledPanel)
+        bottom.setAutoFillBackground(True)
+        bottom.setBackgroundRole(bottom.palette().ColorRole.AlternateBase)
+        bl = QVBoxLayout(bottom)
+        bl.addWidget(self.response_title)
+        self.response_hint = PlainLabel(
+            "Rate this response as the next move in the conversation above. Select words here and use "
+            "“Use selected text as evidence” on a failure mode to quote them."
+        )
+        bl.addWidget(self.response_hint)
+        bl.addWidget(self.response)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(bottom)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([450, 350])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.meta)
+        layout.addWidget(self.find_bar)
+        layout.addWidget(self.splitter, 1)
+
+    def show_task(self, task: Task, position: int, total: int) -> None:
+        self.heading.setText(f"Task {position} of {total}  ·  {task.task_id}")
+        self.meta.setText(
+            f"Clinical domain: {task.clinical_domain_id}    Scenario types: {', '.join(task.scenario_type_ids)}"
+        )
+        ctx = task.scenario.context
+        view = self.scenario
+        view.clear_text()
+        view.append_heading("Context")
+        speakers = ", ".join(ROLE_LABELS.get(s, s) for s in ctx.speakers)
+        view.append_body(f"Age band: {ctx.age_band}\nSetting: {ctx.setting}\nSpeakers: {speakers}")
+        if ctx.summary:
+            view.append_body(ctx.summary)
+        view.append_heading("Conversation so far")
+        if not task.scenario.turns:
+            view.append_body("(no earlier turns)")
+        for i, turn in enumerate(task.scenario.turns, start=1):
+            role = ROLE_LABELS.get(turn.role, turn.role)
+            who = f"{turn.speaker_label} ({role})" if turn.speaker_label else role
+            view.append_heading(f"Turn {i} — {who}:")
+            view.append_body(turn.text)
+        view.moveCursor(view.textCursor().MoveOperation.Start)
+        self.response.set_untrusted(task.candidate_response_text)
+
+    def selected_span(self) -> tuple[int, int] | None:
+        return self.response.selected_original_span()
