@@ -1,0 +1,67 @@
+"""Helpers shared by the coordinator commands: ``--json`` output, problem lists, usage errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A bad option value found after parsing (exit code 2)."""
+
+
+def problem_obj(problem: Problem) -> dict[str, str]:
+    return {"file": problem.file, "path": problem.path, "message": problem.message}
+
+
+def print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def print_problems(problems: Iterable[Problem], heading: str | None = None) -> None:
+    problems = list(problems)
+    if heading and problems:
+        print(heading, file=sys.stderr)
+    for problem in problems:
+        print(f"  {problem}", file=sys.stderr)
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print a machine-readable JSON result on stdout")
+
+
+def run_command(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
+    """Run ``body``; in ``--json`` mode turn errors into a JSON result instead of text on stderr."""
+    try:
+        return body(args)
+    except UsageError as exc:
+        prog = getattr(args, "prog", "wmcdp")
+        if getattr(args, "json", False):
+            print_json({"ok": False, "usage_error": str(exc)})
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except DocumentError as exc:
+        if not getattr(args, "json", False):
+            raise
+        print_json({"ok": False, "problems": [problem_obj(p) for p in exc.problems]})
+        return EXIT_INVALID
+    except WmcdpError as exc:
+        if not getattr(args, "json", False):
+            raise
+        print_json({"ok": False, "error": str(exc)})
+        return EXIT_INVALID
+
+
+def subparsers(parser: argparse.ArgumentParser) -> Any:
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
+    actions.required = True
+    return actions

@@ -1,0 +1,215 @@
+"""``wmcdp bundle build`` (blinded per-rater bundles + unblinding key) and ``wmcdp bundle verify``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from wmcdp_desktop.cli._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    UsageError,
+    add_json_flag,
+    print_json,
+    print_problems,
+    problem_obj,
+    run_command,
+    subparsers,
+)
+from wmcdp_desktop.core.bundle_builder import build
+from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.progress import ProgressBar
+from wmcdp_desktop.core.study_loader import load_study
+
+BUILD_DESCRIPTION = """\
+Build one blinded .wmcdp bundle per rater from a study folder, plus the coordinator's unblinding key.
+
+A task is one (benchmark item, candidate response). Items are sent when their split is in the study's
+rater_splits, they have no exclusionReason, and they are not held out (split held_out_project or
+leakageControl.heldOutProject). Each task goes to OVERLAP raters; any two raters' task counts differ by
+at most one. The order per rater is shuffled from the seed, responses to the same item never back
+to back where avoidable, and which model comes first rotates across raters.
+No bundle contains a model name, a response id, gold standards of non-calibration items, adjudication
+notes or exclusion reasons (the build stops if a model name or response id is found anywhere in a
+bundle). Same study + same seed = byte-identical bundles.
+
+Files written in OUT: <study_id>-<rater_id>.wmcdp for each rater and <study_id>-unblinding-key.json
+(owner-only permissions; keep it private, never send it to raters)."""
+
+VERIFY_DESCRIPTION = """\
+Check a bundle (.wmcdp file or bundle folder): zip safety, bundle.json against the files present, every
+file's SHA-256, every task and the rubric against their schemas. Exit 0 only if everything holds."""
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("bundle", help="build or verify rater bundles", description="Rater bundles.")
+    actions = subparsers(parser)
+
+    b = actions.add_parser(
+        "build",
+        help="build blinded per-rater bundles and the unblinding key",
+        description=BUILD_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    b.add_argument("study_dir", type=Path, metavar="STUDY_DIR", help="the study folder")
+    b.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the bundles and the key")
+    b.add_argument("--seed", type=int, metavar="N", help="randomisation seed (default: the study's seed)")
+    b.add_argument("--overlap", type=int, metavar="K", help="raters per task (default: the study's overlap)")
+    b.add_argument(
+        "--raters",
+        metavar="ID,...",
+        help="write only these raters' bundles (assignment is still computed over all raters, so a "
+        "re-issued bundle is identical to the original)",
+    )
+    b.add_argument(
+        "--unassigned",
+        action="store_true",
+        help="write one bundle with every task and no rater id (for demos and pilots)",
+    )
+    b.add_argument(
+        "--bundle-file",
+        type=Path,
+        metavar="FILE",
+        help="with --unassigned: write the bundle to FILE instead of DIR/<study_id>-unassigned.wmcdp",
+    )
+    b.add_argument(
+        "--key",
+        type=Path,
+        metavar="FILE",
+        help="where to write the unblinding key (default: DIR/<study_id>-unblinding-key.json)",
+    )
+    add_json_flag(b)
+    b.set_defaults(func=lambda args: run_command(args, _build), prog="wmcdp bundle build")
+
+    v = actions.add_parser(
+        "verify",
+        help="check a bundle's structure, schemas, hashes and zip safety",
+        description=VERIFY_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    v.add_argument("bundle", type=Path, metavar="BUNDLE", help="a .wmcdp file or a bundle folder")
+    add_json_flag(v)
+    v.set_defaults(func=lambda args: run_command(args, _verify), prog="wmcdp bundle verify")
+
+
+def _build(args: argparse.Namespace) -> int:
+    raters: list[str] | None = None
+    if args.raters is not None:
+        raters = [r.strip() for r in args.raters.split(",") if r.strip()]
+        if not raters:
+            raise UsageError("--raters needs at least one rater id")
+        if args.unassigned:
+            raise UsageError("--raters and --unassigned cannot be used together")
+    if args.bundle_file is not None and not args.unassigned:
+        raise UsageError("--bundle-file is only for --unassigned")
+    if args.seed is not None and args.seed < 0:
+        raise UsageError("--seed must be 0 or more")
+    if args.overlap is not None and args.overlap < 1:
+        raise UsageError("--overlap must be 1 or more")
+    study = load_study(args.study_dir)
+    if raters is not None:
+        known = {r.rater_id for r in study.study.raters}
+        unknown = [r for r in raters if r not in known]
+        if unknown:
+            raise UsageError(f"--raters: {', '.join(unknown)} not in the study's raters ({', '.join(sorted(known))})")
+    if args.overlap is not None and not args.unassigned and args.overlap > len(study.study.raters):
+        raise UsageError(f"--overlap {args.overlap} is more than the number of raters ({len(study.study.raters)})")
+    with ProgressBar("Writing bundles", enabled=False if args.json else None) as bar:
+        result = build(
+            study,
+            args.out,
+            seed=args.seed,
+            overlap=args.overlap,
+            raters=raters,
+            unassigned=args.unassigned,
+            bundle_file=args.bundle_file,
+            key_path=args.key,
+            progress=bar,
+        )
+    bundles = [
+        {
+            "file": str(path),
+            "rater_id": bundle.rater_id,
+            "bundle_id": bundle.bundle_id,
+            "bundle_sha256": bundle.manifest_sha256,
+            "tasks": len(bundle.task_ids),
+        }
+        for bundle, path in zip(result.bundles, result.bundle_paths, strict=True)
+    ]
+    left_out = [{"benchmark_item_id": i.benchmark_item_id, "reason": i.reason} for i in result.plan.left_out]
+    if args.json:
+        print_json(
+            {
+                "ok": True,
+                "study_id": study.study.study_id,
+                "seed": result.plan.seed,
+                "overlap": result.plan.overlap,
+                "tasks": len(result.plan.tasks),
+                "bundles": bundles,
+                "key": str(result.key_path),
+                "left_out": left_out,
+                "warnings": [problem_obj(w) for w in study.warnings],
+            }
+        )
+        return EXIT_OK
+    print_problems(study.warnings, "warnings:")
+    print(
+        f"{len(result.plan.tasks)} tasks (seed {result.plan.seed}"
+        + ("" if args.unassigned else f", overlap {result.plan.overlap}")
+        + f"); {len(left_out)} item(s) left out."
+    )
+    for item in left_out:
+        print(f"  left out {item['benchmark_item_id']}: {item['reason']}")
+    for entry in bundles:
+        who = entry["rater_id"] or "any rater (unassigned)"
+        print(f"wrote {entry['file']}  ({who}, {entry['tasks']} tasks)")
+    print(f"wrote {result.key_path}  (unblinding key: keep it private, never send it to raters)")
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    problems: list[Problem] = []
+    bundle = None
+    try:
+        bundle = open_bundle(args.bundle)
+    except DocumentError as exc:
+        problems = exc.problems
+    if bundle is not None:
+        with ProgressBar("Verifying", enabled=False if args.json else None) as bar:
+            problems = bundle.verify_all(progress=bar)
+        seen: dict[str, str] = {}
+        if not problems:
+            for task_id in bundle.task_ids:
+                cr = bundle.task(task_id).candidate_response_id
+                if cr in seen:
+                    problems.append(
+                        Problem(bundle.display(f"tasks/{task_id}.json"), "candidate_response_id", f"{cr} is also used by task {seen[cr]}")
+                    )
+                seen[cr] = task_id
+    ok = not problems
+    if args.json:
+        out: dict[str, Any] = {"ok": ok, "bundle": str(args.bundle), "problems": [problem_obj(p) for p in problems]}
+        if bundle is not None:
+            out.update(
+                bundle_id=bundle.manifest.bundle_id,
+                study_id=bundle.manifest.study_id,
+                rater_id=bundle.manifest.rater_id,
+                bundle_sha256=bundle.manifest_sha256,
+                tasks=len(bundle.task_ids),
+                calibration_tasks=sum(1 for t in bundle.task_ids if bundle.task(t).calibration_feedback) if ok else None,
+            )
+        print_json(out)
+        return EXIT_OK if ok else EXIT_INVALID
+    if not ok:
+        print_problems(problems, f"{args.bundle}: {len(problems)} problem(s):")
+        print(f"{args.bundle}: NOT valid", flush=True)
+        return EXIT_INVALID
+    assert bundle is not None
+    who = bundle.manifest.rater_id or "any rater (unassigned)"
+    print(
+        f"{args.bundle}: valid bundle {bundle.manifest.bundle_id} of study {bundle.manifest.study_id} for {who}: "
+        f"{len(bundle.task_ids)} tasks, all hashes match (bundle.json sha256 {bundle.manifest_sha256})."
+    )
+    return EXIT_OK

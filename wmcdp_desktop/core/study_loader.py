@@ -1,0 +1,298 @@
+"""Loading a coordinator's study folder and checking every cross-reference (``wmcdp study validate``).
+
+Folder layout (FORMATS.md section 2): ``study.json``, ``rubric.json``, ``items/*.json``,
+``cases/*.json``, ``responses/*.jsonl``. :func:`load_study` reads everything, validates each document
+against its model and then checks that:
+
+- every item's ``caseRef`` names an existing case with that version (and its file's SHA-256 when given);
+- every item's ``contractRef`` names the study's rubric id and version;
+- every ``criterionId`` in ``goldStandard.criterionGold`` is a rubric dimension or failure mode;
+- every candidate response names an existing item;
+- no id is used twice (items, case id+version, response ids, criterion ids within an item);
+- ``rater_splits`` does not list ``held_out_project`` (never sent to raters; the leakage rule).
+
+All problems are collected and reported at once, each with file and JSON path. Warnings are things a
+coordinator should look at but that do not stop a build (an item that will be sent has no response, a
+model name too short to be checked for leaks...).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from wmcdp_desktop.core.documents import load_bytes, load_jsonl, read_file_bytes
+from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+from wmcdp_desktop.core.models.candidate_response import CandidateResponse
+from wmcdp_desktop.core.models.case import Case
+from wmcdp_desktop.core.models.rubric import Rubric
+from wmcdp_desktop.core.models.study import Study
+
+M = TypeVar("M", bound=BaseModel)
+
+NEVER_SENT_SPLIT = "held_out_project"
+"""Items in this split are never sent to raters, whatever ``rater_splits`` says (leakage rule)."""
+MIN_CHECKABLE_NAME = 4
+"""Model names and response ids shorter than this cannot be searched for reliably in bundles."""
+
+
+@dataclass(frozen=True)
+class LoadedResponse:
+    response: CandidateResponse
+    source: str
+    """``responses/x.jsonl:LINE``."""
+
+
+@dataclass
+class LoadedStudy:
+    """A study folder, read and cross-checked."""
+
+    root: Path
+    study: Study
+    study_bytes: bytes
+    rubric: Rubric
+    rubric_bytes: bytes
+    items: dict[str, BenchmarkItem]
+    """By ``benchmarkItemId``, sorted by id."""
+    item_sources: dict[str, str]
+    cases: dict[tuple[str, str], Case]
+    """By ``(case_id, case_version)``."""
+    case_sha256: dict[tuple[str, str], str]
+    responses: list[LoadedResponse]
+    """In file and line order."""
+    warnings: list[Problem] = field(default_factory=list)
+
+    def item_case(self, item: BenchmarkItem) -> Case:
+        return self.cases[(item.caseRef.caseId, item.caseRef.caseVersion)]
+
+    def leave_out_reason(self, item: BenchmarkItem, splits: list[str] | None = None) -> str | None:
+        """Why ``item`` is not sent to raters (``None`` = it is sent). The leakage rule lives here."""
+        wanted = splits if splits is not None else list(self.study.rater_splits)
+        if item.exclusionReason is not None:
+            return "excluded (exclusionReason is set)"
+        if item.split == NEVER_SENT_SPLIT:
+            return "split held_out_project is never sent to raters"
+        if item.leakageControl.heldOutProject:
+            return "leakageControl.heldOutProject is true"
+        if item.split not in wanted:
+            return f"split {item.split} is not in the study's rater_splits"
+        return None
+
+    def responses_by_item(self) -> dict[str, list[CandidateResponse]]:
+        out: dict[str, list[CandidateResponse]] = {}
+        for loaded in self.responses:
+            out.setdefault(loaded.response.benchmark_item_id, []).append(loaded.response)
+        return out
+
+    def counts(self) -> dict[str, int]:
+        sent = [i for i in self.items.values() if self.leave_out_reason(i) is None]
+        by_item = self.responses_by_item()
+        return {
+            "raters": len(self.study.raters),
+            "items": len(self.items),
+            "items_sent": len(sent),
+            "cases": len(self.cases),
+            "responses": len(self.responses),
+            "tasks": sum(len(by_item.get(i.benchmarkItemId, [])) for i in sent),
+            "models": len({r.response.model_source for r in self.responses}),
+        }
+
+
+def _rel(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _files(root: Path, folder: str, pattern: str, problems: list[Problem]) -> list[Path]:
+    base = root / folder
+    if not base.is_dir():
+        problems.append(Problem(f"{folder}/", "", "folder is missing"))
+        return []
+    found = []
+    for path in sorted(base.glob(pattern)):
+        if path.is_symlink():
+            problems.append(Problem(_rel(root, path), "", "is a symbolic link; put the real file in the study folder"))
+        elif path.is_file():
+            found.append(path)
+    if not found:
+        problems.append(Problem(f"{folder}/", "", f"holds no {pattern} files"))
+    return found
+
+
+def _load(model: type[M], path: Path, root: Path, problems: list[Problem]) -> tuple[M, bytes] | None:
+    source = _rel(root, path)
+    try:
+        data = read_file_bytes(path, source)
+        return load_bytes(model, data, source), data
+    except DocumentError as exc:
+        problems.extend(exc.problems)
+        return None
+
+
+def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -> LoadedStudy:
+    """Read and cross-check a study folder; raise :class:`DocumentError` listing every problem."""
+    root = Path(root)
+    if not root.is_dir():
+        raise DocumentError.single(str(root), "is not a folder (give the study folder)")
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+
+    study_pair = _load(Study, root / "study.json", root, problems)
+    rubric_pair = _load(Rubric, root / "rubric.json", root, problems)
+
+    item_paths = _files(root, "items", "*.json", problems)
+    case_paths = _files(root, "cases", "*.json", problems)
+    response_paths = _files(root, "responses", "*.jsonl", problems)
+    total = len(item_paths) + len(case_paths) + len(response_paths)
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    cases: dict[tuple[str, str], Case] = {}
+    case_sha: dict[tuple[str, str], str] = {}
+    case_source: dict[tuple[str, str], str] = {}
+    for path in case_paths:
+        case_pair = _load(Case, path, root, problems)
+        tick()
+        if case_pair is None:
+            continue
+        case, case_bytes = case_pair
+        key = (case.case_id, case.case_version)
+        if key in cases:
+            problems.append(
+                Problem(_rel(root, path), "case_id", f"case {case.case_id} version {case.case_version} is also in {case_source[key]}")
+            )
+            continue
+        cases[key] = case
+        case_sha[key] = hashlib.sha256(case_bytes).hexdigest()
+        case_source[key] = _rel(root, path)
+
+    items: dict[str, BenchmarkItem] = {}
+    item_sources: dict[str, str] = {}
+    for path in item_paths:
+        pair = _load(BenchmarkItem, path, root, problems)
+        tick()
+        if pair is None:
+            continue
+        item = pair[0]
+        source = _rel(root, path)
+        if item.benchmarkItemId in items:
+            problems.append(
+                Problem(source, "benchmarkItemId", f"{item.benchmarkItemId} is also used by {item_sources[item.benchmarkItemId]}")
+            )
+            continue
+        items[item.benchmarkItemId] = item
+        item_sources[item.benchmarkItemId] = source
+
+    responses: list[LoadedResponse] = []
+    for path in response_paths:
+        source = _rel(root, path)
+        try:
+            data = read_file_bytes(path, source)
+            parsed = load_jsonl(CandidateResponse, data, source)
+        except DocumentError as exc:
+            problems.extend(exc.problems)
+            tick()
+            continue
+        tick()
+        lines = [n for n, line in enumerate(data.decode("utf-8").split("\n"), start=1) if line.strip()]
+        for number, response in zip(lines, parsed, strict=True):
+            responses.append(LoadedResponse(response, f"{source}:{number}"))
+
+    if study_pair is None or rubric_pair is None:
+        raise DocumentError(problems)
+    study, study_bytes = study_pair
+    rubric, rubric_bytes = rubric_pair
+
+    if NEVER_SENT_SPLIT in study.rater_splits:
+        index = list(study.rater_splits).index(NEVER_SENT_SPLIT)
+        problems.append(
+            Problem("study.json", f"rater_splits[{index}]", "held_out_project items are never sent to raters (leakage rule); remove it")
+        )
+
+    criterion_ids = rubric.criterion_ids
+    for item_id, item in items.items():
+        source = item_sources[item_id]
+        ref = item.caseRef
+        key = (ref.caseId, ref.caseVersion)
+        if key not in cases:
+            versions = sorted(v for (cid, v) in cases if cid == ref.caseId)
+            if versions:
+                message = f"case {ref.caseId} has no version {ref.caseVersion} (found {', '.join(versions)})"
+            else:
+                message = f"case {ref.caseId} is not in cases/"
+            problems.append(Problem(source, "caseRef", message))
+        elif ref.sha256 is not None and ref.sha256 != case_sha[key]:
+            problems.append(
+                Problem(source, "caseRef.sha256", f"does not match the SHA-256 of {case_source[key]} ({case_sha[key]})")
+            )
+        contract = item.contractRef
+        if (contract.contractId, contract.contractVersion) != (rubric.contract_id, rubric.contract_version):
+            problems.append(
+                Problem(
+                    source,
+                    "contractRef",
+                    f"{contract.contractId} {contract.contractVersion} is not the study's rubric "
+                    f"({rubric.contract_id} {rubric.contract_version})",
+                )
+            )
+        seen: set[str] = set()
+        for i, gold in enumerate(item.goldStandard.criterionGold):
+            where = f"goldStandard.criterionGold[{i}].criterionId"
+            if gold.criterionId not in criterion_ids:
+                problems.append(Problem(source, where, f"{gold.criterionId} is not a dimension or failure mode of the rubric"))
+            if gold.criterionId in seen:
+                problems.append(Problem(source, where, f"{gold.criterionId} appears more than once"))
+            seen.add(gold.criterionId)
+
+    response_ids: dict[str, str] = {}
+    models: set[str] = set()
+    for entry in responses:
+        response = entry.response
+        if response.response_id in response_ids:
+            problems.append(
+                Problem(entry.source, "response_id", f"{response.response_id} is also used at {response_ids[response.response_id]}")
+            )
+        else:
+            response_ids[response.response_id] = entry.source
+        if response.benchmark_item_id not in items:
+            problems.append(Problem(entry.source, "benchmark_item_id", f"{response.benchmark_item_id} is not an item in items/"))
+        models.add(response.model_source)
+
+    loaded_study = LoadedStudy(
+        root=root,
+        study=study,
+        study_bytes=study_bytes,
+        rubric=rubric,
+        rubric_bytes=rubric_bytes,
+        items=dict(sorted(items.items())),
+        item_sources=item_sources,
+        cases=cases,
+        case_sha256=case_sha,
+        responses=responses,
+        warnings=warnings,
+    )
+    by_item = loaded_study.responses_by_item()
+    for item_id, sent_item in loaded_study.items.items():
+        if loaded_study.leave_out_reason(sent_item) is None and not by_item.get(item_id):
+            warnings.append(Problem(item_sources[item_id], "", "is sent to raters but has no candidate response"))
+    for model in sorted(models):
+        if len(model.strip()) < MIN_CHECKABLE_NAME:
+            warnings.append(
+                Problem("responses/", "model_source", f"model name {model!r} is too short to be checked for leaks in bundles")
+            )
+    if problems:
+        raise DocumentError(problems)
+    return loaded_study
