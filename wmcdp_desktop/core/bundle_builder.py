@@ -527,6 +527,10 @@ def build(
     paths: list[Path] = []
     for i, bundle in enumerate(bundles, start=1):
         path = bundle_file if (unassigned and bundle_file is not None) else out_dir / bundle.file_name
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WmcdpError(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from None
         atomic_write_bytes(path, bundle.data)
         paths.append(path)
         if progress is not None:
