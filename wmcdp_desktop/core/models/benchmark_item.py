@@ -52,7 +52,9 @@ def _unique_list(values: list[Any]) -> list[Any]:
     return unique(values)
 
 
-UniqueStrs = Annotated[list[str], AfterValidator(_unique_list), Field(json_schema_extra={"uniqueItems": True})]
+# Every list the models keep free of repeats says so in the generated schemas too (uniqueItems).
+_UNIQUE_ITEMS = Field(json_schema_extra={"uniqueItems": True})
+UniqueStrs = Annotated[list[str], AfterValidator(_unique_list), _UNIQUE_ITEMS]
 
 
 class CriterionGold(Document):
@@ -63,7 +65,7 @@ class CriterionGold(Document):
     applicability: Literal["applies", "does_not_apply", "uncertain"]
     """Whether the criterion applies to this item."""
     acceptableVerdicts: Annotated[
-        list[CriterionVerdict], Field(min_length=1), AfterValidator(_unique_list)
+        list[CriterionVerdict], Field(min_length=1), AfterValidator(_unique_list), _UNIQUE_ITEMS
     ]
     """Verdicts the adjudicators accept as correct (at least one, no repeats)."""
     severity: Severity
@@ -94,7 +96,9 @@ class AcceptableDecision(Document):
 
     target: DecisionTarget
     """What the decision is about."""
-    acceptableActions: Annotated[list[OperationalAction], Field(min_length=1), AfterValidator(_unique_list)]
+    acceptableActions: Annotated[
+        list[OperationalAction], Field(min_length=1), AfterValidator(_unique_list), _UNIQUE_ITEMS
+    ]
     """Actions accepted as correct (at least one, no repeats)."""
 
 
@@ -168,7 +172,7 @@ class BenchmarkItem(Document):
     """The scenario the item is built on."""
     sliceTags: UniqueStrs
     """Free tags for slicing results (no repeats)."""
-    challengeAttributes: Annotated[list[ChallengeAttribute], AfterValidator(_unique_list)]
+    challengeAttributes: Annotated[list[ChallengeAttribute], AfterValidator(_unique_list), _UNIQUE_ITEMS]
     """What makes the item hard (no repeats)."""
     goldStandard: GoldStandard
     """Adjudicated reference answer."""
