@@ -233,7 +233,9 @@ def test_enough_rater_items_across_domains_and_splits() -> None:
 def test_excluded_and_held_out_items_exist_and_are_not_rater_items() -> None:
     excluded = [it for it in items() if it.exclusionReason]
     held = [it for it in items() if it.split == RATER_SPLITS_EXCLUDED]
-    assert len(excluded) == 1 and excluded[0].exclusionReason.strip()
+    assert len(excluded) == 1
+    reason = excluded[0].exclusionReason
+    assert reason is not None and reason.strip()
     assert len(held) == 1 and held[0].leakageControl.heldOutProject
     assert RATER_SPLITS_EXCLUDED not in study().rater_splits
     rated_ids = {it.benchmarkItemId for it in rater_items()}
