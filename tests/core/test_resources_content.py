@@ -354,3 +354,18 @@ def test_gold_verdicts_and_severities_are_consistent() -> None:
                 assert cg.severity == "none", f"{it.benchmarkItemId} {cg.criterionId}"
             if verdicts <= {"not_satisfied", "partially_satisfied"} and "not_satisfied" in verdicts:
                 assert cg.severity != "none", f"{it.benchmarkItemId} {cg.criterionId}"
+
+
+def test_no_model_name_in_cases_or_item_text_that_may_be_shipped() -> None:
+    """Gold notes become calibration feedback in bundles: they must not name a model either. Only the
+    coordinator-side ``metadata`` (never shipped) may hold response ids, which contain model names."""
+    names = {r.model_source.lower() for r in responses()}
+    names |= {n.split("-")[0] for n in names}
+    for path in CASE_FILES:
+        text = path.read_text(encoding="utf-8").lower()
+        assert not [n for n in names if n in text], path.name
+    for path in ITEM_FILES:
+        doc = json.loads(path.read_bytes())
+        doc.pop("metadata", None)
+        text = json.dumps(doc, ensure_ascii=False).lower()
+        assert not [n for n in names if n in text], path.name
