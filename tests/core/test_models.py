@@ -490,3 +490,11 @@ def test_every_field_has_a_description() -> None:
     ]
     assert len(seen) > 20  # the walk reached the nested models
     assert missing == []
+
+
+@pytest.mark.parametrize("top", [2**64, 10**9])
+def test_absurd_scale_is_refused_without_building_it(top: int, sample_docs: Docs) -> None:
+    rubric = sample_docs("Rubric")
+    rubric["confidence_scale"]["max"] = top
+    assert one(Rubric, rubric) == Problem(
+        "doc.json", "confidence_scale", f"anchors must give levels 1 to {top} in order, got [1, 2, 3, 4, 5]")

@@ -64,8 +64,10 @@ class Scale(Document):
         if self.max <= self.min:
             raise ValueError(f"max ({self.max}) must be greater than min ({self.min})")
         levels = [a.level for a in self.anchors]
-        wanted = list(range(self.min, self.max + 1))
-        if levels != wanted:
+        count = self.max - self.min + 1
+        # Compare the count first: never build a huge range for an absurd max (e.g. 2**64).
+        if len(levels) != count or levels != list(range(self.min, self.max + 1)):
+            wanted = list(range(self.min, self.max + 1)) if count <= 20 else f"{self.min} to {self.max}"
             raise ValueError(f"anchors must give levels {wanted} in order, got {levels}")
         return self
 
