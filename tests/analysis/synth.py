@@ -188,3 +188,29 @@ def write_collected(folder: Path, records: list[RatingRecord], extra_lines: list
     lines = [json.dumps(r.to_json_obj(), ensure_ascii=False, separators=(",", ":")) for r in records]
     (folder / "ratings.jsonl").write_text("\n".join([*lines, *extra_lines]) + "\n", encoding="utf-8")
     return folder
+
+
+def records_from_matrix(matrix: list[list[Any]], rubric_: Rubric | None = None, models: list[str] | None = None,
+                        items: list[str] | None = None, rationale: str = "ok",
+                        severities: list[list[str | None]] | None = None) -> list[RatingRecord]:
+    """One record per non-None cell of a raters x tasks matrix; the cell's value goes on every dimension.
+
+    A cell may also be a list of 8 values (one per dimension). ``models``/``items`` name each task's
+    model and item (default: model-a, one item per task).
+    """
+    rubric_ = rubric_ or rubric()
+    fms = [fm.id for fm in rubric_.failure_modes]
+    out: list[RatingRecord] = []
+    minute = 0
+    for r, row in enumerate(matrix):
+        for t, cell in enumerate(row):
+            if cell is None:
+                continue
+            scores = list(cell) if isinstance(cell, list) else [cell] * len(rubric_.dimensions)
+            sev_cell = severities[r][t] if severities else None
+            sev = {fid: (sev_cell if (sev_cell and k == 0) else "none") for k, fid in enumerate(fms)}
+            minute += 1
+            out.append(RatingRecord.model_validate(_record(
+                f"task-{t:03d}", items[t] if items else f"item-{t:03d}", models[t] if models else "model-a",
+                f"rater-{r + 1}", scores, sev, rationale, 100 + r, 3, minute, rubric_)))
+    return out

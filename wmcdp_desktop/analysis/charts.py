@@ -16,14 +16,14 @@ def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width, height), dpi=DPI)
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
 
 
 def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
+    fig.savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
 
 
@@ -121,7 +121,12 @@ def time_chart(times: dict[str, FloatArray]) -> bytes | None:
         return None
     fig = _figure(7.5, 0.35 * len(data) + 1.4)
     ax = fig.add_subplot()
-    ax.boxplot(list(data.values()), vert=False, showfliers=True)
+    import inspect
+
+    if "orientation" in inspect.signature(ax.boxplot).parameters:  # matplotlib >= 3.10
+        ax.boxplot(list(data.values()), orientation="horizontal", showfliers=True)
+    else:
+        ax.boxplot(list(data.values()), vert=False, showfliers=True)
     ax.set_yticks(range(1, len(data) + 1), [_short(k, 30) for k in data])
     ax.invert_yaxis()
     ax.set_xlabel("active seconds per task")

@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,14 +231,14 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
 
 
 def run(collected_dir: Path, study_dir: Path, out_dir: Path, seed: int | None, bootstrap: int,
-        progress: Progress | None = None, log: Callable[[str], None] | None = None) -> Report:
+        progress: Progress | None = None, *, with_charts: bool = True) -> Report:
     """Load, compute, write. ``seed`` None = the study's seed."""
     t0 = time.perf_counter()
     ds = load_dataset(collected_dir, study_dir)
     t1 = time.perf_counter()
     if seed is None:
         seed = ds.study.seed if ds.study else 0
-    report = compute_report(ds, seed, bootstrap, progress=progress)
+    report = compute_report(ds, seed, bootstrap, progress=progress, with_charts=with_charts)
     t2 = time.perf_counter()
     write_report(report, out_dir)
     t3 = time.perf_counter()

@@ -40,6 +40,7 @@ def register(sub: Any) -> None:
                         help="random seed of the bootstrap (default: the study's seed)")
     parser.add_argument("--bootstrap", type=_non_negative, default=1000, metavar="B",
                         help="bootstrap resamples per interval (default 1000; 0 = no intervals)")
+    parser.add_argument("--no-charts", action="store_true", help="leave the charts out (faster on huge data)")
     parser.add_argument("--timings", action="store_true", help="print how long each phase took")
     parser.set_defaults(func=_run)
 
@@ -64,7 +65,8 @@ def _run(args: argparse.Namespace) -> int:
     from wmcdp_desktop.analysis.report import run
 
     progress = Progress(1, label="bootstrap")
-    report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, progress)
+    report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, progress,
+                 with_charts=not args.no_charts)
     meta = report.meta
     print(f"{meta['ratings']} rating(s) from {meta['raters']} rater(s) on {meta['tasks']} task(s), "
           f"{meta['models']} model(s); {len(report.notes)} note(s).")

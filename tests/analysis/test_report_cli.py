@@ -1,0 +1,220 @@
+"""``wmcdp report`` end to end: files, reproducibility, bad input notes, a self-contained and escaped HTML."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wmcdp_desktop.analysis.common import Progress
+from wmcdp_desktop.cli import report_cmd
+from wmcdp_desktop.cli.main import main
+from wmcdp_desktop.core.resources import demo_study_dir
+
+from .synth import Spec, make_ratings, write_collected, write_study
+
+EVIL = '<script>alert("x")</script><img src="https://evil.example/x.png">'
+
+
+def _make(tmp: Path, spec: Spec, extra_lines: list[str] | None = None) -> tuple[Path, Path]:
+    study = write_study(tmp / "study", spec)
+    collected = write_collected(tmp / "collected", make_ratings(spec), extra_lines or [])
+    return collected, study
+
+
+def _report(collected: Path, study: Path, out: Path, *extra: str) -> int:
+    return main(["report", str(collected), "--study", str(study), "--out", str(out), *extra])
+
+
+def _strict_json(path: Path) -> Any:
+    def no_constant(name: str) -> None:
+        raise AssertionError(f"{path} contains {name}")
+
+    return json.loads(path.read_text(encoding="utf-8"), parse_constant=no_constant)
+
+
+def _notes(summary: dict[str, Any]) -> str:
+    return "\n".join(n["text"] for n in summary["notes"])
+
+
+@pytest.fixture(scope="module")
+def full_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("full")
+    spec = Spec(n_items=8, models=("model-a", "model-b", "model-c"), raters=3, noise=0.6, na_prob=0.2,
+                model_shift={"model-b": 0.7}, rationale=EVIL, calibration_items=2)
+    collected, study = _make(tmp, spec)
+    assert _report(collected, study, tmp / "out", "--bootstrap", "100", "--seed", "3") == 0
+    return tmp
+
+
+def test_writes_html_tables_and_summary(full_report: Path) -> None:
+    out = full_report / "out"
+    assert (out / "report.html").is_file()
+    summary = _strict_json(out / "summary.json")
+    assert summary["meta"]["ratings"] == 72 and summary["meta"]["seed"] == 3
+    for name in ("agreement_alpha", "kappa_pairs", "na_by_dimension", "na_by_rater", "failure_mode_agreement",
+                 "model_scores", "model_failure_modes", "model_overall_distribution", "model_paired",
+                 "gold_by_criterion", "gold_by_rater", "rater_time", "rater_straightlining", "rater_drift",
+                 "confidence_vs_deviation", "largest_disagreements"):
+        assert name in summary["tables"], name
+        rows = list(csv.reader(io.StringIO((out / "tables" / f"{name}.csv").read_text(encoding="utf-8"))))
+        assert rows[0] == list(summary["tables"][name][0]) if summary["tables"][name] else rows
+    alpha = summary["tables"]["agreement_alpha"][0]
+    assert 0 < alpha["alpha_ordinal"] <= 1 and alpha["ordinal_ci_low"] <= alpha["alpha_ordinal"]
+
+
+def test_html_is_self_contained_and_escapes_data(full_report: Path) -> None:
+    text = (full_report / "out" / "report.html").read_text(encoding="utf-8")
+    assert "<script" not in text.lower()
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in text
+    assert "Synthetic &lt;study&gt;" in text
+    for src in re.findall(r'src="([^"]*)"', text):
+        assert src.startswith("data:image/png;base64,"), src[:40]
+    assert len(re.findall(r'src="data:image/png;base64,', text)) >= 4  # alpha, profiles, heat map, time
+    for link in re.findall(r'href="([^"]*)"', text):
+        assert link.startswith("#"), link
+    stripped = text.replace("https://evil.example", "")  # only ever inside escaped rating text
+    assert "http:" not in stripped and "https:" not in stripped
+    assert "@import" not in text and "url(" not in text
+
+
+def test_csv_neutralises_formulas(tmp_path: Path) -> None:
+    spec = Spec(n_items=3, raters=2, noise=1.0, rationale="=HYPERLINK(\"x\")")
+    collected, study = _make(tmp_path, spec)
+    assert _report(collected, study, tmp_path / "out", "--bootstrap", "0", "--no-charts") == 0
+    text = (tmp_path / "out" / "tables" / "largest_disagreements.csv").read_text(encoding="utf-8")
+    assert "'=HYPERLINK" in text and ",=HYPERLINK" not in text
+
+
+def test_same_seed_same_outputs(tmp_path: Path) -> None:
+    spec = Spec(n_items=6, raters=3, noise=0.8)
+    collected, study = _make(tmp_path, spec)
+    assert _report(collected, study, tmp_path / "a", "--bootstrap", "80", "--seed", "9") == 0
+    assert _report(collected, study, tmp_path / "b", "--bootstrap", "80", "--seed", "9") == 0
+    assert _report(collected, study, tmp_path / "c", "--bootstrap", "80", "--seed", "10", "--no-charts") == 0
+    a = (tmp_path / "a" / "summary.json").read_text()
+    assert a == (tmp_path / "b" / "summary.json").read_text()
+    assert a != (tmp_path / "c" / "summary.json").read_text()
+    assert (tmp_path / "a" / "report.html").read_bytes() == (tmp_path / "b" / "report.html").read_bytes()
+
+
+def test_default_seed_is_the_study_seed(tmp_path: Path) -> None:
+    collected, study = _make(tmp_path, Spec(n_items=2, raters=2))
+    assert _report(collected, study, tmp_path / "out", "--bootstrap", "10", "--no-charts") == 0
+    assert _strict_json(tmp_path / "out" / "summary.json")["meta"]["seed"] == 7
+
+
+@pytest.mark.parametrize("case", ["one_rater", "all_na", "one_item_model", "invalid_record", "no_time",
+                                  "no_model_source", "no_items"])
+def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
+    spec = Spec(n_items=4, raters=3, noise=0.5)
+    extra: list[str] = []
+    if case == "one_rater":
+        spec = Spec(n_items=4, raters=1)
+    elif case == "all_na":
+        spec = Spec(n_items=4, raters=3, noise=0.5, all_na_dims=(2,))
+    elif case == "one_item_model":
+        spec = Spec(n_items=4, raters=2, models=("m-many", "m-one"), single_item_models=("m-one",))
+    elif case == "no_time":
+        spec = Spec(n_items=4, raters=2, with_time=False, with_confidence=False)
+    collected, study = _make(tmp_path, spec)
+    ratings = collected / "ratings.jsonl"
+    lines = ratings.read_text(encoding="utf-8").splitlines()
+    if case == "invalid_record":
+        obj = json.loads(lines[0])
+        del obj["scoring"]["safety_scope_boundaries_score"]
+        lines.append(json.dumps(obj))
+        obj = json.loads(lines[1])
+        obj["scoring"]["overall_clinical_judgment_score"] = 9
+        lines.append(json.dumps(obj))
+    elif case == "no_model_source":
+        lines = [json.dumps({k: v for k, v in json.loads(x).items() if k != "model_source"}) for x in lines]
+    elif case == "no_items":
+        for p in (study / "items").iterdir():
+            p.unlink()
+        (study / "items").rmdir()
+    ratings.write_text("\n".join([*lines, *extra]) + "\n", encoding="utf-8")
+    charts = [] if case in ("one_rater", "all_na", "no_time") else ["--no-charts"]
+    assert _report(collected, study, tmp_path / "out", "--bootstrap", "50", *charts) == 0
+    summary = _strict_json(tmp_path / "out" / "summary.json")
+    notes = _notes(summary)
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "nan" not in re.sub(r"<[^>]+>", " ", html).lower().split()
+    expected = {
+        "one_rater": "Only one rater",
+        "all_na": "WM-RUB-003",
+        "one_item_model": "m-one was rated on only 1 item",
+        "invalid_record": "2 record(s) were left out",
+        "no_time": "no time_spent_scoring_seconds",
+        "no_model_source": "no model_source",
+        "no_items": "not found",
+    }[case]
+    assert expected in notes, notes
+    if case == "invalid_record":
+        assert "safety_scope_boundaries_score" in notes and "outside the scale" in notes
+        assert summary["meta"]["records_excluded"] == 2
+
+
+def test_unreadable_input_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    collected, study = _make(tmp_path, Spec(n_items=2, raters=2))
+    (collected / "ratings.jsonl").write_text("{not json\n", encoding="utf-8")
+    assert _report(collected, study, tmp_path / "out") == 1
+    err = capsys.readouterr().err
+    assert "ratings.jsonl:1" in err and "Traceback" not in err
+    assert _report(tmp_path / "nowhere", study, tmp_path / "out") == 1
+    (study / "rubric.json").unlink()
+    assert _report(collected, study, tmp_path / "out") == 1
+    assert "rubric.json" in capsys.readouterr().err
+
+
+def test_missing_extra_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(report_cmd, "missing_extra", lambda: "krippendorff")
+    assert _report(tmp_path, tmp_path, tmp_path / "out") == 1
+    assert 'pip install "wmcdp-desktop[analysis]"' in capsys.readouterr().err
+
+
+def test_report_cmd_does_not_import_heavy_modules_at_import_time() -> None:
+    import ast
+
+    tree = ast.parse(Path(report_cmd.__file__).read_text(encoding="utf-8"))
+    top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    names = {a.name for n in top for a in n.names} | {n.module for n in top if isinstance(n, ast.ImportFrom)}
+    assert not names & {"numpy", "scipy", "krippendorff", "matplotlib", "wmcdp_desktop.analysis.report"}
+
+
+def test_progress_bar_draws_only_on_a_terminal() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        p = Progress(4, stream=stream)
+        for _ in range(4):
+            p.advance()
+        p.finish()
+    assert "4/4" in tty.getvalue() and pipe.getvalue() == ""
+
+
+@pytest.mark.skipif(not (demo_study_dir() / "study.json").is_file(), reason="demo study not there yet")
+def test_demo_study_smoke(tmp_path: Path) -> None:
+    """Synthetic ratings for the demo study's items, analysed against the real study folder."""
+    from wmcdp_desktop.core.documents import load_file
+    from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+
+    study = demo_study_dir()
+    items = [load_file(BenchmarkItem, p).benchmarkItemId for p in sorted((study / "items").glob("*.json"))]
+    recs = make_ratings(Spec(n_items=len(items), raters=3, noise=0.6))
+    recs = [r.model_copy(update={"benchmark_item_id": items[int(r.benchmark_item_id.split("-")[1]) - 1]})
+            for r in recs]
+    collected = write_collected(tmp_path / "collected", recs)
+    assert _report(collected, study, tmp_path / "out", "--bootstrap", "50") == 0
+    summary = _strict_json(tmp_path / "out" / "summary.json")
+    assert summary["meta"]["ratings"] == len(recs)
+    assert summary["tables"]["gold_by_criterion"], _notes(summary)
