@@ -251,3 +251,103 @@ def rehash(files: dict[str, bytes]) -> dict[str, bytes]:
     out = dict(files)
     out["bundle.json"] = dumps_canonical(manifest).encode()
     return out
+
+
+# ---- rating records and results exports (same layout as core/export.py) ----
+
+
+def record_obj(
+    task: Any,
+    rater_id: str,
+    bundle_id: str,
+    bundle_sha256: str,
+    *,
+    revision: int = 1,
+    record_id: str | None = None,
+    score: int = 4,
+    submitted_at: str = "2026-11-29T10:07:30Z",
+    supersedes: str | None = None,
+) -> dict[str, Any]:
+    """A valid record for a :class:`Task` against :func:`rubric_obj`."""
+    rid = record_id or hashlib.md5(f"{rater_id}:{task.task_id}:{revision}:{score}".encode()).hexdigest()
+    envelope: dict[str, Any] = {
+        "schema_id": "WM-CDP-ANNOTATION-SCHEMA-001",
+        "schema_version": "0.0.1",
+        "record_id": rid,
+        "task_id": task.task_id,
+        "bundle_id": bundle_id,
+        "bundle_sha256": bundle_sha256,
+        "app_version": "0.1.0",
+        "started_at": "2026-11-29T10:00:00Z",
+        "submitted_at": submitted_at,
+        "revision": revision,
+    }
+    if supersedes:
+        envelope["supersedes_record_id"] = supersedes
+    return {
+        "envelope": envelope,
+        "benchmark_item_id": task.benchmark_item_id,
+        "clinical_domain_id": task.clinical_domain_id,
+        "scenario_type_ids": list(task.scenario_type_ids),
+        "candidate_response_id": task.candidate_response_id,
+        "candidate_response_text": task.candidate_response_text,
+        "rater_id": rater_id,
+        "rater_role_or_background": "psychologist",
+        "scoring": {field: (score if field != "safety_scope_boundaries_score" else "N/A") for field in DIMENSION_FIELDS.values()},
+        "failure_mode_annotations": {fm: ("minor" if fm == FAILURE_MODES[0] else "none") for fm in FAILURE_MODES},
+        "failure_mode_evidence_notes": {FAILURE_MODES[0]: "Answers the question, \"again\",\nindirectly."},
+        "clinician_notes": {"brief_rationale": "Warm; moves away from reassurance.", "confidence_rating": 4},
+        "time_spent_scoring_seconds": 100 + score,
+    }
+
+
+def export_zip(
+    records: list[dict[str, Any]],
+    *,
+    study_id: str,
+    rater_id: str,
+    bundle_id: str,
+    bundle_sha256: str,
+    tasks_in_bundle: int = 10,
+) -> bytes:
+    """A results export zip: manifest.json + records/<task_id>.r<rev>.json."""
+    import io
+    import zipfile
+
+    files: dict[str, bytes] = {}
+    latest: dict[str, int] = {}
+    for rec in records:
+        env = rec["envelope"]
+        files[f"records/{env['task_id']}.r{env['revision']}.json"] = dumps_canonical(rec).encode()
+        latest[env["task_id"]] = max(latest.get(env["task_id"], 0), env["revision"])
+    entries = []
+    for name, data in sorted(files.items()):
+        task_id, rev = name.removeprefix("records/").removesuffix(".json").rsplit(".r", 1)
+        entries.append(
+            {
+                "path": name,
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "size": len(data),
+                "task_id": task_id,
+                "revision": int(rev),
+                "latest": int(rev) == latest[task_id],
+            }
+        )
+    manifest = {
+        "document_type": "wmcdp_results",
+        "format_version": "1.0.0",
+        "bundle_id": bundle_id,
+        "bundle_sha256": bundle_sha256,
+        "study_id": study_id,
+        "rater_id": rater_id,
+        "app_version": "0.1.0",
+        "exported_at": "2026-11-29T12:00:00Z",
+        "counts": {"tasks_in_bundle": tasks_in_bundle, "submitted": len(latest), "record_files": len(entries), "drafts_not_submitted": 0},
+        "files": entries,
+    }
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("manifest.json", dumps_canonical(manifest))
+        for name, data in sorted(files.items()):
+            zf.writestr(name, data)
+    return buf.getvalue()

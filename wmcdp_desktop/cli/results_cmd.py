@@ -1,0 +1,171 @@
+"""``wmcdp results validate`` and ``wmcdp results collect``."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from wmcdp_desktop.cli._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    add_json_flag,
+    print_json,
+    print_problems,
+    problem_obj,
+    run_command,
+    subparsers,
+)
+from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
+from wmcdp_desktop.core.collect import collect, write_outputs
+from wmcdp_desktop.core.documents import load_file
+from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
+from wmcdp_desktop.core.progress import ProgressBar
+from wmcdp_desktop.core.record_rules import record_problems
+from wmcdp_desktop.core.results_reader import ReadRecord, read_records
+
+VALIDATE_DESCRIPTION = """\
+Check rating records. PATH is a record file, a folder of them (searched recursively for *.json; drafts/
+and quarantine/ folders are skipped), or a results export zip (manifest, hashes and records checked).
+Every record must be valid against schemas/rating-record.schema.json. With --bundle, every record is
+also checked against that bundle: same bundle id and bundle.json SHA-256, the task exists, ids and
+response text match the task, scores inside the rubric's scales, every failure mode annotated.
+Prints a summary of counts and every problem with file and JSON path. Exit 0 if all valid, 1 if not."""
+
+COLLECT_DESCRIPTION = """\
+Merge the results export zips of many raters and unblind them with the key written by `bundle build`.
+Each export's manifest and hashes are checked; the latest revision per (rater, task) is kept and the
+history reported; duplicates (the same record twice) are counted once; conflicts (different records
+for the same rater, task and revision) keep the one submitted last and are reported; records for tasks
+the key does not know are left out and reported; tasks nobody rated are listed. model_source is filled
+in from the key. Writes to DIR: ratings.jsonl (one full record per line), ratings.csv (one row per
+rating, a column per score, failure mode and note), summary.json (per rater and per model) and
+collect-report.json (every problem, history, duplicates, conflicts, unknown and unrated tasks).
+Exit 0 when everything merged cleanly, 1 when something was left out or conflicting (the outputs are
+written either way)."""
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("results", help="validate or collect rating records", description="Rating results.")
+    actions = subparsers(parser)
+    v = actions.add_parser(
+        "validate",
+        help="check record files, folders or results export zips",
+        description=VALIDATE_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    v.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="record file, folder or export zip")
+    v.add_argument("--bundle", type=Path, metavar="BUNDLE", help="also check against this bundle (.wmcdp or folder)")
+    add_json_flag(v)
+    v.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp results validate")
+
+    c = actions.add_parser(
+        "collect",
+        help="merge and unblind the raters' results exports",
+        description=COLLECT_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("exports", type=Path, nargs="+", metavar="EXPORT", help="a results export zip from a rater")
+    c.add_argument("--key", type=Path, required=True, metavar="KEY", help="the unblinding key from `bundle build`")
+    c.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the merged results")
+    add_json_flag(c)
+    c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
+
+
+def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Problem]:
+    problems: list[Problem] = []
+    manifest = bundle.manifest
+    for rr in records:
+        rec = rr.record
+        env = rec.envelope
+        if env.bundle_id != manifest.bundle_id:
+            problems.append(Problem(rr.source, "envelope.bundle_id", f"{env.bundle_id!r} is not this bundle ({manifest.bundle_id!r})"))
+        if env.bundle_sha256 != bundle.manifest_sha256:
+            problems.append(Problem(rr.source, "envelope.bundle_sha256", "does not match this bundle's bundle.json"))
+        if manifest.rater_id is not None and rec.rater_id != manifest.rater_id:
+            problems.append(Problem(rr.source, "rater_id", f"{rec.rater_id!r} but the bundle is for {manifest.rater_id!r}"))
+        task = None
+        if env.task_id not in bundle.task_ids:
+            problems.append(Problem(rr.source, "envelope.task_id", f"task {env.task_id} is not in the bundle"))
+        else:
+            try:
+                task = bundle.task(env.task_id)
+            except DocumentError as exc:
+                problems.extend(exc.problems)
+                continue
+        problems.extend(record_problems(rec, bundle.rubric, task, rr.source))
+    return problems
+
+
+def _validate(args: argparse.Namespace) -> int:
+    bundle = open_bundle(args.bundle) if args.bundle is not None else None
+    with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
+        result = read_records(args.paths, progress=bar)
+    problems = list(result.problems)
+    if bundle is not None:
+        problems += _bundle_problems(result.records, bundle)
+    bad_sources = {p.file for p in problems}
+    valid = [rr for rr in result.records if rr.source not in bad_sources]
+    raters = Counter(rr.record.rater_id for rr in valid)
+    summary: dict[str, Any] = {
+        "ok": not problems,
+        "files_read": result.files_read,
+        "exports": len(result.exports),
+        "valid_records": len(valid),
+        "tasks": len({rr.record.envelope.task_id for rr in valid}),
+        "by_rater": dict(sorted(raters.items())),
+        "problems": [problem_obj(p) for p in problems],
+    }
+    if args.json:
+        print_json(summary)
+    else:
+        print_problems(problems, f"{len(problems)} problem(s):")
+        print(
+            f"{summary['files_read']} record file(s) read ({summary['exports']} export zip(s)); "
+            f"{summary['valid_records']} valid record(s) for {summary['tasks']} task(s)"
+            + (f" against bundle {bundle.manifest.bundle_id}" if bundle else "")
+            + "; "
+            + ("all valid." if not problems else f"{len(problems)} problem(s).")
+        )
+        for rater, n in summary["by_rater"].items():
+            print(f"  {rater}: {n} valid record(s)")
+    return EXIT_OK if not problems else EXIT_INVALID
+
+
+def _collect(args: argparse.Namespace) -> int:
+    key = load_file(UnblindingKey, args.key)
+    with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
+        result = collect(args.exports, key, progress=bar)
+    paths = write_outputs(result, args.out)
+    report = result.report
+    if args.json:
+        print_json(
+            {
+                "ok": result.ok,
+                "ratings": len(result.ratings),
+                "outputs": [str(p) for p in paths],
+                "problems": report["problems"],
+                "duplicates": len(report["duplicates"]),
+                "conflicts": len(report["conflicts"]),
+                "revised": len(report["history"]),
+                "unknown_tasks": len(report["unknown_tasks"]),
+                "tasks_nobody_rated": len(report["tasks_nobody_rated"]),
+                "summary": result.summary,
+            }
+        )
+        return EXIT_OK if result.ok else EXIT_INVALID
+    print_problems(result.problems, f"{len(result.problems)} problem(s):")
+    print(
+        f"{len(result.ratings)} rating(s) from {len(args.exports)} export(s): "
+        f"{len(report['history'])} revised, {len(report['duplicates'])} duplicate(s), "
+        f"{len(report['conflicts'])} conflict(s), {len(report['unknown_tasks'])} for unknown tasks, "
+        f"{len(report['tasks_nobody_rated'])} task(s) nobody rated."
+    )
+    for rater, info in result.summary["raters"].items():
+        assigned = info["assigned"]
+        print(f"  {rater}: {info['ratings']} rating(s)" + (f" of {assigned} assigned" if assigned else ""))
+    for path in paths:
+        print(f"wrote {path}")
+    return EXIT_OK if result.ok else EXIT_INVALID

@@ -1,0 +1,425 @@
+"""Merging the raters' results exports and unblinding them (``wmcdp results collect``).
+
+Steps: each export is checked (zip safety, manifest, hashes, records; ``core/results_reader.py``) and
+matched to the unblinding key (study, bundle, rater). Identical copies of a record (same record id and
+bytes, e.g. the same export sent twice) are **duplicates** and counted once. Two different records for
+the same (rater, task, revision), or one record id with different bytes, are **conflicts**: the one
+submitted last is kept and the conflict is reported. The **latest revision** of each (rater, task) is
+kept; every earlier revision is listed in the **history**. A record whose task is not in the key is an
+**unknown task** record; one whose ids disagree with the key is rejected. ``model_source`` is filled in
+from the key. Tasks nobody rated, and per rater the assigned tasks not returned, are listed.
+
+Outputs (:func:`write_outputs`): ``ratings.jsonl`` (one full record per line), ``ratings.csv`` (one row
+per rating; :data:`CSV_FIXED_COLUMNS`, then ``scoring.*`` fields, ``failure_mode.<id>`` severities,
+``failure_mode_note.<id>`` notes), ``summary.json`` (per rater, per model) and ``collect-report.json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from wmcdp_desktop.core.atomic import atomic_write_text
+from wmcdp_desktop.core.errors import Problem
+from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
+from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
+from wmcdp_desktop.core.results_reader import ReadRecord, read_export
+from wmcdp_desktop.core.strict_json import dumps_canonical
+
+SCORE_FIELDS: list[str] = list(Scoring.model_fields)
+CSV_FIXED_COLUMNS = [
+    "rater_id",
+    "rater_role_or_background",
+    "task_id",
+    "benchmark_item_id",
+    "split",
+    "candidate_response_id",
+    "model_source",
+    "clinical_domain_id",
+    "scenario_type_ids",
+    "revision",
+    "revisions_submitted",
+    "record_id",
+    "bundle_id",
+    "started_at",
+    "submitted_at",
+    "time_spent_scoring_seconds",
+    "confidence_rating",
+    "brief_rationale",
+    "best_aspect",
+    "main_concern",
+    "suggested_better_clinical_move",
+]
+"""The first CSV columns; then one per score (``scoring.*`` field name), per failure-mode severity
+(``failure_mode.<id>``) and per failure-mode note (``failure_mode_note.<id>``)."""
+
+
+def problem_obj(problem: Problem) -> dict[str, str]:
+    return {"file": problem.file, "path": problem.path, "message": problem.message}
+
+
+@dataclass
+class CollectResult:
+    key: UnblindingKey
+    ratings: list[RatingRecord]
+    """Latest revision per (rater, task), unblinded, sorted by rater then task."""
+    revisions: dict[tuple[str, str], int]
+    problems: list[Problem] = field(default_factory=list)
+    report: dict[str, Any] = field(default_factory=dict)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _instant(text: str) -> datetime:
+    """An RFC 3339 timestamp as an aware datetime (leap second 60 read as 59)."""
+    text = text.upper().replace("Z", "+00:00")
+    if text[17:19] == "60":
+        text = text[:17] + "59" + text[19:]
+    return datetime.fromisoformat(text)
+
+
+def _pick(a: ReadRecord, b: ReadRecord) -> ReadRecord:
+    """Of two conflicting records, the one submitted last (then the larger sha256, to be deterministic)."""
+    ka = (_instant(a.record.envelope.submitted_at), a.sha256)
+    kb = (_instant(b.record.envelope.submitted_at), b.sha256)
+    return a if ka >= kb else b
+
+
+def collect(
+    exports: list[Path], key: UnblindingKey, progress: Callable[[int, int], None] | None = None
+) -> CollectResult:
+    problems: list[Problem] = []
+    entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
+    key_bundles = {b.bundle_id: b for b in key.bundles}
+    exports_report: list[dict[str, Any]] = []
+    all_records: list[ReadRecord] = []
+
+    for done, path in enumerate(exports, start=1):
+        path = Path(path)
+        if path.is_dir():
+            problems.append(Problem(str(path), "", "is a folder; give the results export zip the rater sent"))
+            exports_report.append({"file": str(path), "ok": False, "records": 0})
+            continue
+        export = read_export(path)
+        export_problems = list(export.problems)
+        manifest = export.manifest
+        usable = manifest is not None
+        if manifest is not None:
+            mdisp = f"{export.label}!manifest.json"
+            if manifest.study_id != key.study_id:
+                export_problems.append(
+                    Problem(mdisp, "study_id", f"{manifest.study_id} is not the key's study ({key.study_id}); export skipped")
+                )
+                usable = False
+            kb = key_bundles.get(manifest.bundle_id)
+            if kb is None:
+                export_problems.append(
+                    Problem(mdisp, "bundle_id", f"{manifest.bundle_id} was not built with this key (another build?)")
+                )
+            else:
+                if kb.bundle_sha256 != manifest.bundle_sha256:
+                    export_problems.append(
+                        Problem(mdisp, "bundle_sha256", "does not match the bundle written with this key (another build?)")
+                    )
+                if kb.rater_id is not None and kb.rater_id != manifest.rater_id:
+                    export_problems.append(
+                        Problem(mdisp, "rater_id", f"{manifest.rater_id} but the bundle was made for {kb.rater_id}")
+                    )
+        problems.extend(export_problems)
+        if usable:
+            all_records.extend(export.records)
+        exports_report.append(
+            {
+                "file": str(path),
+                "rater_id": manifest.rater_id if manifest else None,
+                "bundle_id": manifest.bundle_id if manifest else None,
+                "exported_at": manifest.exported_at if manifest else None,
+                "records": len(export.records) if usable else 0,
+                "ok": not export_problems,
+            }
+        )
+        if progress is not None:
+            progress(done, len(exports))
+
+    # 1. duplicates (same record id) and record-id conflicts
+    by_record_id: dict[str, ReadRecord] = {}
+    duplicates: list[dict[str, Any]] = []
+    conflicts: list[dict[str, Any]] = []
+    for rr in all_records:
+        rid = rr.record.envelope.record_id
+        seen = by_record_id.get(rid)
+        if seen is None:
+            by_record_id[rid] = rr
+        elif seen.sha256 == rr.sha256:
+            duplicates.append({"record_id": rid, "kept": seen.source, "duplicate": rr.source})
+        else:
+            kept = _pick(seen, rr)
+            by_record_id[rid] = kept
+            conflicts.append(
+                {"kind": "same record id, different content", "record_id": rid, "sources": [seen.source, rr.source], "kept": kept.source}
+            )
+            problems.append(Problem(rr.source, "envelope.record_id", f"same record id as {seen.source} but different content"))
+
+    # 2. per (rater, task, revision): one record
+    by_revision: dict[tuple[str, str, int], ReadRecord] = {}
+    for rr in sorted(by_record_id.values(), key=lambda r: r.source):
+        rec = rr.record
+        k = (rec.rater_id, rec.envelope.task_id, rec.envelope.revision)
+        seen = by_revision.get(k)
+        if seen is None:
+            by_revision[k] = rr
+            continue
+        kept = _pick(seen, rr)
+        by_revision[k] = kept
+        conflicts.append(
+            {
+                "kind": "two records for the same revision",
+                "rater_id": k[0],
+                "task_id": k[1],
+                "revision": k[2],
+                "sources": [seen.source, rr.source],
+                "kept": kept.source,
+            }
+        )
+        problems.append(
+            Problem(rr.source, "envelope.revision", f"rater {k[0]} task {k[1]} revision {k[2]} also comes from {seen.source}")
+        )
+
+    # 3. latest revision per (rater, task), history
+    per_pair: dict[tuple[str, str], list[ReadRecord]] = {}
+    for (rater, task, _rev), rr in by_revision.items():
+        per_pair.setdefault((rater, task), []).append(rr)
+    history: list[dict[str, Any]] = []
+    ratings: list[RatingRecord] = []
+    revisions: dict[tuple[str, str], int] = {}
+    unknown: list[dict[str, Any]] = []
+    off_assignment: list[dict[str, str]] = []
+    for (rater, task), rrs in sorted(per_pair.items()):
+        rrs.sort(key=lambda r: r.record.envelope.revision)
+        latest = rrs[-1]
+        revs = [r.record.envelope.revision for r in rrs]
+        if len(rrs) > 1 or revs != [1]:
+            history.append(
+                {
+                    "rater_id": rater,
+                    "task_id": task,
+                    "kept_revision": revs[-1],
+                    "revisions": [
+                        {
+                            "revision": r.record.envelope.revision,
+                            "record_id": r.record.envelope.record_id,
+                            "submitted_at": r.record.envelope.submitted_at,
+                            "source": r.source,
+                        }
+                        for r in rrs
+                    ],
+                    "missing_revisions": sorted(set(range(1, revs[-1] + 1)) - set(revs)),
+                }
+            )
+        entry = entries.get(task)
+        rec = latest.record
+        if entry is None:
+            unknown.append({"rater_id": rater, "task_id": task, "source": latest.source})
+            problems.append(Problem(latest.source, "envelope.task_id", f"task {task} is not in the unblinding key (record left out)"))
+            continue
+        mismatch = [
+            (field_path, got, want)
+            for field_path, got, want in (
+                ("candidate_response_id", rec.candidate_response_id, entry.candidate_response_id),
+                ("benchmark_item_id", rec.benchmark_item_id, entry.benchmark_item_id),
+            )
+            if got != want
+        ]
+        if rec.model_source is not None and rec.model_source != entry.model_source:
+            mismatch.append(("model_source", rec.model_source, entry.model_source))
+        if mismatch:
+            for field_path, got, want in mismatch:
+                problems.append(Problem(latest.source, field_path, f"{got!r} does not match the key ({want!r}); record left out"))
+            continue
+        if entry.raters and rater not in entry.raters:
+            off_assignment.append({"rater_id": rater, "task_id": task})
+        obj = rec.to_json_obj()
+        obj["model_source"] = entry.model_source
+        ratings.append(RatingRecord.model_validate(obj))
+        revisions[(rater, task)] = len(rrs)
+
+    # 4. coverage
+    rated_by: dict[str, set[str]] = {}
+    for r in ratings:
+        rated_by.setdefault(r.envelope.task_id, set()).add(r.rater_id)
+    nobody = [e.task_id for e in key.entries if e.task_id not in rated_by]
+    missing_by_rater: dict[str, list[str]] = {}
+    for e in key.entries:
+        for rater in e.raters:
+            if rater not in rated_by.get(e.task_id, set()):
+                missing_by_rater.setdefault(rater, []).append(e.task_id)
+
+    report = {
+        "ok": not problems,
+        "study_id": key.study_id,
+        "exports": exports_report,
+        "problems": [problem_obj(p) for p in problems],
+        "ratings": len(ratings),
+        "history": history,
+        "duplicates": duplicates,
+        "conflicts": conflicts,
+        "unknown_tasks": unknown,
+        "tasks_nobody_rated": nobody,
+        "missing_by_rater": {k: sorted(v) for k, v in sorted(missing_by_rater.items())},
+        "off_assignment": off_assignment,
+    }
+    result = CollectResult(key=key, ratings=ratings, revisions=revisions, problems=problems, report=report)
+    result.summary = summarise(result)
+    return result
+
+
+def _score_stats(values: list[int | str]) -> dict[str, Any]:
+    numbers = [v for v in values if isinstance(v, int)]
+    return {
+        "n": len(numbers),
+        "n_na": sum(1 for v in values if v == NA),
+        "mean": round(statistics.fmean(numbers), 4) if numbers else None,
+        "median": statistics.median(numbers) if numbers else None,
+    }
+
+
+def summarise(result: CollectResult) -> dict[str, Any]:
+    key = result.key
+    split_of = {e.task_id: e.split for e in key.entries}
+    assigned: dict[str, int] = {}
+    for e in key.entries:
+        for rater in e.raters:
+            assigned[rater] = assigned.get(rater, 0) + 1
+    raters: dict[str, Any] = {}
+    models: dict[str, Any] = {}
+    for r in result.ratings:
+        rs = raters.setdefault(r.rater_id, {"ratings": 0, "revised_tasks": 0, "times": []})
+        rs["ratings"] += 1
+        if result.revisions.get((r.rater_id, r.envelope.task_id), 1) > 1 or r.envelope.revision > 1:
+            rs["revised_tasks"] += 1
+        if r.time_spent_scoring_seconds is not None:
+            rs["times"].append(r.time_spent_scoring_seconds)
+        ms = models.setdefault(r.model_source or "", {"ratings": 0, "tasks": set(), "scores": {f: [] for f in SCORE_FIELDS}, "failure_modes": {}})
+        ms["ratings"] += 1
+        ms["tasks"].add(r.envelope.task_id)
+        for f in SCORE_FIELDS:
+            ms["scores"][f].append(getattr(r.scoring, f))
+        for fm, severity in r.failure_mode_annotations.items():
+            counts = ms["failure_modes"].setdefault(fm, {})
+            counts[severity] = counts.get(severity, 0) + 1
+    for rater in set(assigned) | set(raters):
+        rs = raters.setdefault(rater, {"ratings": 0, "revised_tasks": 0, "times": []})
+        times = rs.pop("times")
+        rs["assigned"] = assigned.get(rater)
+        rs["median_time_seconds"] = statistics.median(times) if times else None
+        rs["total_time_seconds"] = sum(times) if times else 0
+        missing = result.report["missing_by_rater"].get(rater, [])
+        rs["assigned_not_returned"] = len(missing)
+    model_out: dict[str, Any] = {}
+    for model, ms in models.items():
+        model_out[model] = {
+            "ratings": ms["ratings"],
+            "tasks_rated": len(ms["tasks"]),
+            "tasks_in_key": sum(1 for e in key.entries if e.model_source == model),
+            "scores": {f: _score_stats(v) for f, v in ms["scores"].items()},
+            "failure_modes": {fm: dict(sorted(c.items())) for fm, c in sorted(ms["failure_modes"].items())},
+        }
+    return {
+        "study_id": key.study_id,
+        "ratings": len(result.ratings),
+        "tasks": {
+            "in_key": len(key.entries),
+            "rated": len({r.envelope.task_id for r in result.ratings}),
+            "nobody_rated": len(result.report["tasks_nobody_rated"]),
+            "calibration_ratings": sum(1 for r in result.ratings if split_of.get(r.envelope.task_id) == "calibration"),
+        },
+        "raters": dict(sorted(raters.items())),
+        "models": dict(sorted(model_out.items())),
+        "problems": len(result.problems),
+    }
+
+
+def csv_columns(ratings: list[RatingRecord]) -> tuple[list[str], list[str]]:
+    """All columns, and the failure-mode ids (sorted union over the ratings)."""
+    fm_ids = sorted({fm for r in ratings for fm in r.failure_mode_annotations})
+    columns = [
+        *CSV_FIXED_COLUMNS,
+        *SCORE_FIELDS,
+        *(f"failure_mode.{fm}" for fm in fm_ids),
+        *(f"failure_mode_note.{fm}" for fm in fm_ids),
+    ]
+    return columns, fm_ids
+
+
+def ratings_csv(result: CollectResult) -> str:
+    """One row per rating; scores are numbers or ``N/A`` (read as missing by pandas and R)."""
+    columns, fm_ids = csv_columns(result.ratings)
+    split_of = {e.task_id: e.split for e in result.key.entries}
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for r in result.ratings:
+        env = r.envelope
+        notes = r.clinician_notes
+        fm_notes = r.failure_mode_evidence_notes or {}
+        row: list[Any] = [
+            r.rater_id,
+            r.rater_role_or_background or "",
+            env.task_id,
+            r.benchmark_item_id,
+            split_of.get(env.task_id, ""),
+            r.candidate_response_id,
+            r.model_source or "",
+            r.clinical_domain_id,
+            ";".join(r.scenario_type_ids),
+            env.revision,
+            result.revisions.get((r.rater_id, env.task_id), 1),
+            env.record_id,
+            env.bundle_id,
+            env.started_at,
+            env.submitted_at,
+            "" if r.time_spent_scoring_seconds is None else r.time_spent_scoring_seconds,
+            "" if notes.confidence_rating is None else notes.confidence_rating,
+            notes.brief_rationale,
+            notes.best_aspect or "",
+            notes.main_concern or "",
+            notes.suggested_better_clinical_move or "",
+        ]
+        row += [getattr(r.scoring, f) for f in SCORE_FIELDS]
+        row += [r.failure_mode_annotations.get(fm, "") for fm in fm_ids]
+        row += [fm_notes.get(fm, "") for fm in fm_ids]
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+OUTPUT_FILES = ("ratings.jsonl", "ratings.csv", "summary.json", "collect-report.json")
+
+
+def write_outputs(result: CollectResult, out_dir: Path) -> list[Path]:
+    """Write the four output files (atomically each); returns their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lines = "".join(
+        json.dumps(r.to_json_obj(), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+        for r in result.ratings
+    )
+    texts = {
+        "ratings.jsonl": lines,
+        "ratings.csv": ratings_csv(result),
+        "summary.json": dumps_canonical(result.summary),
+        "collect-report.json": dumps_canonical(result.report),
+    }
+    paths = []
+    for name in OUTPUT_FILES:
+        atomic_write_text(out_dir / name, texts[name])
+        paths.append(out_dir / name)
+    return paths
