@@ -72,6 +72,7 @@ def make_window(qtbot: Any, clock: FakeClock) -> Iterator[Callable[..., MainWind
             window.show()
             qtbot.waitExposed(window)
             window.activateWindow()
+            qtbot.waitUntil(window.isActiveWindow, timeout=2000)
         return window
 
     yield make
@@ -91,7 +92,7 @@ def by_name(root: QWidget, cls: type[W], name: str) -> W:
     return found[0]
 
 
-def all_text(window: QMainWindow) -> str:
+def all_text(window: QMainWindow, *, visible_only: bool = False) -> str:
     """Every text the window shows or announces: labels, buttons, tooltips, accessible names, editors, items."""
     from PySide6.QtWidgets import (
         QAbstractButton,
@@ -105,6 +106,8 @@ def all_text(window: QMainWindow) -> str:
 
     parts = [window.windowTitle()]
     for w in [window, *window.findChildren(QWidget)]:
+        if visible_only and not w.isVisibleTo(window):
+            continue
         parts += [w.toolTip(), w.accessibleName(), w.accessibleDescription(), w.windowTitle(), w.statusTip()]
         if isinstance(w, QLabel | QAbstractButton | QLineEdit):
             parts.append(w.text())

@@ -114,6 +114,17 @@ class ScoreSlider(QSlider):
         x = pos.x() - groove.x() - handle.width() // 2
         return QStyle.sliderValueFromPosition(self.minimum(), self.maximum(), x, span)
 
+    def pos_for(self, value: int) -> QPoint:
+        """Where a click sets ``value`` (the middle of the handle at that value)."""
+        opt = QStyleOptionSlider()
+        self.initStyleOption(opt)
+        style = self.style()
+        groove = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderGroove, self)
+        handle = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle, self)
+        span = max(1, groove.width() - handle.width())
+        x = QStyle.sliderPositionFromValue(self.minimum(), self.maximum(), value, span)
+        return QPoint(groove.x() + handle.width() // 2 + x, groove.center().y())
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self.isEnabled():
             self.setFocus(Qt.FocusReason.MouseFocusReason)

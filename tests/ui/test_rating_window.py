@@ -1,0 +1,555 @@
+"""The rater app, driven like a clinician would: mouse and keyboard on the real window."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from conftest import all_text, by_name
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QCheckBox,
+    QComboBox,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QWidget,
+)
+from ratingkit import MODEL_NAMES, make_bundle, tree_text
+from referencing import Registry, Resource
+
+from wmcdp_desktop.core import atomic
+from wmcdp_desktop.core.errors import AlreadyRunningError
+from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.ui import app as app_module
+from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.ui.rubric_panel import NOT_SET, DimensionRow, ScoreSlider
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def record_validator(repo_root: Path) -> jsonschema.Draft202012Validator:
+    schema = json.loads((repo_root / "schemas/rating-record.schema.json").read_text(encoding="utf-8"))
+    common = json.loads((repo_root / "schemas/common.schema.json").read_text(encoding="utf-8"))
+    registry = Registry().with_resource(common["$id"], Resource.from_contents(common))
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+def click_check(qtbot: Any, box: QCheckBox) -> None:
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(10, box.height() // 2))
+
+
+def rows(window: MainWindow) -> list[DimensionRow]:
+    assert window.page is not None
+    return list(window.page.form.rubric.rows.values())
+
+
+def set_all_scores_by_keyboard(qtbot: Any, window: MainWindow, digit: str = "3", skip: str | None = None) -> None:
+    for row in rows(window):
+        if row.dim.id == skip:
+            continue
+        row.slider.setFocus()
+        qtbot.keyClicks(row.slider, digit)
+
+
+def type_rationale(qtbot: Any, window: MainWindow, text: str = "Validates, then coaches") -> None:
+    edit = by_name(window, QPlainTextEdit, "Brief rationale (required)")
+    edit.setFocus()
+    qtbot.keyClicks(edit, text)
+
+
+def submit_by_keyboard(qtbot: Any, window: MainWindow) -> None:
+    qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_Return, CTRL)
+
+
+def record_files(data_dir: Path) -> list[Path]:
+    return sorted(data_dir.glob("bundles/*/*/records/*.json"))
+
+
+# --------------------------------------------------------------------------------------------------
+def rate_current_task_by_hand(qtbot: Any, window: MainWindow) -> None:
+    """Mouse for some sliders, digits for others, N/A where allowed, a failure mode with evidence, notes."""
+    assert window.page is not None and window.session is not None
+    form = window.page.form
+    for i, row in enumerate(rows(window)):
+        assert row.value_label.text() == NOT_SET
+        if row.na is not None and i % 2 == 0:
+            click_check(qtbot, row.na)
+            assert row.value() == "N/A" and not row.slider.isEnabled()
+        elif i % 2 == 0:
+            qtbot.mouseClick(row.slider, Qt.MouseButton.LeftButton, pos=row.slider.pos_for(row.dim.scale.max))
+            assert row.value() == row.dim.scale.max
+        else:
+            row.slider.setFocus()
+            qtbot.keyClick(row.slider, Qt.Key.Key_2)
+            qtbot.keyClick(row.slider, Qt.Key.Key_Right)  # arrows move a set slider
+            assert row.value() == 3
+    fm_row = next(iter(form.failure_modes.rows.values()))
+    assert not fm_row.severity.isVisible()
+    click_check(qtbot, fm_row.check)
+    assert fm_row.severity.isVisible() and fm_row.severity.currentIndex() == -1
+    fm_row.severity.setFocus()
+    qtbot.keyClick(fm_row.severity, Qt.Key.Key_Down)
+    qtbot.keyClick(fm_row.severity, Qt.Key.Key_Down)  # moderate
+    fm_row.note.setFocus()
+    qtbot.keyClicks(fm_row.note, "see quote")
+    response = window.page.task_view.response
+    response.setFocus()
+    qtbot.keyClick(response, Qt.Key.Key_Home, CTRL)
+    for _ in range(5):
+        qtbot.keyClick(response, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.mouseClick(fm_row.use_selection, Qt.MouseButton.LeftButton)
+    type_rationale(qtbot, window)
+    concern = by_name(window, QPlainTextEdit, "Main concern")
+    concern.setFocus()
+    qtbot.keyClicks(concern, "Could name the cycle")
+    confidence = by_name(window, QComboBox, "Confidence in this rating")
+    confidence.setFocus()
+    for _ in range(4):
+        qtbot.keyClick(confidence, Qt.Key.Key_Down)
+
+
+def demo_or_fixture(request: pytest.FixtureRequest, tmp_path: Path, sample_docs: Any) -> Path:
+    if request.param == "demo":
+        if not demo_bundle_path().exists():
+            pytest.skip("the demo bundle is not built yet")
+        return demo_bundle_path()
+    return make_bundle(tmp_path / "bundle", sample_docs)
+
+
+@pytest.fixture(params=["fixture", "demo"])
+def any_bundle(request: pytest.FixtureRequest, tmp_path: Path, sample_docs: Any) -> Path:
+    return demo_or_fixture(request, tmp_path, sample_docs)
+
+
+def test_full_rating_by_mouse_and_keyboard_writes_a_valid_record(
+    qtbot: Any, make_window: Callable[..., MainWindow], any_bundle: Path, data_dir: Path, repo_root: Path
+) -> None:
+    window = make_window([str(any_bundle), "--data-dir", str(data_dir), "--rater", "R01", "--role", "psychiatrist"])
+    assert window.page is not None and window.session is not None
+    first = window.session.current_id
+    assert first == window.session.task_ids[0]
+    assert window.page.task_list.progress_text() == f"0 of {len(window.session.task_ids)} submitted"
+    rate_current_task_by_hand(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    files = record_files(data_dir)
+    assert [f.name for f in files] == [f"{first}.r1.json"]
+    record = json.loads(files[0].read_text(encoding="utf-8"))
+    record_validator(repo_root).validate(record)
+    task = window.session.task(first)
+    assert record["candidate_response_text"] == task.candidate_response_text
+    assert record["rater_id"] == "R01" and record["rater_role_or_background"] == "psychiatrist"
+    fm_id = window.session.rubric.failure_modes[0].id
+    assert record["failure_mode_annotations"][fm_id] == "moderate"
+    assert set(record["failure_mode_annotations"]) == {fm.id for fm in window.session.rubric.failure_modes}
+    span = record["failure_mode_evidence_spans"][fm_id][0]
+    assert span["quote"] == task.candidate_response_text[span["start"] : span["end"]] and span["end"] - span["start"] == 5
+    assert record["failure_mode_evidence_notes"] == {fm_id: "see quote"}
+    assert record["clinician_notes"]["confidence_rating"] == 4
+    assert record["clinician_notes"]["main_concern"] == "Could name the cycle"
+    assert "model_source" not in record
+    # the next unfinished task opened (unless the first was a calibration task, which stays for feedback)
+    if task.calibration_feedback is None:
+        assert window.session.current_id == window.session.task_ids[1]
+    assert window.page.task_list.progress_text() == f"1 of {len(window.session.task_ids)} submitted"
+
+
+def test_submit_is_blocked_while_a_slider_is_unset(qtbot: Any, window: MainWindow, data_dir: Path) -> None:
+    set_all_scores_by_keyboard(qtbot, window, "4", skip="WM-RUB-006")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    assert record_files(data_dir) == []
+    assert window.page is not None
+    row = window.page.form.rubric.rows["WM-RUB-006"]
+    assert row.problem.isVisible() and "not set" in row.problem.text()
+    assert all(not r.problem.isVisible() for r in rows(window) if r is not row)
+    assert window.focusWidget() is row.slider
+    assert window.page.form.summary.isVisible()
+    qtbot.keyClick(row.slider, Qt.Key.Key_5)
+    assert not row.problem.isVisible()
+    submit_by_keyboard(qtbot, window)
+    assert len(record_files(data_dir)) == 1
+
+
+def test_unset_slider_looks_different_and_can_be_unset_again(qtbot: Any, window: MainWindow) -> None:
+    row = rows(window)[0]
+    unset = row.slider.grab().toImage()
+    qtbot.keyClick(row.slider, Qt.Key.Key_1) if row.slider.setFocus() is None else None
+    assert row.value() == 1 and row.value_label.text().startswith("1 – ")
+    set_at_min = row.slider.grab().toImage()
+    assert unset != set_at_min  # the handle is drawn only once a value is set
+    qtbot.keyClick(row.slider, Qt.Key.Key_Delete)
+    assert row.value() is None and row.value_label.text() == NOT_SET
+    assert window.session is not None and window.session.current is not None
+    assert row.dim.id not in window.session.current.scores
+
+
+def test_na_only_where_the_rubric_allows_it(qtbot: Any, window: MainWindow) -> None:
+    assert window.session is not None
+    with_na = {r.dim.id for r in rows(window) if r.na is not None}
+    assert with_na == {d.id for d in window.session.rubric.dimensions if d.allow_na} == {"WM-RUB-005"}
+    row = window.page.form.rubric.rows["WM-RUB-005"]  # type: ignore[union-attr]
+    click_check(qtbot, row.na)  # type: ignore[arg-type]
+    assert window.session.current is not None and window.session.current.scores["WM-RUB-005"] == "N/A"
+    click_check(qtbot, row.na)  # type: ignore[arg-type]
+    assert "WM-RUB-005" not in window.session.current.scores
+
+
+def test_autosave_then_a_new_window_restores_the_draft_exactly(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path, clock: FakeClock
+) -> None:
+    argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
+    window = make_window(argv)
+    assert window.page is not None and window.session is not None
+    rows(window)[1].slider.setFocus()
+    qtbot.keyClick(rows(window)[1].slider, Qt.Key.Key_2)
+    for _ in range(30):  # 30 s of active work
+        clock.advance(1)
+        qtbot.keyClick(window.page.task_view.scenario, Qt.Key.Key_Down)
+    fm_row = window.page.form.failure_modes.rows["WM-FM-SHAMING"]
+    click_check(qtbot, fm_row.check)
+    type_rationale(qtbot, window, "half done")
+    draft = data_dir / "bundles/B-test/R01/drafts/T-0001.json"
+    qtbot.waitUntil(lambda: draft.exists() and "half done" in draft.read_text(encoding="utf-8"), timeout=1500)
+    assert window.save_label.text().startswith("All changes saved")
+    saved = json.loads(draft.read_text(encoding="utf-8"))
+    assert saved["active_seconds"] == 30
+    # crash: no orderly close (the OS releases the lock); a new window restores everything
+    window.shutdown()
+    again = make_window(argv)
+    assert again.session is not None and again.session.current_id == "T-0001"
+    assert again.session.state("T-0001") == "draft"
+    assert rows(again)[1].value() == 2 and all(r.value() is None for i, r in enumerate(rows(again)) if i != 1)
+    assert again.page is not None
+    assert again.page.form.failure_modes.rows["WM-FM-SHAMING"].check.isChecked()
+    assert by_name(again, QPlainTextEdit, "Brief rationale (required)").toPlainText() == "half done"
+    assert again.session.task_seconds() == 30
+    assert "0:00:30" in again.page.form.timer.label.text()
+
+
+def test_time_with_a_fake_clock_idle_minimise_pause_resume(
+    qtbot: Any, window: MainWindow, clock: FakeClock
+) -> None:
+    assert window.page is not None and window.session is not None
+    view = window.page.task_view.scenario
+
+    def work(seconds: int, *, typing: bool = True) -> None:
+        for _ in range(seconds):
+            clock.advance(1)
+            if typing:
+                qtbot.keyClick(view, Qt.Key.Key_Down)
+            window.tick()
+
+    work(10)
+    assert window.session.task_seconds() == 10
+    work(200, typing=False)  # reading without touching anything: stops after the idle timeout
+    assert window.session.task_seconds() == 130
+    assert "no activity" in window.page.form.timer.label.text()
+    work(5)  # the first second after the idle pause is not counted: input restarts the clock
+    assert window.session.task_seconds() == 134
+    window.showMinimized()
+    qtbot.waitUntil(lambda: window.session is not None and window.session.tracker.status() == "inactive")
+    work(50)
+    assert window.session.task_seconds() == 134
+    window.showNormal()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.session is not None and window.session.tracker.status() == "counting")
+    work(5)
+    assert window.session.task_seconds() == 139
+    pause = by_name(window, QPushButton, "Pause timer")
+    qtbot.mouseClick(pause, Qt.MouseButton.LeftButton)
+    work(20)
+    assert window.session.task_seconds() == 139 and "paused" in window.page.form.timer.label.text()
+    qtbot.mouseClick(by_name(window, QPushButton, "Resume timer"), Qt.MouseButton.LeftButton)
+    work(3)
+    assert window.session.task_seconds() == 142
+    clock.sleep_system(3600)  # the laptop sleeps: nothing counted
+    window.tick()
+    work(2)
+    assert window.session.task_seconds() == 143
+    assert window.session_label.text() == "Session: 0:02:23"
+
+
+def test_revision_keeps_the_old_record(qtbot: Any, window: MainWindow, data_dir: Path) -> None:
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    assert window.session is not None and window.session.current_id == "T-0002"
+    qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_PageUp, CTRL)  # previous task
+    assert window.session.current_id == "T-0001" and window.session.current is None
+    assert all(not r.isEnabled() for r in rows(window))  # submitted: read-only until Revise
+    qtbot.mouseClick(by_name(window, QPushButton, "Revise this rating"), Qt.MouseButton.LeftButton)
+    assert rows(window)[0].value() == 3
+    rows(window)[0].slider.setFocus()
+    qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_5)
+    submit_by_keyboard(qtbot, window)
+    names = [f.name for f in record_files(data_dir)]
+    assert names == ["T-0001.r1.json", "T-0001.r2.json"]
+    r1, r2 = (json.loads(f.read_text(encoding="utf-8")) for f in record_files(data_dir))
+    assert r1["scoring"]["emotional_attunement_validation_score"] == 3
+    assert r2["scoring"]["emotional_attunement_validation_score"] == 5
+    assert r2["envelope"]["supersedes_record_id"] == r1["envelope"]["record_id"]
+
+
+def test_second_instance_on_the_same_data_folder_is_refused(
+    qtbot: Any, window: MainWindow, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(AlreadyRunningError, match="already open on this data folder"):
+        app_module.create_main_window(["--data-dir", str(data_dir)])
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: shown.append(text))
+    assert app_module.main(["--data-dir", str(data_dir)]) == 1
+    assert shown and "already open" in shown[0]
+
+
+def test_html_and_hidden_characters_are_shown_literally(qtbot: Any, window: MainWindow) -> None:
+    assert window.page is not None and window.session is not None
+    window.go_to("T-0003")
+    response = window.page.task_view.response
+    text = response.toPlainText()
+    assert '<b>Bold?</b> <a href="https://example.invalid/x">click me</a>' in text
+    assert "⟨U+202E⟩esrever⟨U+202C⟩" in text and "⟨U+200B⟩hidden" in text
+    assert "\u202e" not in text and "\u200b" not in text
+    assert "<i>Is it locked?</i>" in window.page.task_view.scenario.toPlainText()
+    html = response.document().toHtml()
+    assert "<img" not in html and "<a " not in html and "<b>" not in html
+    # clicking on the "link" opens nothing (QDesktopServices.openUrl fails the test if called)
+    cursor = response.document().find("click me")
+    rect = response.cursorRect(cursor)
+    qtbot.mouseClick(response.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    # evidence selected across markers maps back to the original text
+    found = response.document().find("esrever")
+    response.setTextCursor(found)
+    row = window.page.form.failure_modes.rows["WM-FM-REASSURANCE"]
+    click_check(qtbot, row.check)
+    qtbot.mouseClick(row.use_selection, Qt.MouseButton.LeftButton)
+    assert window.session.current is not None
+    span = window.session.current.fm("WM-FM-REASSURANCE").spans[0]
+    original = window.session.task().candidate_response_text
+    assert span.quote == "esrever" == original[span.start : span.end]
+
+
+def test_no_model_name_anywhere_in_the_window_or_written_files(
+    qtbot: Any, window: MainWindow, data_dir: Path, tmp_path: Path
+) -> None:
+    assert window.session is not None
+    for _ in window.session.task_ids:
+        set_all_scores_by_keyboard(qtbot, window, "4")
+        type_rationale(qtbot, window)
+        submit_by_keyboard(qtbot, window)
+        if window.session.current is None and window.session.current_id == "T-0002":
+            window.step(1)  # calibration task: feedback shown, then move on
+    assert window.session.progress() == (3, 3)
+    window.export_to(tmp_path / "export.zip")
+    window.go_to("T-0002")  # calibration feedback on screen
+    shown = all_text(window).lower()
+    with zipfile.ZipFile(tmp_path / "export.zip") as zf:
+        exported = "\n".join(zf.read(n).decode("utf-8") for n in zf.namelist()).lower()
+    for name in MODEL_NAMES:
+        assert name.lower() not in shown
+        assert name.lower() not in tree_text(data_dir).lower()
+        assert name.lower() not in exported
+
+
+def test_calibration_is_not_marked_before_submit_and_feedback_follows(qtbot: Any, window: MainWindow) -> None:
+    assert window.page is not None and window.session is not None
+    window.go_to("T-0002")
+    assert "calibration" not in all_text(window, visible_only=True).lower()
+    set_all_scores_by_keyboard(qtbot, window, "2")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    assert window.session.current_id == "T-0002"  # stays to show the feedback
+    view = window.page.form.calibration
+    assert view.isVisible()
+    cells = [view.table.item(0, c).text() for c in range(5)]
+    assert cells[1:4] == ["2", "4–5", "no"]
+    assert "Validates the parent's fatigue." in cells[4]
+
+
+def test_every_control_is_named_by_its_visible_label_and_tab_order_follows_the_screen(window: MainWindow) -> None:
+    assert window.page is not None
+    window.go_to("T-0001")
+    from PySide6.QtWidgets import QLabel
+
+    controls = [
+        w
+        for w in window.findChildren(QWidget)
+        if isinstance(w, QAbstractButton | QSlider | QComboBox | QLineEdit | QPlainTextEdit | QListWidget)
+        and w.isVisibleTo(window)
+    ]
+    assert len(controls) > 20
+    buddies = {lbl.buddy(): lbl.text().replace("&", "") for lbl in window.findChildren(QLabel) if lbl.buddy()}
+    for w in controls:
+        name = w.accessibleName()
+        assert name, f"{type(w).__name__} {w.objectName()!r} has no accessible name"
+        if isinstance(w, QAbstractButton) and w.text() and not isinstance(w.parent(), QComboBox):
+            assert name == w.text().replace("&", ""), (name, w.text())
+        if w in buddies:
+            assert name == buddies[w], (name, buddies[w])
+    # Tab order: task list -> scenario -> response -> sliders in rubric order -> failure modes -> notes -> submit
+    order: list[QWidget] = []
+    w: QWidget = window.page.task_list.list
+    for _ in range(400):
+        order.append(w)
+        w = w.nextInFocusChain()
+        if w is window.page.task_list.list:
+            break
+    p = window.page
+    sliders = [r.slider for r in rows(window)]
+    key = [p.task_list.list, p.task_view.scenario, p.task_view.response, *sliders,
+           next(iter(p.form.failure_modes.rows.values())).check,
+           by_name(window, QPlainTextEdit, "Brief rationale (required)"), p.form.submit_button]
+    positions = [order.index(k) for k in key]
+    assert positions == sorted(positions)
+
+
+def test_keyboard_shortcuts_navigation_save_find_and_font(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
+    window = make_window(argv)
+    assert window.page is not None and window.session is not None
+    focus = window.page.task_view.scenario
+    focus.setFocus()
+    qtbot.keyClick(focus, Qt.Key.Key_PageDown, CTRL)
+    assert window.session.current_id == "T-0002"
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_PageUp, CTRL)
+    assert window.session.current_id == "T-0001"
+    rows(window)[0].slider.setFocus()
+    qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_3)
+    qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_S, CTRL)
+    assert (data_dir / "bundles/B-test/R01/drafts/T-0001.json").exists()  # saved at once
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_F, CTRL)
+    find = by_name(window, QLineEdit, "Find in scenario and response")
+    assert window.focusWidget() is find
+    qtbot.keyClicks(find, "door")
+    qtbot.keyClick(find, Qt.Key.Key_Return)
+    selected = [v.textCursor().selectedText() for v in (window.page.task_view.scenario, window.page.task_view.response)]
+    assert "door" in selected
+    size = window.font().pointSize()
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Equal, CTRL)
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Equal, CTRL)
+    assert window.font().pointSize() == size + 2
+    assert window.page.task_view.response.font().pointSize() == size + 2
+    window.close()
+    again = make_window(argv)
+    assert again.font().pointSize() == size + 2  # remembered
+
+
+def test_failed_write_shows_a_plain_message_keeps_the_rating_and_retry_works(
+    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch, data_dir: Path
+) -> None:
+    assert window.page is not None and window.session is not None
+
+    def read_only(src: Any, dst: Any) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(atomic, "_replace", read_only)
+    monkeypatch.setattr(atomic, "REPLACE_RETRY_DELAY", 0.0)
+    type_rationale(qtbot, window, "kept in memory")
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_S, CTRL)
+    banner = window.page.save_banner
+    assert banner.isVisible() and "read-only or the file is locked" in window.page.save_text.text()
+    assert "Retry" in window.page.save_text.text()
+    assert not (data_dir / "bundles/B-test/R01/drafts/T-0001.json").exists()
+    assert window.session.current is not None and window.session.current.notes["brief_rationale"] == "kept in memory"
+    monkeypatch.undo()
+    qtbot.mouseClick(by_name(window, QPushButton, "Retry saving"), Qt.MouseButton.LeftButton)
+    assert not banner.isVisible()
+    assert "kept in memory" in (data_dir / "bundles/B-test/R01/drafts/T-0001.json").read_text(encoding="utf-8")
+
+
+def test_export_results_from_the_menu(
+    qtbot: Any, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_all_scores_by_keyboard(qtbot, window, "4")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    target = tmp_path / "out" / "results.zip"
+    target.parent.mkdir()
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
+    window.act_export.trigger()
+    assert target.exists()
+    with zipfile.ZipFile(target) as zf:
+        manifest = json.loads(zf.read("manifest.json"))
+        assert manifest["counts"]["submitted"] == 1 and manifest["files"][0]["path"] == "records/T-0001.r1.json"
+    assert "Exported 1 submitted rating(s) of 3" in window.messages[-1]
+    if importlib.util.find_spec("wmcdp_desktop.cli.results_cmd") is not None:
+        from wmcdp_desktop.cli.main import main as wmcdp
+
+        assert wmcdp(["results", "validate", str(target)]) == 0
+
+
+def test_welcome_screen_recent_bundles_and_demo(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    window = make_window(["--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.session is None and window.stack.currentWidget() is window.welcome
+    by_name(window, QPushButton, "Open bundle…")
+    demo = by_name(window, QPushButton, "Try the demo bundle")
+    assert "Rating as: R01" in window.welcome.rater_label.text()
+    assert window.open_bundle_path(bundle_dir)
+    window.close_bundle()
+    assert window.welcome.recent.count() == 1
+    window.close()
+    again = make_window(["--data-dir", str(data_dir)])  # rater id remembered
+    assert again.settings.rater_id == "R01"
+    item = again.welcome.recent.item(0)
+    again.welcome.recent.itemActivated.emit(item)
+    assert again.session is not None and again.session.manifest.bundle_id == "B-test"
+    again.close_bundle()
+    qtbot.mouseClick(by_name(again, QPushButton, "Try the demo bundle"), Qt.MouseButton.LeftButton)
+    if demo_bundle_path().exists():
+        assert again.session is not None and again.session.progress()[1] > 0
+    else:
+        assert "demo bundle is missing" in again.messages[-1]
+    del demo
+
+
+def test_demo_flag_opens_the_shipped_demo_bundle(make_window: Callable[..., MainWindow], data_dir: Path) -> None:
+    if not demo_bundle_path().exists():
+        pytest.skip("the demo bundle is not built yet")
+    window = make_window(["--demo", "--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.session is not None and window.session.current_id == window.session.task_ids[0]
+    assert window.page is not None and window.page.task_view.response.toPlainText()
+
+
+def test_a_bundle_for_another_rater_is_refused_plainly(
+    make_window: Callable[..., MainWindow], tmp_path: Path, sample_docs: Any, data_dir: Path
+) -> None:
+    other = make_bundle(tmp_path / "other", sample_docs, rater_id="R02")
+    window = make_window([str(other), "--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.session is None
+    assert "prepared for rater 'R02'" in window.messages[-1]
+
+
+def test_a_broken_bundle_is_reported_with_file_and_reason(
+    make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    (bundle_dir / "rubric.json").write_text("{}", encoding="utf-8")
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.session is None
+    assert "cannot be opened" in window.messages[-1] and "rubric.json" in window.messages[-1]
+
+
+def test_slider_class_reports_no_value_until_set(qtbot: Any, window: MainWindow) -> None:
+    slider = rows(window)[2].slider
+    assert isinstance(slider, ScoreSlider) and slider.score() is None
+    slider.setFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_9)  # outside the scale: ignored
+    assert slider.score() is None
+    qtbot.keyClick(slider, Qt.Key.Key_Left)  # unset + Left = the highest level
+    assert slider.score() == 5
