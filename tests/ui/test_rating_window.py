@@ -553,3 +553,33 @@ def test_slider_class_reports_no_value_until_set(qtbot: Any, window: MainWindow)
     assert slider.score() is None
     qtbot.keyClick(slider, Qt.Key.Key_Left)  # unset + Left = the highest level
     assert slider.score() == 5
+
+
+def test_demo_bundle_never_shows_or_stores_a_model_name(
+    qtbot: Any, make_window: Callable[..., MainWindow], data_dir: Path, repo_root: Path, tmp_path: Path
+) -> None:
+    if not demo_bundle_path().exists():
+        pytest.skip("the demo bundle is not built yet")
+    secrets: set[str] = set()
+    for path in (repo_root / "resources/demo-study/responses").glob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                obj = json.loads(line)
+                secrets |= {obj["model_source"], obj["response_id"]}
+    assert secrets
+    window = make_window(["--demo", "--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.session is not None
+    shown = []
+    for tid in window.session.task_ids:
+        window.go_to(tid)
+        shown.append(all_text(window))
+    window.go_to(window.session.task_ids[0])
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    assert window.export_to(tmp_path / "demo-export.zip")
+    with zipfile.ZipFile(tmp_path / "demo-export.zip") as zf:
+        exported = "\n".join(zf.read(n).decode("utf-8") for n in zf.namelist())
+    everything = ("\n".join(shown) + tree_text(data_dir) + exported).lower()
+    for secret in secrets:
+        assert secret.lower() not in everything, secret
