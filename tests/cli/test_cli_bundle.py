@@ -271,6 +271,37 @@ def test_model_name_in_text_stops_the_build(tmp_path: Path, capsys: pytest.Captu
     assert not (tmp_path / "out").exists()
 
 
+def test_response_id_in_text_stops_the_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    study = write_study(tmp_path / "s")
+    path = study / "responses" / "responses.jsonl"
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["text"] = "See ITEM-002--orca-chat-2 for details."
+    lines[0] = json.dumps(first)
+    path.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "out"))
+    assert code == 1 and "response id 'ITEM-002--orca-chat-2'" in err and "model name 'orca-chat-2'" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_trie_regex_matches_exactly_the_words() -> None:
+    from wmcdp_desktop.core.bundle_builder import _trie_regex
+
+    pattern = _trie_regex(["abc", "abcde", "abd", "x.y"])
+    assert pattern is not None
+    found = {m.group(1) for m in pattern.finditer("zabcdez ab abd abc xzy x.y")}
+    assert found == {"abcde", "abd", "abc", "x.y"}
+    assert _trie_regex([]) is None
+
+
+def test_unwritable_out_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    study = write_study(tmp_path / "s")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "bundle", "build", str(study), "--out", str(blocker / "sub"))
+    assert code == 1 and "cannot create" in err
+
+
 @pytest.mark.parametrize(
     "extra",
     [

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,13 +147,20 @@ def _arrange(tasks: list[str], item_of: dict[str, str], rng: SeededRandom) -> li
     counts: dict[str, int] = {}
     for t in remaining:
         counts[item_of[t]] = counts.get(item_of[t], 0) + 1
+    # how many items have each count, and the largest count: O(1) upkeep per step
+    with_count: dict[int, int] = {}
+    for c in counts.values():
+        with_count[c] = with_count.get(c, 0) + 1
+    top = max(counts.values(), default=0)
     out: list[str] = []
     last: str | None = None
     while remaining:
         rem = len(remaining)
         # An item holding more than half of what is left must be placed now, or it will have to
         # repeat later; otherwise take the next shuffled task whose item differs from the last one.
-        forced = next((g for g, c in sorted(counts.items()) if g != last and 2 * c >= rem + 1), None)
+        forced = None
+        if 2 * top >= rem + 1:
+            forced = next((g for g, c in sorted(counts.items()) if g != last and 2 * c >= rem + 1), None)
         pick_index = 0  # fallback: only tasks of the last item remain (unavoidable)
         for i, t in enumerate(remaining):
             g = item_of[t]
@@ -160,8 +168,14 @@ def _arrange(tasks: list[str], item_of: dict[str, str], rng: SeededRandom) -> li
                 pick_index = i
                 break
         task = remaining.pop(pick_index)
-        counts[item_of[task]] -= 1
-        last = item_of[task]
+        g = item_of[task]
+        c = counts[g]
+        counts[g] = c - 1
+        with_count[c] -= 1
+        with_count[c - 1] = with_count.get(c - 1, 0) + 1
+        while top > 0 and with_count.get(top, 0) == 0:
+            top -= 1
+        last = g
         out.append(task)
     return out
 
@@ -219,9 +233,12 @@ def plan_build(
 
     # Assignment: items in seeded order, each item's tasks together, then round-robin slots.
     item_sequence = SeededRandom(seed, "items").shuffled(sorted(item_rank))
+    tasks_of_item: dict[str, list[str]] = {}
+    for t in sorted(tasks):
+        tasks_of_item.setdefault(item_of[t], []).append(t)
     task_sequence: list[str] = []
     for g in item_sequence:
-        task_sequence.extend(sorted((t for t in tasks if item_of[t] == g), key=within_item_key))
+        task_sequence.extend(sorted(tasks_of_item[g], key=within_item_key))
 
     assignment: dict[str, list[str]] = {}
     raters_of: dict[str, list[str]] = {t: [] for t in tasks}
@@ -248,8 +265,11 @@ def plan_build(
         for pos, t in enumerate(sequence):
             slots.setdefault(item_of[t], []).append(pos)
         ordered = list(sequence)
+        mine_of: dict[str, list[str]] = {}
+        for t in task_ids:
+            mine_of.setdefault(item_of[t], []).append(t)
         for g, pos_list in slots.items():
-            mine = sorted((t for t in task_ids if item_of[t] == g), key=within_item_key)
+            mine = sorted(mine_of[g], key=within_item_key)
             shift = (positions[rater] + item_rank[g]) % len(mine)
             rotated = mine[shift:] + mine[:shift]
             for pos, t in zip(pos_list, rotated, strict=True):
@@ -423,25 +443,66 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[Buil
     return out
 
 
+def _trie_regex(words: list[str]) -> re.Pattern[str] | None:
+    """One regex matching exactly the ``words`` (prefix-shared, so thousands of words scan fast).
+
+    Every string it matches is one of the words: a node's group is optional only where a word ends.
+    """
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    if not trie:
+        return None
+
+    def build(node: dict[str, Any]) -> str:
+        alternatives = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not alternatives:
+            return ""
+        ends_here = "" in node
+        if len(alternatives) == 1 and not ends_here:
+            return alternatives[0]
+        return "(?:" + "|".join(alternatives) + ")" + ("?" if ends_here else "")
+
+    # A lookahead finds a match starting at every position (overlapping ones too).
+    return re.compile("(?=(" + build(trie) + "))")
+
+
 def blinding_problems(plan: BuildPlan, bundles: list[BuiltBundle]) -> list[Problem]:
     """Every place a model name (any case) or response id appears in a bundle's files or file names."""
-    models = sorted({t.response.model_source for t in plan.tasks.values()} | {
-        r.response.model_source for r in plan.study.responses
-    })
-    response_ids = sorted(r.response.response_id for r in plan.study.responses)
-    needles = [(m.casefold(), f"model name {m!r}", True) for m in models if len(m.strip()) >= MIN_CHECKABLE_NAME]
-    needles += [(r, f"response id {r!r}", False) for r in response_ids if len(r) >= MIN_CHECKABLE_NAME]
+    models = sorted({r.response.model_source for r in plan.study.responses})
+    model_words = {m.casefold(): m for m in models if len(m.strip()) >= MIN_CHECKABLE_NAME}
+    response_ids = sorted(r.response.response_id for r in plan.study.responses if len(r.response.response_id) >= MIN_CHECKABLE_NAME)
+    model_re = _trie_regex(sorted(model_words))
+    response_re = _trie_regex(response_ids)
+    cache: dict[bytes, list[str]] = {}
+
+    def hits(data: bytes) -> list[str]:
+        if data in cache:
+            return cache[data]
+        text = data.decode("utf-8")
+        found: set[str] = set()
+        if model_re is not None:
+            for m in model_re.finditer(text.casefold()):
+                found.add(f"model name {model_words[m.group(1)]!r}")
+        if response_re is not None:
+            for m in response_re.finditer(text):
+                found.add(f"response id {m.group(1)!r}")
+        cache[data] = sorted(found)
+        return cache[data]
+
     problems: list[Problem] = []
     for bundle in bundles:
-        blobs = [(bundle.file_name, bundle.file_name), *((f"{bundle.file_name}!{n}", n) for n in bundle.files)]
-        blobs += [(f"{bundle.file_name}!{n}", d.decode("utf-8")) for n, d in bundle.files.items()]
-        for where, text in blobs:
-            folded = text.casefold()
-            for needle, what, fold in needles:
-                if needle in (folded if fold else text):
-                    problems.append(
-                        Problem(where, "", f"contains {what}: blinding would be broken; remove it from the study text")
-                    )
+        blobs = [(bundle.file_name, bundle.file_name.encode())]
+        blobs += [(f"{bundle.file_name}!{n}", n.encode()) for n in bundle.files]
+        blobs += [(f"{bundle.file_name}!{n}", d) for n, d in bundle.files.items()]
+        for where, data in blobs:
+            for what in hits(data):
+                problems.append(
+                    Problem(where, "", f"contains {what}: blinding would be broken; remove it from the study text")
+                )
     return sorted(set(problems))
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.core.atomic import atomic_write_text
-from wmcdp_desktop.core.errors import Problem
+from wmcdp_desktop.core.errors import Problem, WmcdpError
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
 from wmcdp_desktop.core.results_reader import ReadRecord, read_export
@@ -407,7 +407,10 @@ OUTPUT_FILES = ("ratings.jsonl", "ratings.csv", "summary.json", "collect-report.
 
 def write_outputs(result: CollectResult, out_dir: Path) -> list[Path]:
     """Write the four output files (atomically each); returns their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
     lines = "".join(
         json.dumps(r.to_json_obj(), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
         for r in result.ratings
