@@ -401,7 +401,7 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[Buil
     }
     role = {r.rater_id: r.role_or_background for r in study.study.raters}
     out: list[BuiltBundle] = []
-    for rater, order in plan.assignment.items():
+    for rater, order in sorted(plan.assignment.items()):
         rater_id = rater or None
         if raters is not None and rater_id not in raters:
             continue
