@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QGroupBox,
-    QHeaderView,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QGroupBox, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.rating_session import CalibrationRow
-from wmcdp_desktop.ui.plain_text import PlainLabel, safe_line
+from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
 
-HEADERS = ["Criterion", "Your rating", "Adjudicated", "Agrees", "Why"]
+AGREES = {True: "✓ agrees", False: "✗ differs", None: "see explanation"}
 
 
 class CalibrationView(QGroupBox):
@@ -26,26 +18,23 @@ class CalibrationView(QGroupBox):
             "This was a calibration task: here is the adjudicated answer beside your rating. "
             "Your submitted rating is kept as it is."
         )
-        self.table = QTableWidget(0, len(HEADERS))
-        self.table.setAccessibleName("Calibration feedback table")
-        self.table.setHorizontalHeaderLabels(HEADERS)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(True)
-        self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(len(HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.text = PlainTextView("Calibration feedback details")
+        self.text.setMinimumHeight(260)
+        self.rows: list[CalibrationRow] = []
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
-        layout.addWidget(self.table)
+        layout.addWidget(self.text)
+
+    @staticmethod
+    def line(row: CalibrationRow) -> str:
+        return f"yours: {row.yours}   ·   adjudicated: {row.expected}   ·   {AGREES[row.agrees]}"
 
     def show_rows(self, rows: list[CalibrationRow]) -> None:
-        self.table.setRowCount(len(rows))
-        for r, row in enumerate(rows):
-            agrees = {True: "yes", False: "no", None: "—"}[row.agrees]
-            for c, text in enumerate([row.label, row.yours, row.expected, agrees, row.explanation]):
-                item = QTableWidgetItem(safe_line(text))  # items are plain text
-                item.setToolTip(safe_line(text))
-                self.table.setItem(r, c, item)
-        self.table.resizeRowsToContents()
-        self.table.setMinimumHeight(min(400, 40 + sum(self.table.rowHeight(i) for i in range(len(rows)))))
+        self.rows = rows
+        self.text.clear_text()
+        for row in rows:
+            self.text.append_heading(row.label)
+            self.text.append_body(self.line(row))
+            if row.explanation:
+                self.text.append_body(row.explanation)
+        self.text.moveCursor(self.text.textCursor().MoveOperation.Start)

@@ -99,7 +99,7 @@ class RatingPage(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 3)
-        self.splitter.setSizes([230, 620, 620])
+        self.splitter.setSizes([240, 600, 640])
         layout = QVBoxLayout(self)
         layout.addWidget(self.save_banner)
         layout.addWidget(self.splitter, 1)

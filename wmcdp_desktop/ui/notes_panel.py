@@ -61,6 +61,8 @@ class NotesPanel(QGroupBox):
         self.confidence = QComboBox()
         self.confidence.setAccessibleName(CONFIDENCE)
         self.confidence.setPlaceholderText("Not set")
+        self.confidence.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.confidence.setMinimumContentsLength(24)
         for a in confidence_scale.anchors:
             self.confidence.addItem(safe_line(f"{a.level} – {a.text}"), a.level)
         self.confidence.setCurrentIndex(-1)

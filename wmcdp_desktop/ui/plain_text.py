@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextOption
+from PySide6.QtGui import QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QWidget
 
 BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -128,7 +128,8 @@ class PlainTextView(QPlainTextEdit):
         cursor = self.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         if not self.document().isEmpty():
-            cursor.insertBlock()
+            cursor.insertBlock(QTextBlockFormat())  # an empty line between sections
+            cursor.insertBlock(QTextBlockFormat())
         fmt = QTextCharFormat()
         fmt.setFontWeight(QFont.Weight.Bold)
         cursor.insertText(safe_line(text), fmt)
@@ -139,7 +140,7 @@ class PlainTextView(QPlainTextEdit):
         cursor = self.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         if new_block and not self.document().isEmpty():
-            cursor.insertBlock()
+            cursor.insertBlock(QTextBlockFormat())
         start = cursor.position()
         cursor.insertText(shown.display, QTextCharFormat())
         self.segments.append((start, shown))

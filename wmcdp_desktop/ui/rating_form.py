@@ -30,6 +30,10 @@ REVISE = "Revise this rating"
 DISCARD = "Discard revision"
 
 
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 class RatingForm(QWidget):
     submitRequested = Signal()
     reviseRequested = Signal()
@@ -141,7 +145,8 @@ class RatingForm(QWidget):
         if not editable and s.viewing_record is not None:
             env = s.viewing_record.envelope
             text = (
-                f"Submitted (revision {env.revision}) at {env.submitted_at}; active time "
+                f"Submitted (revision {env.revision}) on {env.submitted_at[:10]} at {env.submitted_at[11:16]} UTC; "
+                "active time "
                 f"{hms(s.viewing_record.time_spent_scoring_seconds or 0)}. To change it, choose “{REVISE}”: "
                 "a new revision is written and this one is kept."
             )
@@ -233,13 +238,13 @@ class RatingForm(QWidget):
                 row = self.rubric.row_for_field(p.path.removeprefix("scoring."))
                 if row is not None:
                     label, focus = row.problem, row.slider
-                    p = Problem(p.file, p.path, p.message.removeprefix(f"{row.dim.label}: "))
+                    p = Problem(p.file, p.path, _cap(p.message.removeprefix(f"{row.dim.label}: ")))
             elif p.path.startswith(("failure_mode_annotations.", "failure_mode_evidence")):
                 fm_id = p.path.split(".", 1)[1].split("[", 1)[0]
                 fm_row = self.failure_modes.rows.get(fm_id)
                 if fm_row is not None:
                     label, focus = fm_row.problem, fm_row.severity
-                    p = Problem(p.file, p.path, p.message.removeprefix(f"{fm_row.fm.label}: "))
+                    p = Problem(p.file, p.path, _cap(p.message.removeprefix(f"{fm_row.fm.label}: ")))
             elif p.path in self.notes.problems:
                 label = self.notes.problems[p.path]
                 name = p.path.removeprefix("clinician_notes.")

@@ -20,6 +20,10 @@ class TaskList(QWidget):
         self.title = QLabel(TASKS)
         self.list = QListWidget()
         self.list.setAccessibleName(TASKS)
+        self.list.setWordWrap(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setSpacing(1)
         self.title.setBuddy(self.list)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
@@ -40,9 +44,8 @@ class TaskList(QWidget):
 
     def _label(self, item: QListWidgetItem, n: int, tid: str) -> None:
         state = self.session.state(tid)
-        text = f"{MARKS[state]}  {n}. {tid} — {STATE_LABELS[state]}"
-        if self.session.has_revision_draft(tid):
-            text += " (revising)"
+        label = STATE_LABELS[state] + (" (revising)" if self.session.has_revision_draft(tid) else "")
+        text = f"{n}. {tid}\n     {MARKS[state]} {label}"
         item.setText(text)
 
     def _chosen(self, item: QListWidgetItem) -> None:
