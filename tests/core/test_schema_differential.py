@@ -409,7 +409,7 @@ def documented(error: ValidationError) -> bool:
 # --- Hypothesis: mutations of valid documents ------------------------------------------------------
 
 _TEXT = st.text(
-    alphabet=st.characters(exclude_categories=("Cs",), exclude_characters="\n"), max_size=12
+    alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\n"), max_size=12
 )
 _SCALARS = st.one_of(
     st.none(), st.booleans(),
