@@ -464,7 +464,7 @@ class RatingSession:
         if severity != "keep":
             if severity is not None and severity not in FAULT_SEVERITIES:
                 raise WmcdpError(f"{severity!r} is not a severity (minor, moderate, major, critical).")
-            entry.severity = severity  # type: ignore[assignment]
+            entry.severity = severity
         if note is not None:
             entry.note = note
         self._changed()

@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
         self.act_next_unfinished = self._action(
             "&Task", "Next unfinished task", self.next_unfinished, ["Ctrl+Shift+PgDown"]
         )
-        self.act_find = self._action("&Task", "Find…", self.find, ["Ctrl+F"])
+        self.act_find = self._action("&Task", "Find…", self.open_find, ["Ctrl+F"])
         self.act_bigger = self._action("&View", "Larger text", lambda: self.change_font(1), ["Ctrl+=", "Ctrl++"])
         self.act_smaller = self._action("&View", "Smaller text", lambda: self.change_font(-1), ["Ctrl+-"])
         self.act_help = self._action("&View", "Rubric help", self.show_help, ["F1"])
@@ -382,7 +382,7 @@ class MainWindow(QMainWindow):
         p.form.load()
         p.task_list.refresh()
         p.tabs.setCurrentWidget(p.form)
-        p.form.scroll.verticalScrollBar().setValue(0)
+        p.form.scroll_area.verticalScrollBar().setValue(0)
         self._show_save_state()
         self.refresh_time()
         return True
@@ -403,7 +403,7 @@ class MainWindow(QMainWindow):
         elif target != self.session.current_id:
             self.go_to(target)
 
-    def find(self) -> None:
+    def open_find(self) -> None:
         if self.page is not None:
             self.page.task_view.find_bar.open()
 
@@ -415,8 +415,8 @@ class MainWindow(QMainWindow):
     def _changed(self) -> None:
         self.save_label.setText("Unsaved changes…")
         self.autosave.start()
-        if self.page is not None:
-            self.page.task_list.refresh()
+        if self.page is not None and self.session is not None:
+            self.page.task_list.refresh_one(self.session.current_id)
 
     def save_now(self) -> bool:
         self.autosave.stop()
@@ -425,7 +425,7 @@ class MainWindow(QMainWindow):
         ok = self.session.save_draft()
         self._show_save_state()
         if self.page is not None:
-            self.page.task_list.refresh()
+            self.page.task_list.refresh_one(self.session.current_id)
         return ok
 
     def save_draft_now(self) -> None:
@@ -503,7 +503,7 @@ class MainWindow(QMainWindow):
             p.tabs.setCurrentWidget(p.form)
             if first is not None:
                 first.setFocus(Qt.FocusReason.OtherFocusReason)
-                p.form.scroll.ensureWidgetVisible(first)
+                p.form.scroll_area.ensureWidgetVisible(first)
             self.status(f"Not submitted: {len(outcome.problems)} thing(s) to fix, shown next to each control.")
             return
         assert outcome.record is not None

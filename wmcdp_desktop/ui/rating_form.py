@@ -89,14 +89,14 @@ class RatingForm(QWidget):
         sl.addWidget(self.submit_button)
         il.addLayout(sl)
         il.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(inner)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setWidget(inner)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.scroll)
+        layout.addWidget(self.scroll_area)
 
         self.rubric.scoreChanged.connect(self._score)
         self.failure_modes.changed.connect(self._fm)
@@ -124,8 +124,8 @@ class RatingForm(QWidget):
                 return
             for dim_id, row in self.rubric.rows.items():
                 row.set_value(rating.scores.get(dim_id))
-            for fm_id, row in self.failure_modes.rows.items():
-                row.load(rating.failure_modes.get(fm_id))
+            for fm_id, fm_row in self.failure_modes.rows.items():
+                fm_row.load(rating.failure_modes.get(fm_id))
             self.notes.load(rating.notes, rating.confidence)
             self.rubric.set_editable(editable)
             self.failure_modes.setEnabled(editable)

@@ -83,12 +83,12 @@ def render(out: Path) -> list[Path]:
             session.user_input()
         window.save_now()
         window.refresh_time()
-        page.form.scroll.verticalScrollBar().setValue(0)
+        page.form.scroll_area.verticalScrollBar().setValue(0)
         rows[5].slider.setFocus(Qt.FocusReason.TabFocusReason)
         shot("rating.png")
         # Validation: submit while scores are still unset.
         window.submit()
-        page.form.scroll.ensureWidgetVisible(rows[5])
+        page.form.scroll_area.ensureWidgetVisible(rows[5])
         shot("validation.png")
         # Calibration feedback, when the demo has a calibration task.
         for tid in session.task_ids:
@@ -98,7 +98,7 @@ def render(out: Path) -> list[Path]:
                     row.slider.set_score(4, emit=True)
                 page.form.notes.edits["brief_rationale"].setPlainText("Solid next move.")
                 window.submit()
-                page.form.scroll.verticalScrollBar().setValue(0)
+                page.form.scroll_area.verticalScrollBar().setValue(0)
                 shot("calibration.png")
                 break
         window.close()

@@ -69,5 +69,18 @@ class TaskList(QWidget):
             self.list.setCurrentRow(pos)
             self.list.blockSignals(blocked)
 
+    def refresh_one(self, task_id: str | None) -> None:
+        """Relabel one task (cheap: called on every edit)."""
+        if task_id is None:
+            return
+        i = self._pos(task_id)
+        item = self.list.item(i)
+        if item is not None:
+            self._label(item, i + 1, task_id)
+
+    def _pos(self, task_id: str) -> int:
+        pos = self.session.position()
+        return pos if pos is not None and self.session.task_ids[pos] == task_id else self.session.task_ids.index(task_id)
+
     def progress_text(self) -> str:
         return self.progress.format()
