@@ -69,6 +69,7 @@ def render(fig: dict[str, Any]) -> str:
         f"| hostile inputs tried (incl. fuzz executions) | {hostile['tried'] + fuzz['total']} |",
         f"| hostile inputs handled (incl. fuzz executions) | {hostile['handled'] + fuzz['total']} |",
         f"| of these, fuzz executions | {fuzz['total']} |",
+        f"| stateful session steps, invariants checked after each | {fig.get('stateful_steps', 0)} |",
         f"| records and drafts checked after a fault | {records['checked']} |",
         f"| **records lost** | **{records['lost']}** |",
         "",

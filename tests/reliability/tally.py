@@ -31,6 +31,8 @@ class Tally:
     fuzz_executions: Counter[str] = field(default_factory=Counter)
     records_checked: int = 0
     records_lost: int = 0
+    stateful_steps: int = 0
+    """Steps of the stateful session test, each followed by the invariant checks."""
     outcomes: Counter[str] = field(default_factory=Counter)
     skipped: list[str] = field(default_factory=list)
 
@@ -72,6 +74,7 @@ class Tally:
             "hostile_inputs": block(self.hostile_tried, self.hostile_handled, ("tried", "handled")),
             "fuzz_executions": {"total": sum(self.fuzz_executions.values()), "by_target": dict(sorted(self.fuzz_executions.items()))},
             "records": {"checked": self.records_checked, "lost": self.records_lost},
+            "stateful_steps": self.stateful_steps,
             "tests": dict(sorted(self.outcomes.items())),
             "skipped": sorted(self.skipped),
         }

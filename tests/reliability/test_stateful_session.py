@@ -1,0 +1,195 @@
+"""A rating session driven by a Hypothesis state machine: edit, autosave, crash, restart, revise, submit,
+export, in any order. After every step: the submitted count the window shows (``session.progress()``)
+= tasks with valid record files = the export manifest's entries; every record file's hash matches the
+audit log; after a crash every draft is restored exactly as last saved; no revision is ever lost.
+
+The machine drives :class:`RatingSession`, the core controller the window is a thin view over (the
+window itself is driven by test_ui_hostile.py); a "crash" drops every object without closing anything
+and builds a new session from the disk.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from wmcdp_desktop.core.export import build_export, export_results
+from wmcdp_desktop.core.rating_session import RatingSession
+from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.core.zipsafe import open_zip_bytes
+
+from .helpers import all_orphans
+from .sessionkit import audit_hash_problems, new_session, valid_drafts, valid_records, write_bundle_folder
+from .tally import TALLY
+
+pytestmark = pytest.mark.reliability
+
+TASKS = ["t0000", "t0001", "t0002"]
+_TEMPLATE: list[Path] = []
+
+
+def _bundle_template() -> Path:
+    if not _TEMPLATE:
+        _TEMPLATE.append(write_bundle_folder(Path(tempfile.mkdtemp(prefix="wmcdp-rel-bundle-")) / "bundle", 3))
+    return _TEMPLATE[0]
+
+
+def _snapshot(s: RatingSession) -> tuple[dict[str, int | str], str]:
+    assert s.current is not None
+    return dict(s.current.scores), s.current.notes["brief_rationale"]
+
+
+class SessionMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.root = Path(tempfile.mkdtemp(prefix="wmcdp-rel-state-"))
+        self.bundle = _bundle_template()
+        self.data = self.root / "data"
+        self.clock = FakeClock()
+        self.session = new_session(self.bundle, self.data, self.clock)
+        self.revisions: dict[str, int] = {}
+        """task -> latest submitted revision (the model)."""
+        self.saved: dict[str, tuple[dict[str, int | str], str]] = {}
+        """task -> the rating as last saved to its draft."""
+        self.exports = 0
+
+    def teardown(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    # ----- rules -----------------------------------------------------------------------------------
+    @rule(task=st.sampled_from(TASKS))
+    def open_task(self, task: str) -> None:
+        before = self.session.current_id
+        self.session.open_task(task)  # leaving the open task saves it
+        self._note_saved(before)
+        s = self.session
+        if s.current is not None and task in self.saved:
+            assert _snapshot(s) == self.saved[task], "draft not restored as saved"
+
+    @precondition(lambda self: self.session.current is not None)
+    @rule(dim=st.integers(0, 7), value=st.one_of(st.integers(1, 5), st.none()), seconds=st.integers(0, 30))
+    def edit_score(self, dim: int, value: int | None, seconds: int) -> None:
+        self.clock.advance(seconds)
+        self.session.user_input()
+        self.session.set_score(self.session.rubric.dimensions[dim].id, value)
+
+    @precondition(lambda self: self.session.current is not None)
+    @rule(text=st.text(min_size=0, max_size=30))
+    def edit_rationale(self, text: str) -> None:
+        self.session.set_note("brief_rationale", text)
+
+    @precondition(lambda self: self.session.current is not None)
+    @rule()
+    def autosave(self) -> None:
+        assert self.session.save_draft()
+        self._note_saved(self.session.current_id)
+
+    @rule()
+    def crash(self) -> None:
+        """Kill: nothing is closed or saved; a new session starts from the disk."""
+        TALLY.faults_injected["crash inside a stateful session (objects dropped, reopened from disk)"] += 1
+        del self.session
+        self.session = new_session(self.bundle, self.data, self.clock)
+        for task in self.saved:  # every saved draft is found again
+            assert self.session.state(task) in ("draft", "submitted")
+            assert task in self.session.store.draft_task_ids()
+        TALLY.faults_survived["crash inside a stateful session (objects dropped, reopened from disk)"] += 1
+
+    @rule()
+    def restart(self) -> None:
+        before = self.session.current_id
+        assert self.session.close()
+        self._note_saved(before, closed=True)
+        self.session = new_session(self.bundle, self.data, self.clock)
+
+    @precondition(lambda self: self.session.viewing_record is not None)
+    @rule()
+    def revise(self) -> None:
+        self.session.revise()
+        self._note_saved(self.session.current_id)
+
+    @precondition(lambda self: self.session.current is not None)
+    @rule(score=st.integers(1, 5))
+    def complete_and_submit(self, score: int) -> None:
+        s = self.session
+        task = s.current_id
+        assert task is not None
+        for dim in s.rubric.dimensions:
+            if dim.id not in s.current.scores:  # type: ignore[union-attr]
+                s.set_score(dim.id, score)
+        if not s.current.notes["brief_rationale"].strip():  # type: ignore[union-attr]
+            s.set_note("brief_rationale", "Complete enough.")
+        outcome = s.submit()
+        assert outcome.ok, outcome.problems
+        self.revisions[task] = self.revisions.get(task, 0) + 1
+        assert outcome.record is not None and outcome.record.envelope.revision == self.revisions[task]
+        self.saved.pop(task, None)
+
+    @rule()
+    def export(self) -> None:
+        s = self.session
+        out = self.root / "out"
+        out.mkdir(exist_ok=True)
+        dest = out / f"results-{self.exports}.zip"
+        self.exports += 1
+        manifest = export_results(
+            s.store,
+            dest,
+            bundle_id=s.manifest.bundle_id,
+            bundle_sha256=s.bundle.manifest_sha256,
+            study_id=s.manifest.study_id,
+            task_ids=s.task_ids,
+            drafts_not_submitted=s.drafts_not_submitted(),
+            clock=self.clock,
+        )
+        safe = open_zip_bytes(dest.read_bytes(), dest.name)
+        assert sorted(safe.names()) == sorted(["manifest.json", *(f.path for f in manifest.files)])
+        assert manifest.counts.submitted == len(self.revisions)
+
+    def _note_saved(self, task: str | None, closed: bool = False) -> None:
+        """After a save of ``task`` (explicit, or by leaving/closing it): the disk holds the rating."""
+        if task is None:
+            return
+        drafts = valid_drafts(self.session.store)
+        if task in drafts:
+            d = drafts[task]
+            self.saved[task] = (dict(d.scores), d.notes.brief_rationale)
+
+    # ----- invariants ---------------------------------------------------------------------------------
+    @invariant()
+    def counts_agree(self) -> None:
+        s = self.session
+        records = valid_records(s.store)  # every record file loads
+        tasks_with_records = {name.split(".")[0] for name in records}
+        assert s.progress() == (len(self.revisions), len(TASKS))
+        expected = sum(self.revisions.values())
+        TALLY.records(expected, max(0, expected - len(records)))
+        assert tasks_with_records == set(self.revisions)
+        assert len(records) == expected, "a revision was lost or invented"
+        _data, manifest = build_export(
+            s.store,
+            bundle_id=s.manifest.bundle_id,
+            bundle_sha256=s.bundle.manifest_sha256,
+            study_id=s.manifest.study_id,
+            task_ids=s.task_ids,
+            drafts_not_submitted=s.drafts_not_submitted(),
+            clock=self.clock,
+        )
+        assert manifest.counts.submitted == s.progress()[0]
+        assert len(manifest.files) == len(records)
+        assert sum(1 for f in manifest.files if f.latest) == len(self.revisions)
+        assert audit_hash_problems(s.store) == ([], [])
+        assert all_orphans(self.data) == []
+        TALLY.stateful_steps += 1
+
+
+SessionMachine.TestCase.settings = settings(
+    max_examples=30, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck), database=None
+)
+test_stateful_rating_session = SessionMachine.TestCase
