@@ -139,6 +139,36 @@ def test_calibration_feedback_only_on_calibration_tasks(tmp_path: Path, capsys: 
     assert seen_calibration == 6
 
 
+def test_feedback_only_on_the_gold_response(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    study = write_study(tmp_path / "s", n_items=2, calibration_items=1, n_raters=2, overlap=2)
+    item_path = study / "items" / "ITEM-003.json"
+    item = json.loads(item_path.read_text())
+    assert item["split"] == "calibration"
+    item["metadata"] = {"goldResponseId": "ITEM-003--zeta-llm-large", "note": "METADATA-NEVER-SHIPPED"}
+    write_json(item_path, item)
+    result = build(capsys, study, tmp_path / "out")
+    key = load_file(UnblindingKey, Path(result["key"]))
+    response_of = {e.task_id: e.response_id for e in key.entries}
+    for b in result["bundles"]:
+        bundle = open_bundle(Path(b["file"]))
+        for t in bundle.task_ids:
+            task = bundle.task(t)
+            has_feedback = task.calibration_feedback is not None
+            assert has_feedback == (response_of[t] == "ITEM-003--zeta-llm-large"), response_of[t]
+        for _, data in all_bytes_of(Path(b["file"])):
+            assert b"METADATA-NEVER-SHIPPED" not in data and b"goldResponseId" not in data
+
+
+def test_gold_response_id_must_be_a_response_of_the_item(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    study = write_study(tmp_path / "s")
+    item = json.loads((study / "items" / "ITEM-001.json").read_text())
+    item["metadata"] = {"goldResponseId": "ITEM-002--acme-gpt-9"}
+    write_json(study / "items" / "ITEM-001.json", item)
+    code, out, _ = run(capsys, "study", "validate", str(study), "--json")
+    assert code == 1
+    assert [(p["file"], p["path"]) for p in json.loads(out)["problems"]] == [("items/ITEM-001.json", "metadata.goldResponseId")]
+
+
 def test_verdict_score_mapping() -> None:
     five = Scale(min=1, max=5, anchors=[{"level": i, "text": "x"} for i in range(1, 6)])  # type: ignore[misc]
     assert verdict_scores(five, ["satisfied"]) == [4, 5]

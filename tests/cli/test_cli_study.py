@@ -131,3 +131,17 @@ def test_usage_error_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         main(["study", "validate", "--help"])
     assert info.value.code == 0
     assert "cross-reference" in capsys.readouterr().out
+
+
+def test_unexpected_error_has_no_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from wmcdp_desktop.cli import main as main_mod
+    from wmcdp_desktop.cli import study_cmd
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("internal bug")
+
+    monkeypatch.setattr(study_cmd, "load_study", boom)
+    monkeypatch.setattr(main_mod, "log_path", lambda: tmp_path / "wmcdp-error.log")
+    code, _, err = run(capsys, "study", "validate", str(tmp_path))
+    assert code == 3 and "unexpected internal error" in err and str(tmp_path / "wmcdp-error.log") in err
+    assert "RuntimeError" in (tmp_path / "wmcdp-error.log").read_text()

@@ -23,7 +23,9 @@ The rules, in the order they are applied (docs/COORDINATORS.md explains them for
    rater's position and the item, so no model is systematically seen first.
 6. **Blinding.** A task holds the scenario, the item id, domain and scenario types, the opaque response
    id and the response text; calibration tasks also hold :class:`CalibrationFeedback` (criterion
-   verdicts, severities, criterion notes, acceptable decisions; never adjudication notes). Before anything
+   verdicts, severities, criterion notes, acceptable decisions; never adjudication notes) - only on
+   the response the gold describes when the item names it in ``metadata.goldResponseId`` (item
+   ``metadata`` itself is never shipped). Before anything
    is written, every file and file name of every bundle is searched for every model name (ignoring case)
    and every response id; a hit stops the build with a message saying where.
 7. **Determinism.** Canonical JSON, sorted zip entries with fixed timestamps and permissions,
@@ -71,6 +73,8 @@ ID_SCHEME = (
 KEY_MODE = 0o600
 CALIBRATION_SPLIT = "calibration"
 """Items of this split carry :class:`CalibrationFeedback` (shown to the rater after submitting)."""
+GOLD_RESPONSE_KEY = "goldResponseId"
+"""``metadata.goldResponseId`` of an item: the ``response_id`` its gold standard describes."""
 
 
 # ---------------------------------------------------------------- deterministic randomness
@@ -349,6 +353,21 @@ def calibration_feedback(item: BenchmarkItem, study: LoadedStudy) -> Calibration
     )
 
 
+def gold_response_id(item: BenchmarkItem) -> str | None:
+    """``metadata.goldResponseId``: the one response the item's gold standard describes (if named)."""
+    value = (item.metadata or {}).get(GOLD_RESPONSE_KEY)
+    return value if isinstance(value, str) else None
+
+
+def gets_feedback(item: BenchmarkItem, response: CandidateResponse) -> bool:
+    """Calibration feedback goes on calibration items only, and only on the response the gold describes
+    (``metadata.goldResponseId``; without it the gold applies to every response of the item)."""
+    if item.split != CALIBRATION_SPLIT:
+        return False
+    gold_id = gold_response_id(item)
+    return gold_id is None or gold_id == response.response_id
+
+
 def task_document(planned: PlannedTask, study: LoadedStudy) -> Task:
     """The blinded task a rater sees."""
     case = study.item_case(planned.item)
@@ -363,7 +382,7 @@ def task_document(planned: PlannedTask, study: LoadedStudy) -> Task:
         candidate_response_id=planned.candidate_response_id,
         candidate_response_text=planned.response.text,
         calibration_feedback=(
-            calibration_feedback(planned.item, study) if planned.item.split == CALIBRATION_SPLIT else None
+            calibration_feedback(planned.item, study) if gets_feedback(planned.item, planned.response) else None
         ),
     )
 

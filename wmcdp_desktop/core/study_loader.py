@@ -8,6 +8,8 @@ against its model and then checks that:
 - every item's ``contractRef`` names the study's rubric id and version;
 - every ``criterionId`` in ``goldStandard.criterionGold`` is a rubric dimension or failure mode;
 - every candidate response names an existing item;
+- ``metadata.goldResponseId`` (the response an item's gold describes), when given, is a response to
+  that item;
 - no id is used twice (items, case id+version, response ids, criterion ids within an item);
 - ``rater_splits`` does not list ``held_out_project`` (never sent to raters; the leakage rule).
 
@@ -270,6 +272,20 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
         if response.benchmark_item_id not in items:
             problems.append(Problem(entry.source, "benchmark_item_id", f"{response.benchmark_item_id} is not an item in items/"))
         models.add(response.model_source)
+
+    responses_of: dict[str, set[str]] = {}
+    for entry in responses:
+        responses_of.setdefault(entry.response.benchmark_item_id, set()).add(entry.response.response_id)
+    for item_id, item in items.items():
+        gold_id = (item.metadata or {}).get("goldResponseId")
+        if gold_id is None:
+            continue
+        if not isinstance(gold_id, str):
+            problems.append(Problem(item_sources[item_id], "metadata.goldResponseId", "must be a response_id (text)"))
+        elif gold_id not in responses_of.get(item_id, set()):
+            problems.append(
+                Problem(item_sources[item_id], "metadata.goldResponseId", f"{gold_id} is not a response to this item")
+            )
 
     loaded_study = LoadedStudy(
         root=root,
