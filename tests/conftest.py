@@ -305,7 +305,67 @@ def _candidate_response() -> dict[str, Any]:
     return {"response_id": "gpt-x-ocd-07", "benchmark_item_id": "ocd-07", "model_source": "model-x", "text": RESPONSE_TEXT}
 
 
+def _draft() -> dict[str, Any]:
+    return {
+        "document_type": "wmcdp_draft",
+        "format_version": "1.0.0",
+        "task_id": "T-0001",
+        "bundle_id": "B-demo-r01",
+        "rater_id": "R01",
+        "scores": {"WM-RUB-001": 4, "WM-RUB-005": "N/A"},
+        "failure_modes": {
+            "WM-FM-REASSURANCE": {
+                "checked": True,
+                "severity": "minor",
+                "note": "answers indirectly",
+                "spans": [{"source": "candidate_response", "start": 0, "end": 2}],
+            },
+            "WM-FM-SHAMING": {"checked": False, "note": "", "spans": []},
+        },
+        "notes": {
+            "brief_rationale": "so far good",
+            "best_aspect": "",
+            "main_concern": "",
+            "suggested_better_clinical_move": "",
+        },
+        "active_seconds": 12.5,
+        "started_at": "2026-11-29T10:00:00Z",
+        "updated_at": "2026-11-29T10:03:00Z",
+    }
+
+
+def _unblinding_key() -> dict[str, Any]:
+    return {
+        "document_type": "wmcdp_unblinding_key",
+        "format_version": "1.0.0",
+        "study_id": "S-pilot",
+        "study_sha256": SHA,
+        "seed": 7,
+        "overlap": 2,
+        "created_at": "2026-11-01T09:00:00Z",
+        "id_scheme": "HMAC-SHA256 of the response id",
+        "entries": [
+            {
+                "task_id": "T-0001",
+                "candidate_response_id": "cr-3f9a1c",
+                "benchmark_item_id": "ocd-07",
+                "split": "test",
+                "response_id": "gpt-x-ocd-07",
+                "model_source": "model-x",
+                "raters": ["R01", "R02"],
+            }
+        ],
+        "bundles": [
+            {"file_name": "R01.wmcdp", "bundle_id": "B-demo-r01", "bundle_sha256": SHA, "rater_id": "R01",
+             "task_ids": ["T-0001"]},
+        ],
+        "left_out": [{"benchmark_item_id": "ocd-99", "reason": "excluded: duplicate"}],
+    }
+
+
 SAMPLES: dict[str, Callable[[], dict[str, Any]]] = {
+    "Draft": _draft,
+    "UnblindingKey": _unblinding_key,
     "Rubric": _rubric,
     "Task": _task,
     "CalibrationTask": _calibration_task,
@@ -331,7 +391,8 @@ def sample_docs() -> Callable[[str], dict[str, Any]]:
     """``sample_docs("RatingRecord")`` -> a fresh, valid sample document (a deep copy; mutate freely).
 
     Names: Rubric, Task, CalibrationTask, RatingRecord, BenchmarkItem, Case, Study, BundleManifest,
-    ResultsManifest, CandidateResponse. The record rates the task against the rubric and is valid for both.
+    ResultsManifest, CandidateResponse, Draft, UnblindingKey. The record rates the task against the rubric
+    and is valid for both.
     """
 
     def make(name: str) -> dict[str, Any]:

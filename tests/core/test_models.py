@@ -22,6 +22,8 @@ from wmcdp_desktop.core.models import (
     Study,
     Task,
 )
+from wmcdp_desktop.core.models.draft import Draft
+from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
 Docs = Callable[[str], dict[str, Any]]
@@ -37,6 +39,8 @@ MODELS: dict[str, type[BaseModel]] = {
     "BundleManifest": BundleManifest,
     "ResultsManifest": ResultsManifest,
     "CandidateResponse": CandidateResponse,
+    "Draft": Draft,
+    "UnblindingKey": UnblindingKey,
 }
 NULL_MESSAGE = "null is not allowed; leave the field out instead"
 UNKNOWN_MESSAGE = "unknown field (not part of this format; check the spelling)"

@@ -34,6 +34,8 @@ from wmcdp_desktop.core.models import (
     Study,
     Task,
 )
+from wmcdp_desktop.core.models.draft import Draft
+from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.resources import schemas_dir
 
 Docs = Callable[[str], dict[str, Any]]
@@ -56,6 +58,8 @@ TARGETS: dict[str, tuple[type[BaseModel], str]] = {
     "CalibrationTask": (Task, "task.schema.json"),
     "ResultsManifest": (ResultsManifest, "results-manifest.schema.json"),
     "CandidateResponse": (CandidateResponse, "candidate-response.schema.json"),
+    "Draft": (Draft, "draft.schema.json"),
+    "UnblindingKey": (UnblindingKey, "unblinding-key.schema.json"),
 }
 VALIDATORS = {name: Draft202012Validator(schema, registry=REGISTRY) for name, schema in SCHEMA_FILES.items()}
 
@@ -305,6 +309,16 @@ CORPUS: list[tuple[str, str, list[Mutation], bool]] = [
     ("results: file outside records/", "ResultsManifest", [("set", "files[0].path", "T-0001.r1.json")], False),
     ("response: blank model", "CandidateResponse", [("set", "model_source", "")], False),
     ("response: no text", "CandidateResponse", [("del", "text", None)], False),
+    ("draft: nothing chosen yet", "Draft", [
+        ("set", "scores", {}), ("set", "failure_modes", {}), ("del", "notes", None), ("del", "active_seconds", None)], True),
+    ("draft: revising", "Draft", [("set", "base_revision", 1), ("set", "base_record_id", "e" * 32)], True),
+    ("draft: unknown dimension", "Draft", [("set", "scores.WM-RUB-009", 3)], False),
+    ("draft: negative time", "Draft", [("set", "active_seconds", -0.5)], False),
+    ("draft: severity null", "Draft", [("set", "failure_modes.WM-FM-SHAMING.severity", None)], False),
+    ("draft: other format version", "Draft", [("set", "format_version", "2.0.0")], False),
+    ("key: unassigned bundle", "UnblindingKey", [("del", "bundles[0].rater_id", None)], True),
+    ("key: blank model", "UnblindingKey", [("set", "entries[0].model_source", " ")], False),
+    ("key: overlap 0", "UnblindingKey", [("set", "overlap", 0)], False),
 ]
 
 
