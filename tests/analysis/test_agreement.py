@@ -230,3 +230,18 @@ def test_rng_streams_are_independent_of_order() -> None:
     rng_for(5, "alpha", "WM-RUB-002").integers(0, 1000, 5)
     b = rng_for(5, "alpha", "WM-RUB-001").integers(0, 1000, 5)
     assert list(a) == list(b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["nominal", "ordinal", "interval"]))
+def test_matrix_engine_equals_package_engine(seed: int, level: str) -> None:
+    """The failure-mode alphas use the matrix engine; it must give the package's number."""
+    rng = np.random.default_rng(seed)
+    m = rng.integers(1, 6, size=(int(rng.integers(2, 6)), int(rng.integers(2, 40)))).astype(float)
+    m[rng.random(m.shape) < 0.3] = np.nan
+    vc = _vc(m.tolist())
+    pkg = agreement.alpha_point(vc, VALUES, level, "package")  # type: ignore[arg-type]
+    mat = agreement.alpha_point(vc, VALUES, level, "matrix")  # type: ignore[arg-type]
+    assert (pkg[0] is None) == (mat[0] is None) and pkg[1] == mat[1]
+    if pkg[0] is not None:
+        assert mat[0] == pytest.approx(pkg[0], abs=1e-9)

@@ -59,6 +59,13 @@ def unit_coincidences(vc: IntArray) -> FloatArray:
     return o.reshape(len(vc), v * v)
 
 
+def coincidences(vc: IntArray) -> FloatArray:
+    """Krippendorff's coincidence matrix (V, V) of pairable units as one matrix product."""
+    w = 1.0 / np.maximum(vc.sum(axis=1) - 1, 1)
+    weighted = vc * w[:, None]
+    return weighted.T @ vc - np.diag(weighted.sum(axis=0))
+
+
 def _distances(values: FloatArray, n_v: FloatArray, level: Level) -> FloatArray:
     """Distance matrices (B, V, V) for each row of n_v (B, V), as the krippendorff package defines them."""
     b, v = n_v.shape
@@ -91,23 +98,35 @@ def alpha_from_coincidences(o: FloatArray, values: FloatArray, level: Level) -> 
     return out
 
 
-def alpha_point(vc: IntArray, values: FloatArray, level: Level) -> tuple[float | None, str | None]:
-    """Krippendorff's alpha from the ``krippendorff`` package, or ``(None, reason)``."""
-    import krippendorff
+def alpha_point(vc: IntArray, values: FloatArray, level: Level,
+                engine: Literal["package", "matrix"] = "package") -> tuple[float | None, str | None]:
+    """Krippendorff's alpha, or ``(None, reason)`` when it is undefined.
 
-    vc = pairable_units(vc)
+    ``engine="package"`` asks the ``krippendorff`` package (used for the rubric dimensions);
+    ``"matrix"`` uses :func:`alpha_from_coincidences`, the same formula as one matrix product (used for
+    the many failure-mode alphas; tests check both engines agree to 1e-9).
+    """
+    return _alpha_point(pairable_units(vc), values, level, engine)
+
+
+def _alpha_point(vc: IntArray, values: FloatArray, level: Level,
+                 engine: Literal["package", "matrix"]) -> tuple[float | None, str | None]:
+    """:func:`alpha_point` on units already reduced to the pairable ones."""
     if len(vc) == 0:
         return None, "no task has two or more scores to compare"
     if int((vc.sum(axis=0) > 0).sum()) < 2:
         return None, "every paired score is the same value, so alpha is undefined (no variation to agree on)"
+    if engine == "matrix":
+        return fnum(alpha_from_coincidences(coincidences(vc).reshape(1, -1), values, level)[0]), None
+    import krippendorff
+
     value = krippendorff.alpha(value_counts=vc, value_domain=values, level_of_measurement=level)
     return fnum(value), None
 
 
 def alpha_bootstrap(vc: IntArray, values: FloatArray, levels: tuple[Level, ...], b: int,
                     rng: np.random.Generator) -> dict[Level, FloatArray]:
-    """``b`` bootstrap alphas per level, resampling pairable tasks with replacement."""
-    vc = pairable_units(vc)
+    """``b`` bootstrap alphas per level, resampling pairable tasks (``vc`` holds only those) with replacement."""
     out: dict[Level, list[FloatArray]] = {lv: [] for lv in levels}
     if len(vc) == 0 or b <= 0:
         return {lv: np.empty(0) for lv in levels}
@@ -128,16 +147,21 @@ class AlphaResult:
 
 
 def alpha_with_ci(vc: IntArray, values: FloatArray, levels: tuple[Level, ...], b: int,
-                  rng: np.random.Generator) -> dict[Level, AlphaResult]:
-    reps = alpha_bootstrap(vc, values, levels, b, rng)
+                  rng: np.random.Generator,
+                  engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
+    vc = pairable_units(vc)
     out: dict[Level, AlphaResult] = {}
+    if len(vc) == 0 or int((vc.sum(axis=0) > 0).sum()) < 2:  # undefined: no point in resampling
+        _, why = _alpha_point(vc, values, levels[0], engine)
+        return {lv: AlphaResult(None, None, None, why) for lv in levels}
+    reps = alpha_bootstrap(vc, values, levels, b, rng)
     for lv in levels:
-        a, why = alpha_point(vc, values, lv)
+        a, why = _alpha_point(vc, values, lv, engine)
         if a is None:
             out[lv] = AlphaResult(None, None, None, why)
             continue
         lo, hi, why_ci = percentile_ci(reps[lv])
-        out[lv] = AlphaResult(a, lo, hi, why_ci)
+        out[lv] = AlphaResult(a, lo, hi, why_ci if b > 0 else None)  # b = 0: one report-wide note
     return out
 
 
@@ -308,9 +332,9 @@ def _failure_modes(ds: Dataset, seed: int, b: int, progress: ProgressFn,
         present = (sev > 0).astype(np.int64)
         if multi_rater and ds.n:
             pres = alpha_with_ci(value_counts(ds.task, present, nt, 2), presence_values, ("nominal",), b,
-                                 rng_for(seed, "fm-presence", fm.id))["nominal"]
+                                 rng_for(seed, "fm-presence", fm.id), "matrix")["nominal"]
             sevr = alpha_with_ci(value_counts(ds.task, sev, nt, len(SEVERITIES)), severity_values, ("ordinal",), b,
-                                 rng_for(seed, "fm-severity", fm.id))["ordinal"]
+                                 rng_for(seed, "fm-severity", fm.id), "matrix")["ordinal"]
             reason = "; ".join(sorted({r.note for r in (pres, sevr) if r.note})) or None
         else:
             pres = sevr = AlphaResult(None, None, None, None)

@@ -16,14 +16,14 @@ def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    fig = Figure(figsize=(width, height), dpi=DPI)
     FigureCanvasAgg(fig)
     return fig
 
 
 def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
+    fig.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
     return buf.getvalue()
 
 

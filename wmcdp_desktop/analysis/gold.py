@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wmcdp_desktop.analysis.common import IntArray, Note, Table, group_index
+from wmcdp_desktop.analysis.common import IntArray, Note, Table
 from wmcdp_desktop.analysis.loading import Dataset
 from wmcdp_desktop.core.models.rubric import Dimension
 
@@ -76,53 +76,66 @@ def analyse_gold(ds: Dataset) -> GoldResults:
     col = dim_index | {f: len(dim_index) + k for f, k in fm_index.items()}
 
     n_r = len(ds.rater_ids)
-    rater_n = np.zeros(n_r)
-    rater_ok = np.zeros(n_r)
-    cal_n = np.zeros(n_r)
-    cal_ok = np.zeros(n_r)
-    crit_stats: dict[str, np.ndarray] = {}
-    crit_items: dict[str, int] = {}
+    # One entry per (rated item, gold criterion): a plain loop over the gold, not over ratings.
+    e_item: list[int] = []
+    e_col: list[int] = []
+    e_acc: list[list[bool]] = []
+    e_info: list[tuple[str, str, str, str]] = []
     unknown: set[str] = set()
-    rows_of_item = group_index(ds.item, len(ds.item_ids))
     for i, item_id in enumerate(ds.item_ids):
         item = ds.items.get(item_id)
         if item is None:
             continue
-        rows = rows_of_item[i]
-        calibration = item.split == "calibration"
         for g in item.goldStandard.criterionGold:
             c = col.get(g.criterionId)
             if c is None:
                 unknown.add(g.criterionId)
                 continue
-            v = verdicts[rows, c]
-            acceptable = np.zeros(len(VERDICTS), bool)
-            acceptable[[_V[a] for a in g.acceptableVerdicts]] = True
-            ok = acceptable[v]
-            st = crit_stats.setdefault(g.criterionId, np.zeros(2 + len(VERDICTS)))
-            st[0] += ok.size
-            st[1] += ok.sum()
-            st[2:] += np.bincount(v, minlength=len(VERDICTS))
-            crit_items[g.criterionId] = crit_items.get(g.criterionId, 0) + 1
-            rr = ds.rater[rows]
-            rater_n += np.bincount(rr, minlength=n_r)
-            rater_ok += np.bincount(rr, weights=ok.astype(float), minlength=n_r)
-            if calibration:
-                cal_n += np.bincount(rr, minlength=n_r)
-                cal_ok += np.bincount(rr, weights=ok.astype(float), minlength=n_r)
-            by_item.rows.append([item_id, item.split, g.criterionId, " | ".join(g.acceptableVerdicts), int(ok.size),
-                                 int(ok.sum()), float(ok.mean()) if ok.size else None])
+            e_item.append(i)
+            e_col.append(c)
+            e_acc.append([v in g.acceptableVerdicts for v in VERDICTS])
+            e_info.append((item_id, item.split, g.criterionId, " | ".join(g.acceptableVerdicts)))
+    n_e = len(e_item)
+    entry_item = np.array(e_item, np.int64)
+    entry_col = np.array(e_col, np.int64)
+    entry_acc = np.array(e_acc, bool).reshape(n_e, len(VERDICTS))
+    entry_cal = np.array([info[1] == "calibration" for info in e_info], bool)
+
+    # Expand to (rating, entry) pairs: each rating meets every gold entry of its item.
+    order = np.argsort(entry_item, kind="stable")
+    per_item = np.bincount(entry_item, minlength=len(ds.item_ids))
+    first = np.concatenate([[0], np.cumsum(per_item)[:-1]])
+    reps = per_item[ds.item]
+    pair_rating = np.repeat(np.arange(ds.n), reps)
+    offset = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
+    pair_entry = order[np.repeat(first[ds.item], reps) + offset]
+    v = verdicts[pair_rating, entry_col[pair_entry]]
+    ok = entry_acc[pair_entry, v].astype(float)
+    rr = ds.rater[pair_rating]
+    cal = entry_cal[pair_entry].astype(float)
+    rater_n = np.bincount(rr, minlength=n_r).astype(float)
+    rater_ok = np.bincount(rr, weights=ok, minlength=n_r)
+    cal_n = np.bincount(rr, weights=cal, minlength=n_r)
+    cal_ok = np.bincount(rr, weights=ok * cal, minlength=n_r)
+    e_n = np.bincount(pair_entry, minlength=n_e)
+    e_ok = np.bincount(pair_entry, weights=ok, minlength=n_e)
+    n_crit = verdicts.shape[1]
+    c_n = np.bincount(entry_col[pair_entry], minlength=n_crit)
+    c_ok = np.bincount(entry_col[pair_entry], weights=ok, minlength=n_crit)
+    c_items = np.bincount(entry_col[np.flatnonzero(e_n > 0)], minlength=n_crit)
+    c_verdicts = np.bincount(entry_col[pair_entry] * len(VERDICTS) + v,
+                             minlength=n_crit * len(VERDICTS)).reshape(n_crit, len(VERDICTS))
+    for k, info in enumerate(e_info):
+        by_item.rows.append([*info, int(e_n[k]), int(e_ok[k]), float(e_ok[k] / e_n[k]) if e_n[k] else None])
     if unknown:
         notes.append(Note("gold", f"Gold criteria that name neither a rubric dimension nor a failure mode of this "
                                   f"rubric were skipped: {', '.join(sorted(unknown)[:10])}."))
-    order = [d.id for d in ds.dimensions] + [f.id for f in ds.rubric.failure_modes]
-    for cid in order:
-        if cid not in crit_stats:
+    for cid, c in col.items():
+        if c_items[c] == 0:
             continue
-        st = crit_stats[cid]
-        by_crit.rows.append([cid, labels[cid], crit_items[cid], int(st[0]), int(st[1]),
-                             float(st[1] / st[0]) if st[0] else None, *[int(x) for x in st[2:6]]])
-    if not crit_stats:
+        by_crit.rows.append([cid, labels[cid], int(c_items[c]), int(c_n[c]), int(c_ok[c]),
+                             float(c_ok[c] / c_n[c]) if c_n[c] else None, *[int(x) for x in c_verdicts[c, :4]]])
+    if not by_crit.rows:
         notes.append(Note("gold", "No rated item has gold verdicts on this rubric's criteria."))
     if ds.items and not cal_n.any():
         notes.append(Note("gold", "No calibration item was rated: calibration performance is not available."))

@@ -157,7 +157,7 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
                 else:
                     lo, hi, why = percentile_ci(rm[:, d])
                     mlo, mhi, _ = percentile_ci(rmed[:, d])
-                    note = why
+                    note = why if b > 0 else None
             scores_t.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med,
                                   mlo, mhi, note])
             prof.append((mean, lo, hi))
@@ -255,6 +255,7 @@ def _paired(ds: Dataset, item_means: dict[int, FloatArray], seed: int, b: int, t
                 note = "one shared item: no interval or test"
             else:
                 lo, hi, note = percentile_ci(rep[:, d])
+                note = note if b > 0 else None
             p = wilcoxon_p(dd) if dd.size >= MIN_ITEMS_FOR_INTERVAL else None
             if p is None and note is None:
                 note = "no differences to test"

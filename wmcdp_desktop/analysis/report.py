@@ -65,18 +65,13 @@ def _disagreements(ds: Dataset) -> Table:
     if ds.n == 0 or len(ds.rater_ids) < 2:
         return table
     nt = len(ds.task_ids)
-    spread = np.zeros((nt, ds.scores.shape[1]))
-    valid = np.zeros((nt, ds.scores.shape[1]), bool)
-    for d in range(ds.scores.shape[1]):
-        col = ds.scores[:, d]
-        ok = ~np.isnan(col)
-        hi = np.full(nt, -np.inf)
-        lo = np.full(nt, np.inf)
-        np.maximum.at(hi, ds.task[ok], col[ok])
-        np.minimum.at(lo, ds.task[ok], col[ok])
-        c = np.bincount(ds.task[ok], minlength=nt)
-        valid[:, d] = c >= 2
-        spread[:, d] = np.where(valid[:, d], hi - lo, 0)
+    cube = np.full((len(ds.rater_ids), nt, ds.scores.shape[1]), np.nan)
+    cube[ds.rater, ds.task] = ds.scores
+    has = ~np.isnan(cube)
+    hi = np.where(has, cube, -np.inf).max(axis=0)
+    lo = np.where(has, cube, np.inf).min(axis=0)
+    valid = has.sum(axis=0) >= 2
+    spread = np.where(valid, hi - lo, 0.0)
     k = valid.sum(axis=1)
     score = np.where(k > 0, spread.sum(axis=1) / np.maximum(k, 1), -1)
     top = [t for t in np.argsort(-score, kind="stable")[:TOP_DISAGREEMENTS] if score[t] > 0]
