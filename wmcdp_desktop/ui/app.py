@@ -22,6 +22,7 @@ from wmcdp_desktop.core.settings import load_settings
 from wmcdp_desktop.core.storage import InstanceLock, default_data_dir
 from wmcdp_desktop.core.timing import Clock, SystemClock
 from wmcdp_desktop.ui.main_window import APP_TITLE, MainWindow
+from wmcdp_desktop.ui.qt_guard import protect_none
 
 
 class _ArgError(WmcdpError):
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
     """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
+    protect_none()
     args = build_parser().parse_args(argv)
     data_dir: Path = (args.data_dir or default_data_dir()).expanduser().resolve()
     lock = InstanceLock(data_dir)
