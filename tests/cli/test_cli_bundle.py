@@ -257,6 +257,33 @@ def test_first_model_rotates_across_raters(tmp_path: Path, capsys: pytest.Captur
     assert first_counts == Counter({m: 6 for m in MODELS})
 
 
+@pytest.mark.parametrize(("n_items", "n_raters", "overlap"), [(40, 4, 2), (30, 5, 3), (25, 7, 4)])
+def test_first_model_balanced_when_raters_see_some_responses(
+    tmp_path: Path, n_items: int, n_raters: int, overlap: int
+) -> None:
+    # Among the responses to one item that a rater sees, each is first equally often on average:
+    # a model's "first" count is close to its fair share sum(1 / group size) over its groups.
+    from wmcdp_desktop.core.bundle_builder import plan_build
+    from wmcdp_desktop.core.study_loader import load_study
+
+    study = write_study(tmp_path / "s", n_items=n_items, n_raters=n_raters, overlap=overlap, calibration_items=0)
+    plan = plan_build(load_study(study))
+    first: Counter[str] = Counter()
+    fair: Counter[str] = Counter()
+    for order in plan.assignment.values():
+        groups: dict[str, list[str]] = {}
+        for t in order:
+            groups.setdefault(plan.tasks[t].item.benchmarkItemId, []).append(plan.tasks[t].response.model_source)
+        for models in groups.values():
+            if len(models) >= 2:
+                first[models[0]] += 1
+                for m in models:
+                    fair[m] += 1 / len(models)
+    assert all(fair[m] > 0 for m in MODELS)  # every model is seen beside another response of its item
+    for m in MODELS:
+        assert abs(first[m] - fair[m]) <= max(3, 0.2 * fair[m]), (m, first[m], fair[m])
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=5), min_size=0, max_size=30), st.integers(0, 1000))
 def test_arrange_avoids_back_to_back_when_possible(groups: list[int], seed: int) -> None:

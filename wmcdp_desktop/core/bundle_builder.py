@@ -242,7 +242,10 @@ def plan_build(
         tasks_of_item.setdefault(item_of[t], []).append(t)
     task_sequence: list[str] = []
     for g in item_sequence:
-        task_sequence.extend(sorted(tasks_of_item[g], key=within_item_key))
+        # rotate per item, so which responses of an item end up with the same rater varies
+        mine = sorted(tasks_of_item[g], key=within_item_key)
+        shift = item_rank[g] % len(mine)
+        task_sequence.extend(mine[shift:] + mine[:shift])
 
     assignment: dict[str, list[str]] = {}
     raters_of: dict[str, list[str]] = {t: [] for t in tasks}
