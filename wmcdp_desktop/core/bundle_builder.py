@@ -15,7 +15,7 @@ The rules, in the order they are applied (docs/COORDINATORS.md explains them for
    study content, so they cannot recompute or reverse an id; the same build gives every rater the same
    ids. The secret is not stored anywhere (the key maps ids directly).
 4. **Assignment.** Tasks are shuffled with the seed (item order shuffled, the responses of each item kept
-   together), raters are shuffled with the seed, then slot ``s`` of ``tasks x overlap`` goes to rater
+   together and rotated from item to item), raters are shuffled with the seed, then slot ``s`` of ``tasks x overlap`` goes to rater
    ``s mod raters``: each task goes to ``overlap`` different raters and any two raters' task counts differ
    by at most one.
 5. **Order per rater.** Shuffled with the seed (calibration tasks are mixed in like the others), never
