@@ -371,16 +371,17 @@ class MainWindow(QMainWindow):
         if s is None or p is None:
             return False
         self.autosave.stop()
+        previous = s.current_id
         try:
             task = s.open_task(task_id)
         except WmcdpError as exc:
             self.tell(f"Task {task_id} cannot be shown:\n{exc}", error=True)
-            p.task_list.refresh()
+            p.task_list.update_tasks(previous)
             return False
         pos = s.position() or 0
         p.task_view.show_task(task, pos + 1, len(s.task_ids))
         p.form.load()
-        p.task_list.refresh()
+        p.task_list.update_tasks(previous, task_id)
         p.tabs.setCurrentWidget(p.form)
         p.form.scroll_area.verticalScrollBar().setValue(0)
         self._show_save_state()
@@ -512,13 +513,13 @@ class MainWindow(QMainWindow):
         msg = f"Submitted {env.task_id} (revision {env.revision}). {done} of {total} submitted."
         if outcome.calibration is not None:
             p.form.load()
-            p.task_list.refresh()
+            p.task_list.update_tasks(s.current_id)
             self._show_save_state()
             self.status(msg + " Calibration feedback is shown beside your rating; Ctrl+PgDown for the next task.")
             return
         if outcome.next_task_id is None:
             p.form.load()
-            p.task_list.refresh()
+            p.task_list.update_tasks(s.current_id)
             self._show_save_state()
             self.status(msg + " Every task is submitted: use File > Export results… to send them.")
             self.tell(f"{msg}\nEvery task is submitted. Use File > Export results… to save the file for your coordinator.")
@@ -535,7 +536,7 @@ class MainWindow(QMainWindow):
             self.tell(str(exc), error=True)
             return
         self.page.form.load()
-        self.page.task_list.refresh()
+        self.page.task_list.update_tasks(self.session.current_id)
         self._show_save_state()
 
     def discard_revision(self) -> None:
@@ -547,7 +548,7 @@ class MainWindow(QMainWindow):
             self.tell(str(exc), error=True)
             return
         self.page.form.load()
-        self.page.task_list.refresh()
+        self.page.task_list.update_tasks(self.session.current_id)
         self._show_save_state()
 
     # ----- export --------------------------------------------------------------------------------------

@@ -54,9 +54,16 @@ class TaskList(QWidget):
             self.taskChosen.emit(tid)
 
     def refresh(self) -> None:
+        """Relabel every task (at start), then progress and selection."""
         for i in range(self.list.count()):
             item = self.list.item(i)
             self._label(item, i + 1, item.data(Qt.ItemDataRole.UserRole))
+        self.update_tasks()
+
+    def update_tasks(self, *task_ids: str | None) -> None:
+        """Relabel ``task_ids`` (cheap even with 10,000 tasks), then progress and selection."""
+        for tid in task_ids:
+            self.refresh_one(tid)
         done, total = self.session.progress()
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(done)
