@@ -55,7 +55,9 @@ class Sentinel:
             if rel.startswith(("inbox", "data")):
                 continue
             st = path.lstat()
-            out[rel] = (st.st_size, int(st.st_mtime_ns))
+            # Folders by presence only: a transient temp file (created and removed, e.g. by Qt) leaves
+            # nothing behind but a folder's mtime.
+            out[rel] = (-1, 0) if path.is_dir() and not path.is_symlink() else (st.st_size, int(st.st_mtime_ns))
         return out
 
     def check(self, evil_name: str = "") -> None:
