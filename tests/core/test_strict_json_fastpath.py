@@ -1,0 +1,51 @@
+"""The fast path of strict JSON reading (documents without surrogate escapes skip the escape scan) keeps
+every verdict of the full check. Added with the benchmarks (docs/PERFORMANCE.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wmcdp_desktop.core.errors import DocumentError
+from wmcdp_desktop.core.strict_json import parse_json_text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"\\uD800"',  # upper-case lone high escape
+        '{"a": ["x", "\\uDC00"]}',  # upper-case lone low escape, nested
+        '"\\ud800 "',
+        '{"k\\ud800": 1}',  # in a key
+    ],
+)
+def test_lone_surrogate_escapes_still_rejected(text: str) -> None:
+    with pytest.raises(DocumentError, match="surrogate"):
+        parse_json_text(text, "doc.json")
+
+
+def test_raw_surrogate_character_in_text_is_rejected_with_its_path() -> None:
+    # A str handed in directly (not decoded from UTF-8) can hold a raw surrogate without any escape.
+    with pytest.raises(DocumentError) as info:
+        parse_json_text('{"turns": ["ok", "a\ud800b"]}', "doc.json")
+    assert info.value.problems[0].path == "turns[1]"
+
+
+def test_valid_pairs_in_both_cases_are_accepted() -> None:
+    assert parse_json_text('["\\ud83d\\ude00", "\\uD83D\\uDE00"]', "doc.json") == ["\U0001f600", "\U0001f600"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=12,
+))
+def test_documents_without_surrogates_read_as_json_loads(value: object) -> None:
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False)):
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in text) or "\\ud" in text or "\\uD" in text:
+            continue
+        assert parse_json_text(text, "doc.json") == json.loads(text)
