@@ -12,6 +12,7 @@ uses the same formula written as matrix products over per-task coincidence matri
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
@@ -147,22 +148,89 @@ class AlphaResult:
 
 
 def alpha_with_ci(vc: IntArray, values: FloatArray, levels: tuple[Level, ...], b: int,
-                  rng: np.random.Generator,
-                  engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
-    vc = pairable_units(vc)
-    out: dict[Level, AlphaResult] = {}
-    if len(vc) == 0 or int((vc.sum(axis=0) > 0).sum()) < 2:  # undefined: no point in resampling
-        _, why = _alpha_point(vc, values, levels[0], engine)
-        return {lv: AlphaResult(None, None, None, why) for lv in levels}
-    reps = alpha_bootstrap(vc, values, levels, b, rng)
-    for lv in levels:
-        a, why = _alpha_point(vc, values, lv, engine)
-        if a is None:
-            out[lv] = AlphaResult(None, None, None, why)
-            continue
-        lo, hi, why_ci = percentile_ci(reps[lv])
-        out[lv] = AlphaResult(a, lo, hi, why_ci if b > 0 else None)  # b = 0: one report-wide note
+                  seed: int, engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
+    """Point estimates and bootstrap intervals of one statistic (see :class:`BootstrapPlan`)."""
+    plan = BootstrapPlan(len(vc), b, seed)
+    out = plan.add(vc, values, levels, engine)
+    plan.run()
     return out
+
+
+@dataclass
+class _Job:
+    vc: IntArray
+    values: FloatArray
+    results: dict[Level, AlphaResult]
+
+
+class BootstrapPlan:
+    """Collects alphas, then bootstraps them all on the same resamples of tasks.
+
+    Every statistic is resampled with the same task weights (drawn from one seeded stream), so the B
+    resamples are the same for all dimensions and failure modes, and the weights are drawn once per chunk
+    for a whole group of statistics: their per-task coincidence matrices are stacked side by side and
+    one matrix product gives every statistic's coincidences. Tasks with fewer than two values contribute
+    zero, exactly as in alpha itself.
+    """
+
+    COLUMN_BUDGET = 8_000_000
+    """Largest tasks x stacked-columns matrix built at once (floats)."""
+
+    def __init__(self, n_units: int, b: int, seed: int, progress: ProgressFn = no_progress) -> None:
+        self.n_units = n_units
+        self.b = b
+        self.seed = seed
+        self.progress = progress
+        self.jobs: list[_Job] = []
+
+    def add(self, vc: IntArray, values: FloatArray, levels: tuple[Level, ...],
+            engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
+        """Point estimates now (``vc``: every task, in task order); intervals are filled by :meth:`run`."""
+        pairable = pairable_units(vc)
+        results: dict[Level, AlphaResult] = {}
+        for lv in levels:
+            a, why = _alpha_point(pairable, values, lv, engine)
+            results[lv] = AlphaResult(a, None, None, why)
+        if self.b > 0 and any(r.alpha is not None for r in results.values()):
+            self.jobs.append(_Job(vc, values, results))
+        else:
+            self.progress(1)
+        return results
+
+    def run(self) -> None:
+        if not self.jobs:
+            return
+        max_cols = max(1, self.COLUMN_BUDGET // max(self.n_units, 1))
+        group: list[_Job] = []
+        cols = 0
+        for job in self.jobs:
+            width = job.values.size ** 2
+            if group and cols + width > max_cols:
+                self._run_group(group)
+                group, cols = [], 0
+            group.append(job)
+            cols += width
+        if group:
+            self._run_group(group)
+
+    def _run_group(self, group: list[_Job]) -> None:
+        stacked = np.hstack([unit_coincidences(job.vc) for job in group])
+        reps: list[dict[Level, list[FloatArray]]] = [{lv: [] for lv in job.results} for job in group]
+        for w in bootstrap_weights(rng_for(self.seed, "agreement-tasks"), self.n_units, self.b):
+            o_all = w @ stacked
+            offset = 0
+            for job, rep in zip(group, reps, strict=True):
+                width = job.values.size ** 2
+                o = o_all[:, offset:offset + width]
+                offset += width
+                for lv in job.results:
+                    rep[lv].append(alpha_from_coincidences(o, job.values, lv))
+        for job, rep in zip(group, reps, strict=True):
+            for lv, res in job.results.items():
+                if res.alpha is None:
+                    continue
+                res.lo, res.hi, res.note = percentile_ci(np.concatenate(rep[lv]))
+        self.progress(len(group))
 
 
 # ----------------------------------------------------------------------------------------- kappa
@@ -219,8 +287,8 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
          "alpha_ordinal", "ordinal_ci_low", "ordinal_ci_high", "alpha_interval", "interval_ci_low",
          "interval_ci_high", "note"],
         description="Unit = task (one candidate response seen by several raters). N/A answers are left out; "
-        "a task counts as pairable when at least two raters gave it a number. Intervals: bootstrap over "
-        "pairable tasks (95%, percentile). Alpha 1 = perfect agreement, 0 = no better than chance, "
+        "a task counts as pairable when at least two raters gave it a number. Intervals: 95% percentile "
+        "bootstrap over tasks (the same resamples for every dimension). Alpha 1 = perfect agreement, 0 = no better than chance, "
         "below 0 = systematic disagreement; 0.667 and 0.8 are the usual thresholds for tentative and "
         "firm conclusions.")
     na_table = Table(
@@ -246,6 +314,8 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
     n_raters = len(ds.rater_ids)
     pairs = list(combinations(range(n_raters), 2))
     rater_kappas: dict[tuple[int, int], list[float]] = {}
+    plan = BootstrapPlan(nt, b, seed, progress)
+    pending: list[tuple[int, list[object], str | None, dict[Level, AlphaResult] | None]] = []
     for d, dim in enumerate(ds.dimensions):
         idx, values = _dim_value_index(ds, d)
         scored = idx >= 0
@@ -254,26 +324,16 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
         m_u = vc.sum(axis=1)
         pairable = int((m_u >= 2).sum())
         pairable_values = int(m_u[m_u >= 2].sum())
-        note: str | None = None
+        fixed: str | None = None
+        res: dict[Level, AlphaResult] | None = None
         if ds.n and n_na == ds.n:
-            note = "every rating is N/A: no agreement on scores can be computed"
-            res = None
+            fixed = "every rating is N/A: no agreement on scores can be computed"
         elif not multi_rater:
-            note = "only one rater: agreement cannot be computed"
-            res = None
+            fixed = "only one rater: agreement cannot be computed"
         else:
-            res = alpha_with_ci(vc, values, ("ordinal", "interval"), b, rng_for(seed, "alpha", dim.id))
-            reasons = sorted({r.note for r in res.values() if r.note})
-            note = "; ".join(reasons) if reasons else None
-        progress(1)
-        row_o = res["ordinal"] if res else AlphaResult(None, None, None, None)
-        row_i = res["interval"] if res else AlphaResult(None, None, None, None)
-        alpha_table.rows.append([dim.id, dim.label, int((ratings_per_task > 0).sum()), ds.n, n_na, pairable,
-                                 pairable_values, row_o.alpha, row_o.lo, row_o.hi, row_i.alpha, row_i.lo,
-                                 row_i.hi, note])
-        if note:
-            notes.append(Note("agreement", f"{dim.id} {dim.label}: {note}."))
-        alpha_rows.append({"id": dim.id, "label": dim.label, "ordinal": row_o, "interval": row_i})
+            res = plan.add(vc, values, ("ordinal", "interval"))
+        pending.append((d, [dim.id, dim.label, int((ratings_per_task > 0).sum()), ds.n, n_na, pairable,
+                            pairable_values], fixed, res))
 
         # N/A per dimension: tasks where some raters said N/A and others gave a score.
         na_per_task = np.bincount(ds.task, weights=ds.na[:, d].astype(float), minlength=nt)
@@ -293,6 +353,21 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
                 rater_kappas.setdefault((ra, d), []).append(kappa)
                 rater_kappas.setdefault((rb, d), []).append(kappa)
 
+    fm_table, fm_notes, fm_finish = _failure_modes(ds, plan, multi_rater)
+    plan.run()  # every bootstrap interval, on shared resamples of tasks
+    fm_finish()
+    empty = AlphaResult(None, None, None, None)
+    for d, head, fixed, res in pending:
+        dim = ds.dimensions[d]
+        row_o = res["ordinal"] if res else empty
+        row_i = res["interval"] if res else empty
+        reasons = sorted({r.note for r in (row_o, row_i) if r.note})
+        note = fixed or ("; ".join(reasons) if reasons else None)
+        alpha_table.rows.append([*head, row_o.alpha, row_o.lo, row_o.hi, row_i.alpha, row_i.lo, row_i.hi, note])
+        if note:
+            notes.append(Note("agreement", f"{dim.id} {dim.label}: {note}."))
+        alpha_rows.append({"id": dim.id, "label": dim.label, "ordinal": row_o, "interval": row_i})
+
     # N/A per rater (vectorised over ratings).
     cnt = np.bincount(ds.rater, minlength=n_raters).astype(float)
     na_counts = [np.bincount(ds.rater, weights=ds.na[:, d].astype(float), minlength=n_raters)
@@ -306,14 +381,15 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
     if multi_rater and not kappa_pairs.rows:
         notes.append(Note("agreement", "No two raters scored the same task: pairwise kappa cannot be computed."))
 
-    fm_table, fm_notes = _failure_modes(ds, seed, b, progress, multi_rater)
     notes.extend(fm_notes)
     return AgreementResults([alpha_table, na_table, na_rater, kappa_rater, kappa_pairs, fm_table], notes,
                             alpha_rows)
 
 
-def _failure_modes(ds: Dataset, seed: int, b: int, progress: ProgressFn,
-                   multi_rater: bool) -> tuple[Table, list[Note]]:
+def _failure_modes(ds: Dataset, plan: BootstrapPlan,
+                   multi_rater: bool) -> tuple[Table, list[Note], Callable[[], None]]:
+    """The failure-mode table; its alphas are registered in ``plan``; call the returned function after
+    ``plan.run()`` to fill the rows."""
     notes: list[Note] = []
     nt = len(ds.task_ids)
     table = Table(
@@ -326,25 +402,30 @@ def _failure_modes(ds: Dataset, seed: int, b: int, progress: ProgressFn,
         "alpha (ordinal, none < minor < moderate < major < critical) whether they agree how bad it is.")
     presence_values = np.array([0.0, 1.0])
     severity_values = np.arange(len(SEVERITIES), dtype=np.float64)
+    pending: list[tuple[list[object], AlphaResult, AlphaResult, str | None]] = []
     for f, fm in enumerate(ds.rubric.failure_modes):
         sev = ds.severity[:, f]
         shares = np.bincount(sev, minlength=len(SEVERITIES)) / ds.n if ds.n else np.full(len(SEVERITIES), np.nan)
         present = (sev > 0).astype(np.int64)
+        fixed: str | None = None
         if multi_rater and ds.n:
-            pres = alpha_with_ci(value_counts(ds.task, present, nt, 2), presence_values, ("nominal",), b,
-                                 rng_for(seed, "fm-presence", fm.id), "matrix")["nominal"]
-            sevr = alpha_with_ci(value_counts(ds.task, sev, nt, len(SEVERITIES)), severity_values, ("ordinal",), b,
-                                 rng_for(seed, "fm-severity", fm.id), "matrix")["ordinal"]
-            reason = "; ".join(sorted({r.note for r in (pres, sevr) if r.note})) or None
+            pres = plan.add(value_counts(ds.task, present, nt, 2), presence_values, ("nominal",), "matrix")["nominal"]
+            sevr = plan.add(value_counts(ds.task, sev, nt, len(SEVERITIES)), severity_values, ("ordinal",),
+                            "matrix")["ordinal"]
         else:
             pres = sevr = AlphaResult(None, None, None, None)
-            reason = "only one rater" if ds.n else "no ratings"
-        progress(1)
-        table.rows.append([fm.id, fm.label, ds.n, *[float(s) for s in shares], float(shares[1:].sum()),
-                           pres.alpha, pres.lo, pres.hi, sevr.alpha, sevr.lo, sevr.hi, reason])
-    return table, notes
+            fixed = "only one rater" if ds.n else "no ratings"
+        pending.append(([fm.id, fm.label, ds.n, *[float(s) for s in shares], float(shares[1:].sum())],
+                        pres, sevr, fixed))
+
+    def finish() -> None:
+        for head, pres, sevr, fixed in pending:
+            reason = fixed or "; ".join(sorted({r.note for r in (pres, sevr) if r.note})) or None
+            table.rows.append([*head, pres.alpha, pres.lo, pres.hi, sevr.alpha, sevr.lo, sevr.hi, reason])
+
+    return table, notes, finish
 
 
 def bootstrap_steps(ds: Dataset) -> int:
-    """How many progress steps :func:`analyse_agreement` reports."""
-    return len(ds.dimensions) + len(ds.rubric.failure_modes)
+    """How many progress steps :func:`analyse_agreement` reports (one per bootstrapped statistic)."""
+    return len(ds.dimensions) + 2 * len(ds.rubric.failure_modes)
