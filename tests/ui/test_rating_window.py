@@ -583,3 +583,105 @@ def test_demo_bundle_never_shows_or_stores_a_model_name(
     everything = ("\n".join(shown) + tree_text(data_dir) + exported).lower()
     for secret in secrets:
         assert secret.lower() not in everything, secret
+
+
+def test_rater_id_is_asked_once_and_remembered(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    from wmcdp_desktop.ui.rater_dialog import RaterDialog
+
+    asked: list[bool] = []
+
+    def fill_in(dialog: RaterDialog) -> int:
+        asked.append(True)
+        by_name(dialog, QLineEdit, "Rater id").setText("bad id!")
+        dialog._accept()
+        assert dialog.problem.isVisibleTo(dialog) and dialog.result() == 0  # refused, dialog stays
+        by_name(dialog, QLineEdit, "Rater id").setText("R09")
+        by_name(dialog, QLineEdit, "Role or background (optional)").setText("nurse")
+        dialog._accept()
+        return dialog.result()
+
+    monkeypatch.setattr(RaterDialog, "exec", fill_in)
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(bundle_dir / "bundle.json"), ""))
+    )
+    window = make_window(["--data-dir", str(data_dir)])
+    qtbot.mouseClick(by_name(window, QPushButton, "Open bundle…"), Qt.MouseButton.LeftButton)
+    assert asked == [True]
+    assert window.session is not None and window.session.rater.rater_id == "R09"
+    assert window.session.rater.role_or_background == "nurse"
+    window.close()
+    again = make_window([str(bundle_dir), "--data-dir", str(data_dir)])
+    assert asked == [True]  # not asked again
+    assert again.session is not None and again.session.rater.rater_id == "R09"
+
+
+def test_problems_stay_readable_in_a_dark_palette(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    old = app.palette()
+    dark = QPalette(old)
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202124"))
+    dark.setColor(QPalette.ColorRole.WindowText, QColor("#e8eaed"))
+    app.setPalette(dark)
+    try:
+        window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+        window.submit()
+        row = rows(window)[0]
+        assert row.problem.isVisible()
+        assert row.problem.palette().color(QPalette.ColorRole.WindowText).lightness() > 150
+    finally:
+        app.setPalette(old)
+
+
+def test_anchors_show_on_focus_and_hover(qtbot: Any, window: MainWindow) -> None:
+    row = rows(window)[0]
+    assert not row.anchors.isVisible()
+    row.slider.setFocus()
+    qtbot.waitUntil(row.anchors.isVisible)
+    assert "1 – " in row.anchors.text() and "5 – " in row.anchors.text()
+    assert row.dim.description in row.slider.toolTip() and row.dim.scale.anchors[0].text in row.label.toolTip()
+    rows(window)[1].slider.setFocus()
+    qtbot.waitUntil(lambda: not row.anchors.isVisible())
+
+
+def test_whole_rating_by_keyboard_only(qtbot: Any, window: MainWindow, data_dir: Path) -> None:
+    """Tab through the screen from the task list and rate with keys only; Ctrl+Enter submits."""
+    assert window.page is not None
+    window.page.task_list.list.setFocus()
+
+    def tab_to(target: QWidget) -> None:
+        for _ in range(300):
+            if window.focusWidget() is target:
+                return
+            qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Tab)
+        pytest.fail(f"Tab never reached {target.accessibleName()!r}")
+
+    for i, row in enumerate(rows(window)):
+        tab_to(row.slider)
+        qtbot.keyClick(row.slider, Qt.Key.Key_1 + i % 5)  # type: ignore[operator]
+    fm_row = window.page.form.failure_modes.rows["WM-FM-MISSED-RISK"]
+    tab_to(fm_row.check)
+    qtbot.keyClick(fm_row.check, Qt.Key.Key_Space)
+    tab_to(fm_row.severity)
+    qtbot.keyClick(fm_row.severity, Qt.Key.Key_Down)
+    tab_to(fm_row.note)
+    qtbot.keyClicks(fm_row.note, "no safety check")
+    rationale = by_name(window, QPlainTextEdit, "Brief rationale (required)")
+    tab_to(rationale)
+    qtbot.keyClicks(rationale, "keyboard only")
+    qtbot.keyClick(rationale, Qt.Key.Key_Return, CTRL)
+    files = record_files(data_dir)
+    assert [f.name for f in files] == ["T-0001.r1.json"]
+    record = json.loads(files[0].read_text(encoding="utf-8"))
+    assert [record["scoring"][r.dim.field] for r in rows(window)] == [1, 2, 3, 4, 5, 1, 2, 3]
+    assert record["failure_mode_annotations"]["WM-FM-MISSED-RISK"] == "minor"
+    assert record["failure_mode_evidence_notes"] == {"WM-FM-MISSED-RISK": "no safety check"}

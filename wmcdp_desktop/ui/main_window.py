@@ -31,7 +31,7 @@ from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.core.settings import MAX_FONT, MIN_FONT, Settings, save_settings, with_recent
 from wmcdp_desktop.core.storage import InstanceLock, RaterStore
 from wmcdp_desktop.core.timing import Clock
-from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
+from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, safe_line
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
 from wmcdp_desktop.ui.rating_form import RatingForm
 from wmcdp_desktop.ui.rubric_panel import anchors_text
@@ -337,7 +337,7 @@ class MainWindow(QMainWindow):
         self.settings = with_recent(self.settings, path)
         self._save_settings()
         self.welcome.show_recent(self.settings.recent_bundles)
-        self.setWindowTitle(f"{bundle.manifest.study_title} — {APP_TITLE}")
+        self.setWindowTitle(f"{safe_line(bundle.manifest.study_title)} — {APP_TITLE}")
         self._update_actions()
         if store.quarantined:
             self.tell(

@@ -40,7 +40,7 @@ class WelcomeScreen(QWidget):
             "Open the bundle your study coordinator sent you. Everything stays on this computer: "
             "your work is saved as you go, and you send the results back with Export results…"
         )
-        self.rater_label = PlainLabel("")
+        self.rater_label = PlainLabel("", wrap=False)
         self.rater_button = QPushButton("Change rater id…")
         self.rater_button.setAccessibleName("Change rater id…")
         self.open_button = QPushButton(OPEN)
@@ -50,8 +50,10 @@ class WelcomeScreen(QWidget):
         self.recent_title = QLabel(RECENT)
         self.recent = QListWidget()
         self.recent.setAccessibleName(RECENT)
+        self.recent.setMaximumHeight(260)
         self.recent_title.setBuddy(self.recent)
         self.recent_empty = PlainLabel("No bundles opened yet.")
+        self.recent.setToolTip("Double-click (or press Enter on) a bundle to open it again")
         self.message = PlainLabel("")
         self.message.hide()
 
@@ -74,7 +76,8 @@ class WelcomeScreen(QWidget):
         column.addSpacing(12)
         column.addWidget(self.recent_title)
         column.addWidget(self.recent_empty)
-        column.addWidget(self.recent, 1)
+        column.addWidget(self.recent)
+        column.addStretch(1)
         box = QWidget()
         box.setLayout(column)
         box.setMaximumWidth(760)
