@@ -33,3 +33,29 @@ def test_selection_maps_back_to_code_points(text: str, data: st.DataObject) -> N
     assert shown.original_span(start16, end16) == (i, j)
     # a selection starting inside a marker covers the whole hidden character
     assert shown.original_span(start16 + 1, end16)[0] in (i, i + 1)
+
+
+def test_a_very_long_response_loads_fast_and_scrolls(qtbot: object) -> None:
+    import time
+
+    from PySide6.QtGui import QTextCursor
+
+    from wmcdp_desktop.ui.plain_text import PlainTextView
+
+    view = PlainTextView("The response you are rating")
+    qtbot.addWidget(view)  # type: ignore[attr-defined]
+    text = "A long answer with ünïcödé and 😀 emoji.\n" * 25_000  # about 1 MB
+    started = time.perf_counter()
+    shown = view.set_untrusted(text)
+    view.show()
+    assert time.perf_counter() - started < 3.0
+    assert shown.display == text and view.document().characterCount() > len(text)
+    view.moveCursor(QTextCursor.MoveOperation.End)
+    view.ensureCursorVisible()
+    bar = view.verticalScrollBar()
+    assert bar.maximum() > 1000 and bar.value() >= bar.maximum() - 2
+    cursor = view.textCursor()
+    cursor.setPosition(cursor.position() - 7, QTextCursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    start, end = view.selected_original_span()  # type: ignore[misc]
+    assert text[start:end] == "emoji.\n"

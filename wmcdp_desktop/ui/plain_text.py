@@ -14,7 +14,6 @@ offsets in the original text, so evidence spans point at the bundle's text exact
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
@@ -43,17 +42,30 @@ def _u16(ch: str) -> int:
     return 2 if ord(ch) > 0xFFFF else 1
 
 
-@dataclass(frozen=True)
 class DisplayText:
     """The shown form of a text and the way back to the original's code-point offsets."""
 
-    original: str
-    display: str
-    _starts: tuple[int, ...]
-    """UTF-16 offset in ``display`` where each original code point starts (plus one past the end)."""
+    __slots__ = ("_starts", "display", "original")
+
+    def __init__(self, original: str, display: str, starts: tuple[int, ...] | None) -> None:
+        self.original = original
+        self.display = display
+        self._starts = starts
+        """UTF-16 offset in ``display`` where each original code point starts (plus one past the end);
+        computed on first use when the text needed no markers (the common case, kept fast for long texts)."""
+
+    @staticmethod
+    def _clean(text: str) -> bool:
+        """True when no character needs a marker (checked in C speed for the common case)."""
+        if not text.replace("\n", "").replace("\t", "").isprintable():
+            # isprintable() is also False for ordinary non-ASCII spaces (category Zs): check per character.
+            return not any(needs_marker(ch) for ch in text)
+        return not any(ch in text for ch in INVISIBLES)
 
     @classmethod
     def of(cls, text: str) -> DisplayText:
+        if cls._clean(text):
+            return cls(text, text, None)
         parts: list[str] = []
         starts: list[int] = []
         pos = 0
@@ -65,6 +77,20 @@ class DisplayText:
         starts.append(pos)
         return cls(text, "".join(parts), tuple(starts))
 
+    @property
+    def starts(self) -> tuple[int, ...]:
+        if self._starts is None:
+            if self.original.isascii() or all(ord(c) <= 0xFFFF for c in self.original):
+                self._starts = tuple(range(len(self.original) + 1))
+            else:
+                out, pos = [], 0
+                for ch in self.original:
+                    out.append(pos)
+                    pos += _u16(ch)
+                out.append(pos)
+                self._starts = tuple(out)
+        return self._starts
+
     def original_span(self, start16: int, end16: int) -> tuple[int, int]:
         """Code-point offsets ``[start, end)`` in the original covering display UTF-16 ``[start16, end16)``.
 
@@ -72,14 +98,15 @@ class DisplayText:
         """
         import bisect
 
+        starts = self.starts
         lo, hi = min(start16, end16), max(start16, end16)
-        start = bisect.bisect_right(self._starts, lo) - 1
-        end = bisect.bisect_left(self._starts, hi)
+        start = bisect.bisect_right(starts, lo) - 1
+        end = bisect.bisect_left(starts, hi)
         n = len(self.original)
         return max(0, min(start, n)), max(0, min(end, n))
 
     def display_offset(self, original_index: int) -> int:
-        return self._starts[max(0, min(original_index, len(self.original)))]
+        return self.starts[max(0, min(original_index, len(self.original)))]
 
 
 def safe_line(text: str) -> str:
