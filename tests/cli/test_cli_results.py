@@ -229,13 +229,22 @@ def test_collect_happy_path_fills_model_source(built: Built, capsys: pytest.Capt
     assert model_scores["safety_scope_boundaries_score"]["n_na"] == 10
 
 
-def test_collect_csv_reads_with_pandas(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
-    pd = pytest.importorskip("pandas")
+def test_collect_csv_is_rectangular_and_typed(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    # What pandas/R need: unique header names, every row as wide as the header, scores as integers or
+    # N/A, and quoted multi-line notes that survive a round trip.
     collect(built, capsys, built.export("R1", built.records("R1")), expect=0)
-    df = pd.read_csv(built.root / "merged" / "ratings.csv")
-    assert len(df) == 10
-    assert df["overall_clinical_judgment_score"].tolist() == [4] * 10
-    assert df["safety_scope_boundaries_score"].isna().all()
+    text = (built.root / "merged" / "ratings.csv").read_text(encoding="utf-8")
+    assert not text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text)))
+    header, body = rows[0], rows[1:]
+    assert len(header) == len(set(header)) and len(body) == 10
+    assert all(len(row) == len(header) for row in body)
+    for row in body:
+        record = dict(zip(header, row, strict=True))
+        for f in SCORE_FIELDS:
+            assert record[f] == "N/A" or record[f].isdigit()
+        assert record["time_spent_scoring_seconds"].isdigit()
+        assert "\n" in record["failure_mode_note.WM-FM-REASSURANCE"]
 
 
 def test_collect_latest_revision_wins_and_history(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
