@@ -169,6 +169,14 @@ def test_gold_response_id_must_be_a_response_of_the_item(tmp_path: Path, capsys:
     assert [(p["file"], p["path"]) for p in json.loads(out)["problems"]] == [("items/ITEM-001.json", "metadata.goldResponseId")]
 
 
+def test_file_names_are_portable() -> None:
+    from wmcdp_desktop.core.bundle_builder import bundle_file_name, key_file_name
+
+    assert bundle_file_name("S:1", "R:2") == "S_1-R_2.wmcdp"
+    assert bundle_file_name("S", None) == "S-unassigned.wmcdp"
+    assert key_file_name("S:1") == "S_1-unblinding-key.json"
+
+
 def test_verdict_score_mapping() -> None:
     five = Scale(min=1, max=5, anchors=[{"level": i, "text": "x"} for i in range(1, 6)])  # type: ignore[misc]
     assert verdict_scores(five, ["satisfied"]) == [4, 5]

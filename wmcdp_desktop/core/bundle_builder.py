@@ -411,7 +411,8 @@ def _bundle_id(study_id: str, rater: str | None, digest: str) -> str:
 
 def bundle_file_name(study_id: str, rater_id: str | None) -> str:
     """``<study_id>-<rater_id>.wmcdp`` (``<study_id>-unassigned.wmcdp`` without a rater)."""
-    return f"{study_id}-{rater_id or 'unassigned'}.wmcdp"
+    # ids may hold ":" (allowed in identifiers, not in Windows file names)
+    return f"{study_id}-{rater_id or 'unassigned'}.wmcdp".replace(":", "_")
 
 
 def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[BuiltBundle]:
@@ -568,7 +569,7 @@ def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey
 
 
 def key_file_name(study_id: str) -> str:
-    return f"{study_id}-unblinding-key.json"
+    return f"{study_id}-unblinding-key.json".replace(":", "_")
 
 
 @dataclass
