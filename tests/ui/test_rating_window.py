@@ -685,3 +685,22 @@ def test_whole_rating_by_keyboard_only(qtbot: Any, window: MainWindow, data_dir:
     assert [record["scoring"][r.dim.field] for r in rows(window)] == [1, 2, 3, 4, 5, 1, 2, 3]
     assert record["failure_mode_annotations"]["WM-FM-MISSED-RISK"] == "minor"
     assert record["failure_mode_evidence_notes"] == {"WM-FM-MISSED-RISK": "no safety check"}
+
+
+def test_autosave_is_at_most_a_second_behind_even_while_typing(
+    qtbot: Any, window: MainWindow, data_dir: Path
+) -> None:
+    import time
+
+    draft = data_dir / "bundles/B-test/R01/drafts/T-0001.json"
+    edit = by_name(window, QPlainTextEdit, "Brief rationale (required)")
+    edit.setFocus()
+    started = time.monotonic()
+    saved_after: float | None = None
+    for ch in "steady typing":  # a key every 150 ms, never pausing long enough for a plain debounce
+        qtbot.keyClicks(edit, ch)
+        qtbot.wait(150)
+        if saved_after is None and draft.exists():
+            saved_after = time.monotonic() - started
+    assert saved_after is not None and saved_after <= 1.2
+    qtbot.waitUntil(lambda: "steady typing" in draft.read_text(encoding="utf-8"), timeout=1500)

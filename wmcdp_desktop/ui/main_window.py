@@ -43,7 +43,7 @@ from wmcdp_desktop.ui.welcome import WelcomeScreen
 
 APP_TITLE = "WM-CDP Desktop"
 AUTOSAVE_DELAY_MS = 700
-"""Autosave runs this long after the last change (well under the 1 s promise)."""
+"""Autosave runs this long after the first unsaved change (well under the 1 s promise), even while typing."""
 RETRY = "Retry saving"
 INPUT_EVENTS = {
     QEvent.Type.KeyPress,
@@ -415,7 +415,8 @@ class MainWindow(QMainWindow):
     # ----- saving --------------------------------------------------------------------------------------
     def _changed(self) -> None:
         self.save_label.setText("Unsaved changes…")
-        self.autosave.start()
+        if not self.autosave.isActive():  # not restarted on every key: at most AUTOSAVE_DELAY_MS behind
+            self.autosave.start()
         if self.page is not None and self.session is not None:
             self.page.task_list.refresh_one(self.session.current_id)
 
