@@ -18,6 +18,7 @@ import pytest
 
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
+from wmcdp_desktop.core.rating_session import RatingSession
 from wmcdp_desktop.core.zipsafe import open_zip_bytes
 
 from . import _kill_child as child
@@ -48,14 +49,16 @@ def _kill_runs(tmp_path: Path, scenario: str, setup: str) -> list[tuple[str, Pat
     return list(zip(events, roots, strict=True))
 
 
-def _orphans_ignored(root: Path) -> int:
-    orphans = all_orphans(root / "data")
-    s = new_session(root / "bundle", root / "data")
+def _orphans_cleaned(root: Path, event: str, orphans: list[Path], s: RatingSession) -> None:
+    """Temp files the kill left (``orphans``, found before the app reopened) are never taken for a draft
+    or record, and are removed (and audited) when the app opens the bundle again (``s``)."""
+    expected = event in ("mid-write", "written", "fsynced", "before_replace")
+    assert (len(orphans) == 1) == expected, (event, orphans)
     names = {rf.path.name for rf in s.store.record_files()} | {f"{t}.json" for t in s.store.draft_task_ids()}
     assert not any(o.name in names for o in orphans)
-    for orphan in orphans:  # cleaned after being reported
-        orphan.unlink()
-    return len(orphans)
+    assert all_orphans(root / "data") == []
+    removed = [e for e in s.store.read_audit() if e.get("event") == "temp_files_removed"]
+    assert len(removed) == (1 if orphans else 0)
 
 
 def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
@@ -64,6 +67,7 @@ def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
     seen = set()
     for event, root in runs:
         with tally.fault(f"kill during autosave ({event})"):
+            orphans = all_orphans(root / "data")
             s = new_session(root / "bundle", root / "data")
             assert s.state("t0000") == "draft"
             s.open_task("t0000")
@@ -75,7 +79,7 @@ def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
             assert scores in ({2}, {3}) and len(s.current.scores) == len(s.rubric.dimensions)
             assert s.current.notes["brief_rationale"] == {2: "first draft", 3: "second draft"}[scores.pop()]
             seen.add(s.current.notes["brief_rationale"])
-            _orphans_ignored(root)
+            _orphans_cleaned(root, event, orphans, s)
     assert seen == {"first draft", "second draft"}
 
 
@@ -84,6 +88,7 @@ def test_kill_during_submit_and_revision(tmp_path: Path, tally: Tally) -> None:
     recovered = 0
     for event, root in runs:
         with tally.fault(f"kill during submit/revise ({event})"):
+            orphans = all_orphans(root / "data")
             s = new_session(root / "bundle", root / "data")
             records = valid_records(s.store)  # raises if any record file is damaged
             drafts = valid_drafts(s.store)
@@ -103,7 +108,7 @@ def test_kill_during_submit_and_revision(tmp_path: Path, tally: Tally) -> None:
             recovered += any(e.get("event") == "record_recovered" for e in s.store.read_audit())
             assert s.progress()[0] == len({n.split(".")[0] for n in records})
             assert s.store.quarantined == []
-            _orphans_ignored(root)
+            _orphans_cleaned(root, event, orphans, s)
     assert recovered >= 2  # killed after a record's replace, before its audit line: seen and repaired
 
 

@@ -288,6 +288,7 @@ class RatingSession:
             app_version=app_version,
         )
         store.recover_unaudited_records()
+        store.remove_orphan_temp_files()
 
     # ----- overview ------------------------------------------------------------------------------------
     @property

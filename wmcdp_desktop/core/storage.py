@@ -30,7 +30,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from wmcdp_desktop.core.atomic import atomic_write_text
+from wmcdp_desktop.core.atomic import atomic_write_text, orphan_temp_files
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
 from wmcdp_desktop.core.models.draft import Draft
@@ -288,6 +288,22 @@ class RaterStore:
             if match:
                 out.append(RecordFile(match["task"], int(match["rev"]), path))
         return sorted(out, key=lambda r: (r.task_id, r.revision))
+
+    def remove_orphan_temp_files(self) -> list[str]:
+        """Remove temp files a crash left in ``drafts/`` and ``records/`` (never the only copy of anything:
+        the final name always holds the old or the new complete file); audited. Returns their names.
+
+        Call only while holding the instance lock (no other writer can be mid-save)."""
+        removed: list[str] = []
+        for folder in (self.drafts_dir, self.records_dir):
+            for path in orphan_temp_files(folder):
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed.append(f"{folder.name}/{path.name}")
+        if removed:
+            with contextlib.suppress(StorageError):
+                self.audit("temp_files_removed", files=removed)
+        return removed
 
     def recover_unaudited_records(self) -> list[RecordFile]:
         """Note in the audit log every record file it does not mention (a crash between writing a record
