@@ -11,6 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zipsafe import (
@@ -285,3 +287,22 @@ def test_deterministic_zip_is_byte_identical_and_safe() -> None:
     assert [i.filename for i in zipfile.ZipFile(io.BytesIO(one)).infolist()] == sorted(files)
     with pytest.raises(ValueError):
         deterministic_zip({"../x": b""})
+
+
+_FUZZ_BASE = make_zip([("bundle.json", b'{"a": 1}'), ("tasks/t1.json", os.urandom(300)), ("tasks/t2.json", b"x" * 900)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(_FUZZ_BASE) - 1), st.integers(0, 255)), min_size=1, max_size=8),
+       st.integers(0, len(_FUZZ_BASE)))
+def test_damaged_zips_only_ever_raise_document_error(edits: list[tuple[int, int]], cut: int) -> None:
+    data = bytearray(_FUZZ_BASE)
+    for pos, value in edits:
+        data[pos] = value
+    blob = bytes(data[: max(cut, 1)] if cut < len(data) // 4 else data)
+    try:
+        sz = open_zip_bytes(blob, "fuzz.zip")
+        for name in sz.names():
+            assert len(sz.read(name)) <= 2000
+    except DocumentError as exc:
+        assert exc.problems and all(p.file == "fuzz.zip" for p in exc.problems)
