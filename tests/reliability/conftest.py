@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +80,35 @@ def sentinel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sentin
     monkeypatch.setattr(tempfile, "tempdir", None)
     monkeypatch.chdir(s.cwd)
     yield s
+
+
+# ----- the real window (UI tests only; Qt is imported lazily) ------------------------------------------
+@pytest.fixture
+def ui_guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from .uikit import guard
+
+    guard(monkeypatch, tmp_path)
+
+
+@pytest.fixture
+def make_window(qtbot: Any, ui_guard: None) -> Iterator[Callable[[list[str]], Any]]:
+    """Build real windows through ``create_main_window`` (shown, fake clock); shut them down afterwards."""
+    from wmcdp_desktop.core.timing import FakeClock
+    from wmcdp_desktop.ui import app as app_module
+
+    from .uikit import close_message_boxes
+
+    made: list[Any] = []
+
+    def make(argv: list[str]) -> Any:
+        window = app_module.create_main_window(argv, clock=FakeClock())
+        qtbot.addWidget(window)
+        made.append(window)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    yield make
+    for w in made:
+        w.shutdown()
+    close_message_boxes()

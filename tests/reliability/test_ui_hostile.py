@@ -25,18 +25,13 @@ import pytest
 pytest.importorskip("PySide6.QtWidgets")
 
 from PySide6.QtCore import QPoint, Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import (
-    QApplication,
-    QFileDialog,
     QLabel,
-    QMessageBox,
     QPlainTextEdit,
     QTextEdit,
     QWidget,
 )
 
-from wmcdp_desktop.core.timing import FakeClock
 from wmcdp_desktop.core.zipsafe import deterministic_zip
 
 from .bundlefix import bundle_files, task_obj, with_manifest
@@ -44,8 +39,9 @@ from .conftest import Sentinel
 from .hostile_zips import CASES, EVIL
 from .sessionkit import RATER, write_bundle_folder
 from .tally import Tally
+from .uikit import close_message_boxes
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 
 app_module = pytest.importorskip("wmcdp_desktop.ui.app")
 try:
@@ -90,49 +86,6 @@ def listener() -> Iterator[Listener]:
     server.close()
 
 
-@pytest.fixture(autouse=True)
-def _no_escape(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    def never_open(url: QUrl) -> bool:
-        pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")
-
-    def never_load(self: Any, kind: int, url: QUrl) -> Any:
-        pytest.fail(f"a resource was loaded: {url.toString()!r}")
-
-    def no_dialog(*args: Any, **kwargs: Any) -> Any:
-        pytest.fail("a blocking file dialog was opened in a test")
-
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
-    monkeypatch.setattr(QTextDocument, "loadResource", never_load)
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
-    monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
-
-
-@pytest.fixture
-def make_window(qtbot: Any) -> Iterator[Callable[[list[str]], MainWindow]]:
-    made: list[MainWindow] = []
-
-    def make(argv: list[str]) -> MainWindow:
-        window = app_module.create_main_window(argv, clock=FakeClock())
-        assert isinstance(window, MainWindow)
-        qtbot.addWidget(window)
-        made.append(window)
-        window.show()
-        qtbot.waitExposed(window)
-        return window
-
-    yield make
-    for w in made:
-        w.shutdown()
-    _close_message_boxes()
-
-
-def _close_message_boxes() -> None:
-    for w in QApplication.topLevelWidgets():
-        if isinstance(w, QMessageBox):
-            w.close()
-
-
 # ----- hostile bundles through the window's Open ------------------------------------------------------
 def test_hostile_bundles_through_the_windows_open(
     make_window: Callable[[list[str]], MainWindow], sentinel: Sentinel, tally: Tally, qtbot: Any
@@ -157,7 +110,7 @@ def test_hostile_bundles_through_the_windows_open(
                 assert "cannot be opened" in message and "hostile.wmcdp" in message
                 assert window.session is None
             assert "Traceback" not in message
-            _close_message_boxes()
+            close_message_boxes()
             sentinel.check(EVIL)
     # The window keeps working: a good bundle opens and shows its first task.
     good = write_bundle_folder(sentinel.inbox / "good", 2)

@@ -1,0 +1,38 @@
+"""Qt helpers of the suite (imported only by the UI tests and the UI fixtures in conftest.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+
+def guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Fail the test if a URL is opened, a resource loaded (Python-level), or a blocking dialog shown;
+    point the default data folder into the test's tmp folder."""
+    from wmcdp_desktop.ui import app as app_module
+
+    def never_open(url: QUrl) -> bool:
+        pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")
+
+    def never_load(self: Any, kind: int, url: QUrl) -> Any:
+        pytest.fail(f"a resource was loaded: {url.toString()!r}")
+
+    def no_dialog(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail("a blocking file dialog was opened in a test")
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
+    monkeypatch.setattr(QTextDocument, "loadResource", never_load)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
+
+
+def close_message_boxes() -> None:
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, QMessageBox):
+            w.close()
