@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from wmcdp_desktop import __version__
-from wmcdp_desktop.cli import schemas_cmd
+from wmcdp_desktop.cli import bundle_cmd, report_cmd, results_cmd, schemas_cmd, study_cmd
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 
 EXIT_OK = 0
@@ -23,21 +23,8 @@ EXIT_USAGE = 2
 EXIT_UNEXPECTED = 3
 
 # Each command module exposes register(subparsers); its parser sets ``func(args) -> int``.
-COMMAND_MODULES = [schemas_cmd]
-
-
-def _optional_modules() -> list[object]:
-    """Command modules added by later features; imported lazily so a missing one never breaks the CLI."""
-    import importlib
-
-    found = []
-    for name in ("study_cmd", "bundle_cmd", "results_cmd", "report_cmd"):
-        try:
-            found.append(importlib.import_module(f"wmcdp_desktop.cli.{name}"))
-        except ModuleNotFoundError as exc:
-            if exc.name != f"wmcdp_desktop.cli.{name}":
-                raise
-    return found
+# Heavy analysis dependencies are imported by report_cmd only when `wmcdp report` runs.
+COMMAND_MODULES = [study_cmd, bundle_cmd, results_cmd, report_cmd, schemas_cmd]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,8 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"wmcdp {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for module in [*COMMAND_MODULES, *_optional_modules()]:
-        module.register(sub)  # type: ignore[attr-defined]
+    for module in COMMAND_MODULES:
+        module.register(sub)
     return parser
 
 
