@@ -112,3 +112,34 @@ def test_confidence_against_deviation_table() -> None:
     rows = _table(res, "confidence_vs_deviation")
     assert rows and sum(r["ratings"] for r in rows) == ds.n
     assert all(r["mean_abs_dev"] >= 0 for r in rows)
+
+
+def test_gold_applies_only_to_the_named_gold_response(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from wmcdp_desktop.analysis.loading import load_gold_responses
+    from wmcdp_desktop.core.strict_json import dumps_canonical
+
+    # One item, two responses (models good/poor); the gold describes the good one only.
+    matrix = [[5, 1], [4, 2]]
+    recs = records_from_matrix(matrix, models=["good", "poor"], items=["item-x", "item-x"])
+    recs = [r.model_copy(update={"candidate_response_text": f"text of {r.model_source}"}) for r in recs]
+    doc = item_doc("item-x", "test", [{"id": "WM-RUB-001", "verdicts": ["satisfied"]}])
+    doc["metadata"] = {"goldResponseId": "resp-good"}
+    items = {"item-x": BenchmarkItem.model_validate(doc)}
+    (tmp_path / "responses").mkdir()
+    lines = [{"response_id": f"resp-{m}", "benchmark_item_id": "item-x", "model_source": m, "text": f"text of {m}"}
+             for m in ("good", "poor")]
+    (tmp_path / "responses" / "r.jsonl").write_text(
+        "".join(dumps_canonical(x).replace("\n", "") + "\n" for x in lines), encoding="utf-8")
+    notes: list = []  # type: ignore[type-arg]
+    gold_responses = load_gold_responses(tmp_path, items, notes)
+    assert gold_responses == {"item-x": ("good", "text of good")} and not notes
+    ds = build_dataset(recs, rubric(), items=items, gold_responses=gold_responses)
+    rows = _table(gold.analyse_gold(ds), "gold_by_criterion")
+    assert rows[0]["ratings"] == 2 and rows[0]["agreement"] == 1.0  # the poor response's 1 and 2 are not compared
+    # Without the restriction both responses are compared with the same gold.
+    ds_all = build_dataset(recs, rubric(), items=items)
+    assert _table(gold.analyse_gold(ds_all), "gold_by_criterion")[0]["agreement"] == 0.5
+    # A goldResponseId that is not found: the item is left out, with a note.
+    doc["metadata"] = {"goldResponseId": "resp-missing"}
+    missing = load_gold_responses(tmp_path, {"item-x": BenchmarkItem.model_validate(doc)}, notes)
+    assert missing == {"item-x": None} and "resp-missing" in notes[0].text

@@ -204,17 +204,30 @@ def test_progress_bar_draws_only_on_a_terminal() -> None:
 
 @pytest.mark.skipif(not (demo_study_dir() / "study.json").is_file(), reason="demo study not there yet")
 def test_demo_study_smoke(tmp_path: Path) -> None:
-    """Synthetic ratings for the demo study's items, analysed against the real study folder."""
-    from wmcdp_desktop.core.documents import load_file
-    from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+    """Synthetic scores on the demo study's real responses (item, model, text), against the real study."""
+    from wmcdp_desktop.core.documents import load_jsonl, read_file_bytes
+    from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 
     study = demo_study_dir()
-    items = [load_file(BenchmarkItem, p).benchmarkItemId for p in sorted((study / "items").glob("*.json"))]
-    recs = make_ratings(Spec(n_items=len(items), raters=3, noise=0.6))
-    recs = [r.model_copy(update={"benchmark_item_id": items[int(r.benchmark_item_id.split("-")[1]) - 1]})
-            for r in recs]
+    responses = [r for p in sorted((study / "responses").glob("*.jsonl"))
+                 for r in load_jsonl(CandidateResponse, read_file_bytes(p), str(p))]
+    recs = make_ratings(Spec(n_items=len(responses), models=("x",), raters=3, noise=0.6))
+    recs = [r.model_copy(update={
+        "benchmark_item_id": (resp := responses[int(r.benchmark_item_id.split("-")[1]) - 1]).benchmark_item_id,
+        "model_source": resp.model_source, "candidate_response_text": resp.text}) for r in recs]
     collected = write_collected(tmp_path / "collected", recs)
     assert _report(collected, study, tmp_path / "out", "--bootstrap", "50") == 0
     summary = _strict_json(tmp_path / "out" / "summary.json")
-    assert summary["meta"]["ratings"] == len(recs)
+    assert summary["meta"]["ratings"] == len(recs) and summary["meta"]["models"] >= 2
     assert summary["tables"]["gold_by_criterion"], _notes(summary)
+    assert "goldResponseId" not in _notes(summary)  # every named gold response was found
+    from wmcdp_desktop.analysis.loading import gold_response_id
+    from wmcdp_desktop.core.documents import load_file
+    from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+
+    items = {i.benchmarkItemId: i for i in (load_file(BenchmarkItem, p) for p in (study / "items").glob("*.json"))}
+    n_resp = {i: sum(r.benchmark_item_id == i for r in responses) for i in items}
+    per_item = summary["tables"]["gold_by_item"]
+    assert per_item
+    for row in per_item:  # 3 raters x (the gold's one response, or every response of the item)
+        assert row["ratings"] == 3 * (1 if gold_response_id(items[row["item"]]) else n_resp[row["item"]])

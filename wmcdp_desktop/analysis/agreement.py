@@ -47,7 +47,8 @@ def value_counts(unit: IntArray, value_index: IntArray, n_units: int, n_values: 
 
 def pairable_units(vc: IntArray) -> IntArray:
     """Only units with two or more values contribute to alpha."""
-    return vc[vc.sum(axis=1) >= 2]
+    out: IntArray = vc[vc.sum(axis=1) >= 2]
+    return out
 
 
 def unit_coincidences(vc: IntArray) -> FloatArray:
@@ -64,7 +65,8 @@ def coincidences(vc: IntArray) -> FloatArray:
     """Krippendorff's coincidence matrix (V, V) of pairable units as one matrix product."""
     w = 1.0 / np.maximum(vc.sum(axis=1) - 1, 1)
     weighted = vc * w[:, None]
-    return weighted.T @ vc - np.diag(weighted.sum(axis=0))
+    out: FloatArray = weighted.T @ vc - np.diag(weighted.sum(axis=0))
+    return out
 
 
 def _distances(values: FloatArray, n_v: FloatArray, level: Level) -> FloatArray:
@@ -80,7 +82,8 @@ def _distances(values: FloatArray, n_v: FloatArray, level: Level) -> FloatArray:
     lo = np.minimum(i[:, None], i[None, :])
     hi = np.maximum(i[:, None], i[None, :])
     between = cum[:, hi + 1] - cum[:, lo]
-    return (between - (n_v[:, :, None] + n_v[:, None, :]) / 2) ** 2
+    out: FloatArray = (between - (n_v[:, :, None] + n_v[:, None, :]) / 2) ** 2
+    return out
 
 
 def alpha_from_coincidences(o: FloatArray, values: FloatArray, level: Level) -> FloatArray:

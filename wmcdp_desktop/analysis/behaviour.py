@@ -139,8 +139,8 @@ def analyse_behaviour(ds: Dataset) -> BehaviourResults:
         lvl = conf - conf.min()
         sums = np.bincount(lvl, weights=mad[usable])
         cnts = np.bincount(lvl)
-        for k in np.flatnonzero(cnts):
-            conf_t.rows.append([int(k + conf.min()), int(cnts[k]), float(sums[k] / cnts[k])])
+        for level in np.flatnonzero(cnts):
+            conf_t.rows.append([int(level + conf.min()), int(cnts[level]), float(sums[level] / cnts[level])])
         rho = None
         if np.unique(conf).size > 1 and np.unique(mad[usable]).size > 1:
             with warnings.catch_warnings():

@@ -9,7 +9,8 @@ Each rating is turned into a criterion verdict (the mapping is written down in d
   ``minor`` -> ``partially_satisfied``, ``moderate``/``major``/``critical`` -> ``not_satisfied``.
 
 A rating agrees with gold when its verdict is one of the criterion's ``acceptableVerdicts``. The mapping
-never produces ``cannot_determine``.
+never produces ``cannot_determine``. When an item names the response its gold describes
+(``metadata.goldResponseId``), only ratings of that response are compared (``Dataset.gold_target``).
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def analyse_gold(ds: Dataset) -> GoldResults:
     order = np.argsort(entry_item, kind="stable")
     per_item = np.bincount(entry_item, minlength=len(ds.item_ids))
     first = np.concatenate([[0], np.cumsum(per_item)[:-1]])
-    reps = per_item[ds.item]
+    reps = np.where(ds.gold_target if ds.gold_target is not None else True, per_item[ds.item], 0)
     pair_rating = np.repeat(np.arange(ds.n), reps)
     offset = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
     pair_entry = order[np.repeat(first[ds.item], reps) + offset]

@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note
-from wmcdp_desktop.core.documents import load_file, read_file_bytes, validate_obj
+from wmcdp_desktop.core.documents import load_file, load_jsonl, read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.common import SEVERITIES
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric
@@ -60,6 +61,9 @@ class Dataset:
     submitted: FloatArray
     """Submission time as POSIX seconds (orders a rater's work for drift)."""
     rationale: list[str]
+    gold_target: BoolArray | None = None
+    """True where the item's gold standard describes the rated response: every response of the item, or
+    only the one named by the item's ``metadata.goldResponseId``. None = every rating."""
     records_read: int = 0
     records_excluded: int = 0
     problems: list[Problem] = field(default_factory=list)
@@ -86,6 +90,41 @@ class Dataset:
 
 def _posix(text: str) -> float:
     return datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00").replace("t", "T")).timestamp()
+
+
+GoldResponses = dict[str, tuple[str, str] | None]
+"""item id -> (model_source, text) of the response its gold describes; None = that response is unknown."""
+
+
+def gold_response_id(item: BenchmarkItem) -> str | None:
+    """``metadata.goldResponseId``: the response an item's gold describes (None = every response)."""
+    value = (item.metadata or {}).get("goldResponseId")
+    return value if isinstance(value, str) else None
+
+
+def load_gold_responses(study_dir: Path, items: dict[str, BenchmarkItem], notes: list[Note]) -> GoldResponses:
+    """For items naming ``goldResponseId``: that response's model and text, from ``responses/*.jsonl``."""
+    wanted = {i: rid for i, item in items.items() if (rid := gold_response_id(item))}
+    if not wanted:
+        return {}
+    found: dict[str, CandidateResponse] = {}
+    for path in sorted((study_dir / "responses").glob("*.jsonl")):
+        try:
+            for resp in load_jsonl(CandidateResponse, read_file_bytes(path), str(path)):
+                found.setdefault(resp.response_id, resp)
+        except DocumentError as exc:
+            notes.append(Note("gold", f"{path.name} could not be read ({exc.problems[0]}); items whose gold "
+                                      "names a response in it are left out of the gold comparison."))
+    out: GoldResponses = {}
+    for item_id, rid in wanted.items():
+        match = found.get(rid)
+        if match is None or match.benchmark_item_id != item_id:
+            out[item_id] = None
+            notes.append(Note("gold", f"Item {item_id}: its goldResponseId {rid} was not found among its "
+                                      "responses; the item is left out of the gold comparison."))
+        else:
+            out[item_id] = (match.model_source, match.text)
+    return out
 
 
 def load_study(study_dir: Path) -> tuple[Study | None, Rubric, dict[str, BenchmarkItem], list[Note]]:
@@ -150,6 +189,7 @@ def build_dataset(
     notes: list[Note] | None = None,
     problems: list[Problem] | None = None,
     lines_read: int | None = None,
+    gold_responses: GoldResponses | None = None,
 ) -> Dataset:
     """Turn records into columns. Keeps the latest revision per (rater, task) and notes the rest."""
     notes = list(notes or [])
@@ -190,6 +230,8 @@ def build_dataset(
     seconds = np.full(n, np.nan)
     submitted = np.empty(n)
     rationale: list[str] = []
+    gold_responses = gold_responses or {}
+    gold_target = np.ones(n, bool)
     fields = [d.field for d in dims]
     for r, rec in enumerate(kept):
         task[r] = task_ix.setdefault(rec.envelope.task_id, len(task_ix))
@@ -212,12 +254,16 @@ def build_dataset(
             seconds[r] = rec.time_spent_scoring_seconds
         submitted[r] = _posix(rec.envelope.submitted_at)
         rationale.append(rec.clinician_notes.brief_rationale)
+        if rec.benchmark_item_id in gold_responses:
+            target = gold_responses[rec.benchmark_item_id]
+            gold_target[r] = target is not None and (
+                rec.candidate_response_text == target[1] or rec.model_source == target[0])
 
     ds = Dataset(
         rubric=rubric, study=study, items=items, notes=notes,
         task_ids=list(task_ix), rater_ids=list(rater_ix), item_ids=list(item_ix), model_ids=list(model_ix),
         task=task, rater=rater, item=item, model=model, scores=scores, na=na, severity=severity,
-        confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale,
+        confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale, gold_target=gold_target,
         records_read=lines_read if lines_read is not None else len(records) + len({p.file for p in problems}),
         records_excluded=len({p.file for p in problems}), problems=problems,
     )
@@ -277,4 +323,5 @@ def load_dataset(collected_dir: Path, study_dir: Path) -> Dataset:
     records, problems, lines = load_ratings(collected_dir, rubric)
     if lines == 0:
         raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
-    return build_dataset(records, rubric, study, items, notes, problems, lines)
+    gold_responses = load_gold_responses(study_dir, items, notes)
+    return build_dataset(records, rubric, study, items, notes, problems, lines, gold_responses)

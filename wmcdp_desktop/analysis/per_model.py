@@ -41,7 +41,7 @@ def weighted_median(counts: FloatArray, values: FloatArray) -> FloatArray:
     k_hi = np.floor(n / 2)
     i_lo = (cum > k_lo[:, None]).argmax(axis=1)
     i_hi = (cum > k_hi[:, None]).argmax(axis=1)
-    out = (values[i_lo] + values[i_hi]) / 2
+    out: FloatArray = (values[i_lo] + values[i_hi]) / 2
     out[n <= 0] = np.nan
     return out
 
@@ -65,7 +65,7 @@ def _item_sums(ds: Dataset, rows: np.ndarray, n_items: int) -> tuple[FloatArray,
     flat_i = np.repeat(item, d) * d + np.tile(np.arange(d), len(item))
     sums = np.bincount(flat_i, weights=np.where(ok, sc, 0).ravel(), minlength=n_items * d).reshape(n_items, d)
     cnts = np.bincount(flat_i, weights=ok.ravel().astype(float), minlength=n_items * d).reshape(n_items, d)
-    return sums, cnts
+    return sums.astype(np.float64), cnts.astype(np.float64)
 
 
 def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress) -> ModelResults:
