@@ -196,3 +196,31 @@ CASES: dict[str, Callable[[], bytes]] = {
     "not a zip (random bytes)": lambda: bytes((i * 7919 + 13) % 256 for i in range(4096)),
     "PK header only": lambda: b"PK\x03\x04" + b"\0" * 26,
 }
+
+
+def _json_member(member: str, payload: bytes) -> Callable[[], bytes]:
+    """A valid bundle whose ``member`` is the hostile JSON ``payload`` (hashes recomputed, so the JSON
+    reader is reached rather than the hash check)."""
+
+    def build() -> bytes:
+        from .bundlefix import with_manifest
+
+        files = bundle_files(2)
+        order = ["t0000", "t0001"]
+        if member == "bundle.json":
+            files["bundle.json"] = payload
+            return raw_zip([deflated(n, d) for n, d in sorted(files.items())])
+        files[member] = payload
+        return raw_zip([deflated(n, d) for n, d in sorted(with_manifest(files, order).items())])
+
+    return build
+
+
+def json_cases() -> dict[str, Callable[[], bytes]]:
+    from .test_hostile_json import HOSTILE_JSON
+
+    out: dict[str, Callable[[], bytes]] = {}
+    for member in ("bundle.json", "rubric.json", "tasks/t0000.json"):
+        for name, payload in HOSTILE_JSON.items():
+            out[f"{member}: {name}"] = _json_member(member, payload)
+    return out

@@ -17,7 +17,7 @@ from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zipsafe import open_zip_bytes
 
 from .conftest import Sentinel
-from .hostile_zips import CASES, EVIL
+from .hostile_zips import CASES, EVIL, json_cases
 from .tally import Tally
 
 pytestmark = pytest.mark.reliability
@@ -121,4 +121,28 @@ def test_folder_bundle_with_symlinks(kind: str, sentinel: Sentinel, tally: Tally
 
             assert main(["bundle", "verify", str(folder)]) == 1
             capsys.readouterr()
+        sentinel.check()
+
+
+JSON_CASES = json_cases()
+
+
+@pytest.mark.parametrize("case", list(JSON_CASES))
+def test_hostile_json_inside_a_bundle(case: str, sentinel: Sentinel, tally: Tally, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each hostile JSON payload as bundle.json, rubric.json and a task, through the app's open path and
+    ``wmcdp bundle verify``: a plain error naming the member."""
+    member = case.split(":", 1)[0]
+    with tally.hostile(f"json in bundle: {case.split(': ', 1)[1]}"):
+        path = sentinel.inbox / "hostile.wmcdp"
+        path.write_bytes(JSON_CASES[case]())
+        text = app_open(path)
+        assert f"hostile.wmcdp!{member}" in text or f"hostile.wmcdp: {member}" in text or member in text, text
+        assert "Traceback" not in text
+        if HAS_CLI:
+            from wmcdp_desktop.cli.main import main
+
+            code = main(["bundle", "verify", str(path)])
+            out = capsys.readouterr()
+            assert code == 1, (code, out)
+            assert member in out.out + out.err and "Traceback" not in out.out + out.err
         sentinel.check()

@@ -36,7 +36,7 @@ from wmcdp_desktop.core.zipsafe import deterministic_zip
 
 from .bundlefix import bundle_files, task_obj, with_manifest
 from .conftest import Sentinel
-from .hostile_zips import CASES, EVIL
+from .hostile_zips import CASES, EVIL, json_cases
 from .sessionkit import RATER, write_bundle_folder
 from .tally import Tally
 from .uikit import close_message_boxes
@@ -91,8 +91,13 @@ def test_hostile_bundles_through_the_windows_open(
     make_window: Callable[[list[str]], MainWindow], sentinel: Sentinel, tally: Tally, qtbot: Any
 ) -> None:
     window = make_window(["--data-dir", str(sentinel.data), "--rater", RATER])
-    for case, build in CASES.items():
-        with tally.hostile(f"zip: {case}"):
+    cases = {f"zip: {k}": v for k, v in CASES.items()}
+    # A representative share of the hostile JSON (all of it goes through the core open path and the CLI
+    # in test_hostile_zips.py; a window per case would cost ~0.2 s each).
+    picked = ("duplicate key", "NaN", "deep nesting (arrays)", "BOM", "invalid UTF-8", "lone high surrogate escape")
+    cases |= {f"json in bundle: {k.split(': ', 1)[1]}": v for k, v in json_cases().items() if k.split(": ", 1)[1] in picked}
+    for case, build in cases.items():
+        with tally.hostile(case):
             path = sentinel.inbox / "hostile.wmcdp"
             path.write_bytes(build())
             before = len(window.messages)
