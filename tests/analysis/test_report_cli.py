@@ -110,7 +110,7 @@ def test_default_seed_is_the_study_seed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("case", ["one_rater", "all_na", "one_item_model", "invalid_record", "no_time",
-                                  "no_model_source", "no_items"])
+                                  "no_model_source", "no_items", "silent_rater"])
 def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
     spec = Spec(n_items=4, raters=3, noise=0.5)
     extra: list[str] = []
@@ -132,6 +132,8 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
         obj = json.loads(lines[1])
         obj["scoring"]["overall_clinical_judgment_score"] = 9
         lines.append(json.dumps(obj))
+    elif case == "silent_rater":
+        lines = [x for x in lines if json.loads(x)["rater_id"] != "rater-3"]
     elif case == "no_model_source":
         lines = [json.dumps({k: v for k, v in json.loads(x).items() if k != "model_source"}) for x in lines]
     elif case == "no_items":
@@ -153,6 +155,7 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
         "no_time": "no time_spent_scoring_seconds",
         "no_model_source": "no model_source",
         "no_items": "not found",
+        "silent_rater": "have no rating in the data: rater-3",
     }[case]
     assert expected in notes, notes
     if case == "invalid_record":

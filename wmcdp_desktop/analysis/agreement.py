@@ -301,7 +301,7 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
         "others gave a number (a disagreement alpha cannot see, since N/A is not on the scale).")
     na_rater = Table("na_by_rater", "N/A rate per rater and dimension",
                      ["rater", *[d.id for d in ds.dimensions]],
-                     description="Share of the rater's ratings answered N/A, per dimension.")
+                     description="Share of the rater's ratings answered N/A, per dimension.", percent=True)
     kappa_pairs = Table(
         "kappa_pairs", "Pairwise quadratic-weighted Cohen's kappa",
         ["dimension", "rater_a", "rater_b", "shared_tasks", "kappa"],

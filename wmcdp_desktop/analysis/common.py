@@ -48,6 +48,8 @@ class Table:
     rows: list[list[Any]] = field(default_factory=list)
     description: str = ""
     """What the table shows and how to read it (shown above it in the report)."""
+    percent: bool = False
+    """Show every fractional number as a percentage in the HTML (CSV and JSON keep the 0..1 values)."""
 
     def as_dicts(self) -> list[dict[str, Any]]:
         return [dict(zip(self.columns, (clean(v) for v in row), strict=True)) for row in self.rows]

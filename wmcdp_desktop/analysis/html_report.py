@@ -35,7 +35,7 @@ figure{margin:1em 0}figcaption{font-size:.85em;color:#555}img{max-width:100%;hei
 _PERCENT_HINTS = ("share", "rate", "agreement")
 
 
-def _cell(column: str, value: Any) -> str:
+def _cell(column: str, value: Any, percent: bool = False) -> str:
     value = clean(value)
     if value is None:
         return '<td class="na" title="not computable; see the notes">–</td>'
@@ -44,7 +44,7 @@ def _cell(column: str, value: Any) -> str:
     if isinstance(value, int):
         return f'<td class="num">{value}</td>'
     if isinstance(value, float):
-        if any(h in column for h in _PERCENT_HINTS) and "alpha" not in column:
+        if percent or (any(h in column for h in _PERCENT_HINTS) and "alpha" not in column):
             return f'<td class="num">{value:.1%}</td>'
         return f'<td class="num">{value:.3f}</td>'
     text = html.escape(str(value))
@@ -64,7 +64,8 @@ def render_table(table: Table) -> str:
     out.append("<table><thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
                + "</tr></thead><tbody>")
     for row in table.rows[:MAX_HTML_ROWS]:
-        out.append("<tr>" + "".join(_cell(c, v) for c, v in zip(table.columns, row, strict=True)) + "</tr>")
+        out.append("<tr>" + "".join(_cell(c, v, table.percent) for c, v in zip(table.columns, row, strict=True))
+                   + "</tr>")
     out.append("</tbody></table>")
     if len(table.rows) > MAX_HTML_ROWS:
         out.append(f'<p class="desc">{len(table.rows) - MAX_HTML_ROWS} more rows in '

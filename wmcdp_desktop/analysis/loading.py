@@ -310,6 +310,16 @@ def _data_notes(ds: Dataset) -> None:
     if n_conf:
         notes.append(Note("behaviour", f"{n_conf} rating(s) have no confidence_rating; they are left out of "
                                        "confidence against agreement."))
+    if ds.study is not None:
+        listed = [r.rater_id for r in ds.study.raters]
+        silent = [r for r in listed if r not in set(ds.rater_ids)]
+        if silent:
+            notes.append(Note("data", f"{len(silent)} rater(s) of study.json have no rating in the data: "
+                                      f"{', '.join(silent[:10])}."))
+        strangers = sorted(set(ds.rater_ids) - set(listed))
+        if strangers:
+            notes.append(Note("data", f"{len(strangers)} rater id(s) in the ratings are not in study.json: "
+                                      f"{', '.join(strangers[:10])} (included in every figure)."))
     if ds.items:
         unknown = sorted(set(ds.item_ids) - set(ds.items))
         if unknown:
