@@ -110,7 +110,7 @@ def test_default_seed_is_the_study_seed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("case", ["one_rater", "all_na", "one_item_model", "invalid_record", "no_time",
-                                  "no_model_source", "no_items", "silent_rater"])
+                                  "no_model_source", "no_items", "silent_rater", "no_overlap"])
 def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
     spec = Spec(n_items=4, raters=3, noise=0.5)
     extra: list[str] = []
@@ -132,6 +132,15 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
         obj = json.loads(lines[1])
         obj["scoring"]["overall_clinical_judgment_score"] = 9
         lines.append(json.dumps(obj))
+    elif case == "no_overlap":  # every task seen by one rater only
+        seen: set[str] = set()
+        kept = []
+        for x in lines:
+            task = json.loads(x)["envelope"]["task_id"]
+            if task not in seen and json.loads(x)["rater_id"] == f"rater-{len(seen) % 3 + 1}":
+                seen.add(task)
+                kept.append(x)
+        lines = kept
     elif case == "silent_rater":
         lines = [x for x in lines if json.loads(x)["rater_id"] != "rater-3"]
     elif case == "no_model_source":
@@ -156,11 +165,23 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
         "no_model_source": "no model_source",
         "no_items": "not found",
         "silent_rater": "have no rating in the data: rater-3",
+        "no_overlap": "every dimension: no task has two or more scores to compare",
     }[case]
     assert expected in notes, notes
     if case == "invalid_record":
         assert "safety_scope_boundaries_score" in notes and "outside the scale" in notes
         assert summary["meta"]["records_excluded"] == 2
+
+
+def test_no_valid_rating_writes_the_problems_and_exits_1(tmp_path: Path) -> None:
+    collected, study = _make(tmp_path, Spec(n_items=2, raters=2))
+    ratings = collected / "ratings.jsonl"
+    lines = [json.loads(x) for x in ratings.read_text(encoding="utf-8").splitlines()]
+    ratings.write_text("".join(json.dumps({k: v for k, v in x.items() if k != "scoring"}) + "\n" for x in lines),
+                       encoding="utf-8")
+    assert _report(collected, study, tmp_path / "out", "--no-charts") == 1
+    summary = _strict_json(tmp_path / "out" / "summary.json")
+    assert summary["meta"]["ratings"] == 0 and "scoring: required field is missing" in _notes(summary)
 
 
 def test_unreadable_input_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -360,6 +360,7 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
     plan.run()  # every bootstrap interval, on shared resamples of tasks
     fm_finish()
     empty = AlphaResult(None, None, None, None)
+    dims_by_note: dict[str, list[str]] = {}
     for d, head, fixed, res in pending:
         dim = ds.dimensions[d]
         row_o = res["ordinal"] if res else empty
@@ -367,9 +368,13 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
         reasons = sorted({r.note for r in (row_o, row_i) if r.note})
         note = fixed or ("; ".join(reasons) if reasons else None)
         alpha_table.rows.append([*head, row_o.alpha, row_o.lo, row_o.hi, row_i.alpha, row_i.lo, row_i.hi, note])
-        if note:
-            notes.append(Note("agreement", f"{dim.id} {dim.label}: {note}."))
+        if note and multi_rater:  # a single rater is one report-wide note, not one per dimension
+            dims_by_note.setdefault(note, []).append(f"{dim.id} {dim.label}")
         alpha_rows.append({"id": dim.id, "label": dim.label, "ordinal": row_o, "interval": row_i})
+
+    for note, names in dims_by_note.items():  # one note per reason, naming its dimensions
+        where = "every dimension" if len(names) == len(ds.dimensions) > 1 else "; ".join(names)
+        notes.append(Note("agreement", f"{where}: {note}."))
 
     # N/A per rater (vectorised over ratings).
     cnt = np.bincount(ds.rater, minlength=n_raters).astype(float)

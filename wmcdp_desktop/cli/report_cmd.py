@@ -74,6 +74,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"warning: {meta['records_excluded']} invalid record(s) were left out (listed in the report).",
               file=sys.stderr)
     print(f"wrote {args.out / 'report.html'}, {args.out / 'summary.json'} and {args.out / 'tables'}/")
+    if meta["ratings"] == 0:
+        print("error: no valid rating to analyse; the report lists the problems.", file=sys.stderr)
+        return 1
     if args.timings:
         for phase, seconds in report.timings.items():
             print(f"  {phase}: {seconds:.3f} s", file=sys.stderr)
