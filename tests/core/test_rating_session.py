@@ -246,3 +246,26 @@ def test_no_model_name_in_written_files(session: RatingSession, tmp_path: Path) 
     text = tree_text(tmp_path / "data")
     for name in MODEL_NAMES:
         assert name.lower() not in text.lower()
+
+
+def test_looking_at_a_task_keeps_its_time_but_not_a_started_state(
+    bundle_dir: Path, tmp_path: Path, clock: FakeClock
+) -> None:
+    s1 = new_session(bundle_dir, tmp_path / "data", clock)
+    s1.open_task("T-0001")
+    for _ in range(12):
+        clock.advance(1)
+        s1.user_input()
+    s1.open_task("T-0002")
+    assert s1.state("T-0001") == "not_started" and s1.drafts_not_submitted() == 0
+    assert s1.store.draft_path("T-0001").exists()  # the 12 s are kept
+    s1.open_task("T-0001")
+    s1.set_score("WM-RUB-001", 2)
+    assert s1.state("T-0001") == "draft"
+    s1.set_score("WM-RUB-001", None)  # back to nothing entered
+    assert s1.state("T-0001") == "not_started"
+    s1.close()
+    s2 = new_session(bundle_dir, tmp_path / "data", clock)
+    assert s2.state("T-0001") == "not_started"
+    s2.open_task("T-0001")
+    assert s2.task_seconds() == 12

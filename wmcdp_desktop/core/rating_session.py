@@ -95,6 +95,16 @@ class WorkingRating:
     base_revision: int | None = None
     base_record_id: str | None = None
 
+    def has_content(self) -> bool:
+        """True once the rater entered anything (or is revising a submitted rating)."""
+        return bool(
+            self.base_revision is not None
+            or self.scores
+            or self.confidence is not None
+            or any(t.strip() for t in self.notes.values())
+            or any(e.checked or e.note.strip() or e.spans for e in self.failure_modes.values())
+        )
+
     def fm(self, fm_id: str) -> FailureModeEntry:
         return self.failure_modes.setdefault(fm_id, FailureModeEntry())
 
@@ -268,7 +278,13 @@ class RatingSession:
         self._index = {t: i for i, t in enumerate(self.task_ids)}
         store.ensure()
         self._latest = {t: r for t, r in store.latest_revisions().items() if t in self._index}
-        self._drafts = store.draft_task_ids() & set(self.task_ids)
+        self._drafts: set[str] = set()
+        """Tasks whose saved draft holds something the rater entered (or a revision in progress).
+        A draft holding only time (a task looked at) keeps the time but leaves the task "not started"."""
+        for tid in sorted(store.draft_task_ids() & set(self.task_ids)):
+            draft = store.load_draft(tid)  # an unreadable one is quarantined and reported
+            if draft is not None and WorkingRating.from_draft(draft).has_content():
+                self._drafts.add(tid)
         self.current_id: str | None = None
         self.current: WorkingRating | None = None
         """The editable rating of the open task; None while a submitted task is shown read-only."""
@@ -298,7 +314,7 @@ class RatingSession:
     def state(self, task_id: str) -> TaskState:
         if task_id in self._latest:
             return "submitted"
-        if task_id in self._drafts or (task_id == self.current_id and self.dirty):
+        if task_id in self._drafts:
             return "draft"
         return "not_started"
 
@@ -380,7 +396,7 @@ class RatingSession:
         self.current_id = task_id
         self.viewing_record = None
         self.current = None
-        draft = self.store.load_draft(task_id) if task_id in self._drafts else None
+        draft = self.store.load_draft(task_id)
         latest = self._latest.get(task_id)
         if draft is not None and latest is not None and draft.base_revision != latest:
             # A leftover draft from before the latest submission (e.g. its removal failed): not current.
@@ -423,8 +439,11 @@ class RatingSession:
 
     def _changed(self) -> None:
         self.dirty = True
-        if self.current_id is not None:
-            self._drafts.add(self.current_id)
+        if self.current_id is not None and self.current is not None:
+            if self.current.has_content():
+                self._drafts.add(self.current_id)
+            else:
+                self._drafts.discard(self.current_id)
         if self.on_change:
             self.on_change()
 
@@ -522,7 +541,10 @@ class RatingSession:
                 "still on disk. Free some space or fix the folder, then choose Retry."
             )
             return False
-        self._drafts.add(self.current_id)
+        if self.current.has_content():
+            self._drafts.add(self.current_id)
+        else:
+            self._drafts.discard(self.current_id)
         self.dirty = False
         self._unsaved_time = 0.0
         self.save_error = None
