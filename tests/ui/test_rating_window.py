@@ -704,3 +704,11 @@ def test_autosave_is_at_most_a_second_behind_even_while_typing(
             saved_after = time.monotonic() - started
     assert saved_after is not None and saved_after <= 1.2
     qtbot.waitUntil(lambda: "steady typing" in draft.read_text(encoding="utf-8"), timeout=1500)
+
+
+def test_command_line_version_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        app_module.main(["--version"])
+    assert exc.value.code == 0 and "wmcdp-desktop" in capsys.readouterr().out
+    assert app_module.main(["--no-such-option"]) == 2
+    assert "unrecognized arguments" in capsys.readouterr().err

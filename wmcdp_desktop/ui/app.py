@@ -94,6 +94,11 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        build_parser().parse_args(args)  # --help / --version / usage errors before any window
+    except _ArgError as exc:
+        print(f"wmcdp-desktop: error: {exc}", file=sys.stderr)
+        return 2
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName("WM-CDP Desktop")
     app.setApplicationVersion(__version__)
