@@ -712,3 +712,47 @@ def test_command_line_version_and_usage_errors(capsys: pytest.CaptureFixture[str
     assert exc.value.code == 0 and "wmcdp-desktop" in capsys.readouterr().out
     assert app_module.main(["--no-such-option"]) == 2
     assert "unrecognized arguments" in capsys.readouterr().err
+
+
+CRASHER = """
+import sys
+from PySide6.QtWidgets import QApplication
+from wmcdp_desktop.ui.app import create_main_window
+app = QApplication([])
+w = create_main_window([sys.argv[1], "--data-dir", sys.argv[2], "--rater", "R01"])
+w.show()
+w.session.set_score("WM-RUB-003", 4)
+w.session.set_note("brief_rationale", "typed before the crash")
+w.save_now()
+print("saved", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_after_a_kill_the_lock_is_recovered_and_the_draft_restored(
+    make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    with subprocess.Popen(
+        [sys.executable, "-c", CRASHER, str(bundle_dir), str(data_dir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    ) as proc:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "saved"
+        with pytest.raises(AlreadyRunningError):  # while it runs: refused
+            app_module.create_main_window(["--data-dir", str(data_dir)])
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.session is not None and window.session.state("T-0001") == "draft"
+    assert window.page is not None and window.page.form.rubric.rows["WM-RUB-003"].value() == 4
+    assert by_name(window, QPlainTextEdit, "Brief rationale (required)").toPlainText() == "typed before the crash"
