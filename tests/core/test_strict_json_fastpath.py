@@ -49,3 +49,16 @@ def test_documents_without_surrogates_read_as_json_loads(value: object) -> None:
         if any(0xD800 <= ord(c) <= 0xDFFF for c in text) or "\\ud" in text or "\\uD" in text:
             continue
         assert parse_json_text(text, "doc.json") == json.loads(text)
+
+
+def test_bytes_cannot_smuggle_a_raw_surrogate() -> None:
+    from wmcdp_desktop.core.strict_json import parse_json_bytes
+
+    with pytest.raises(DocumentError, match="UTF-8"):
+        parse_json_bytes(b'"\xed\xa0\x80"', "doc.json")  # a UTF-8-encoded surrogate
+
+
+@pytest.mark.parametrize("text", ["", " \n\t ", "\u3000"])
+def test_blank_text_is_reported_as_empty(text: str) -> None:
+    with pytest.raises(DocumentError, match="empty"):
+        parse_json_text(text, "doc.json")

@@ -129,8 +129,12 @@ def decode_text(data: bytes, source: str) -> str:
         ) from None
 
 
-def parse_json_text(text: str, source: str) -> Any:
-    """Parse JSON text strictly; raise :class:`DocumentError` naming ``source`` on any problem."""
+def parse_json_text(text: str, source: str, *, from_utf8: bool = False) -> Any:
+    """Parse JSON text strictly; raise :class:`DocumentError` naming ``source`` on any problem.
+
+    ``from_utf8``: the text was decoded from strict UTF-8 (:func:`decode_text`), so it cannot hold a raw
+    surrogate character and that scan is skipped.
+    """
     if text.startswith("\ufeff"):
         raise DocumentError.single(source, "starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
     if not _depth_ok(text):
@@ -144,7 +148,7 @@ def parse_json_text(text: str, source: str) -> Any:
         raise DocumentError.single(
             source, f"line {line} column {col}: lone surrogate escape {match.group(0)[-6:]} is not valid text"
         )
-    if not text.strip():
+    if not text or text.isspace():
         raise DocumentError.single(source, "is empty (a JSON document was expected)")
     try:
         value = json.loads(
@@ -164,7 +168,8 @@ def parse_json_text(text: str, source: str) -> Any:
     except ValueError as exc:  # NaN/Infinity, huge numbers, int digit limit
         raise DocumentError.single(source, f"is not valid JSON: {exc}") from None
     # Parsed strings can hold a surrogate only from such an escape or a raw surrogate in ``text``.
-    lone = _lone_surrogate(value) if escapes or _SURROGATE.search(text) else None
+    raw = not from_utf8 and _SURROGATE.search(text) is not None
+    lone = _lone_surrogate(value) if escapes or raw else None
     if lone is not None:
         path, char = lone
         raise DocumentError.single(
@@ -175,7 +180,7 @@ def parse_json_text(text: str, source: str) -> Any:
 
 def parse_json_bytes(data: bytes, source: str) -> Any:
     """Decode (strict UTF-8, no BOM) and parse strictly. See :func:`parse_json_text`."""
-    return parse_json_text(decode_text(data, source), source)
+    return parse_json_text(decode_text(data, source), source, from_utf8=True)
 
 
 def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
@@ -190,7 +195,7 @@ def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            out.append((number, parse_json_text(line, f"{source}:{number}")))
+            out.append((number, parse_json_text(line, f"{source}:{number}", from_utf8=True)))
         except DocumentError as exc:
             problems.extend(exc.problems)
     if problems:
