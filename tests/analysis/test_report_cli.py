@@ -81,6 +81,34 @@ def test_html_is_self_contained_and_escapes_data(full_report: Path) -> None:
     stripped = text.replace("https://evil.example", "")  # only ever inside escaped rating text
     assert "http:" not in stripped and "https:" not in stripped
     assert "@import" not in text and "url(" not in text
+    _assert_balanced(text)
+
+
+def _assert_balanced(text: str) -> None:
+    """Every element closed in order: escaped data cannot break the page structure."""
+    from html.parser import HTMLParser
+
+    void = {"meta", "img", "br", "hr", "link", "input"}
+
+    class Checker(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str] = []
+            self.errors: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag not in void:
+                self.stack.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            if self.stack and self.stack[-1] == tag:
+                self.stack.pop()
+            else:
+                self.errors.append(tag)
+
+    checker = Checker()
+    checker.feed(text)
+    assert not checker.errors and not checker.stack, (checker.errors[:5], checker.stack[-5:])
 
 
 def test_csv_neutralises_formulas(tmp_path: Path) -> None:
