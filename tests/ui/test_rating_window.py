@@ -756,3 +756,24 @@ def test_after_a_kill_the_lock_is_recovered_and_the_draft_restored(
     assert window.session is not None and window.session.state("T-0001") == "draft"
     assert window.page is not None and window.page.form.rubric.rows["WM-RUB-003"].value() == 4
     assert by_name(window, QPlainTextEdit, "Brief rationale (required)").toPlainText() == "typed before the crash"
+
+
+def test_scrolling_the_form_with_the_wheel_never_changes_a_score(qtbot: Any, window: MainWindow) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    assert window.page is not None
+    row = rows(window)[0]
+    confidence = by_name(window, QComboBox, "Confidence in this rating")
+    for target in (row.slider, confidence):
+        pos = QPointF(target.width() / 2, target.height() / 2)
+        event = QWheelEvent(
+            pos, target.mapToGlobal(pos), QPoint(0, 0), QPoint(0, -120),
+            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False,
+        )
+        QApplication.sendEvent(target, event)
+        assert not event.isAccepted()  # left to the scroll area, which scrolls the page
+    assert row.value() is None and confidence.currentIndex() == -1
+    assert window.session is not None and window.session.current is not None
+    assert window.session.current.scores == {} and window.session.current.confidence is None

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.common import SpanRef
 from wmcdp_desktop.core.models.rubric import FailureMode, Rubric
 from wmcdp_desktop.core.rating_session import FAULT_SEVERITIES, FailureModeEntry
+from wmcdp_desktop.ui.combo import ChoiceBox
 from wmcdp_desktop.ui.plain_text import PlainLabel, safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
@@ -41,7 +41,7 @@ class FailureModeRow(QWidget):
         self.check.setToolTip(safe_line(fm.description + "\n\n" + "\n".join(f"{k}: {v}" for k, v in guidance.items())))
         self.details = QWidget()
         self.severity_label = QLabel("Severity")
-        self.severity = QComboBox()
+        self.severity = ChoiceBox()
         self.severity.setAccessibleName("Severity")
         self.severity.setPlaceholderText("Choose severity…")
         for sev in FAULT_SEVERITIES:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPlainT
 
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.rating_session import NOTE_FIELDS
+from wmcdp_desktop.ui.combo import ChoiceBox
 from wmcdp_desktop.ui.plain_text import safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
@@ -58,7 +59,7 @@ class NotesPanel(QGroupBox):
             self.edits[name] = edit
             self.problems[f"clinician_notes.{name}"] = problem
         self.confidence_label = QLabel(CONFIDENCE)
-        self.confidence = QComboBox()
+        self.confidence = ChoiceBox()
         self.confidence.setAccessibleName(CONFIDENCE)
         self.confidence.setPlaceholderText("Not set")
         self.confidence.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QGridLayout,
@@ -147,6 +147,10 @@ class ScoreSlider(QSlider):
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # Never change a score by accident while scrolling the form: the wheel scrolls the page.
+        event.ignore()
 
     # ----- painting: no handle while unset -------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
