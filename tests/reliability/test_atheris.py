@@ -17,9 +17,10 @@ from .tally import Tally
 
 pytestmark = pytest.mark.reliability
 
-RUNS = 50_000
-SECONDS = 8
-"""Bounded by executions and by time (whichever comes first), so the suite stays fast on slow machines."""
+RUNS = 2000
+"""Fixed, with a fixed seed: the published figure is reproducible."""
+SECONDS = 60
+"""A guard only (about 8 s are needed here); a slower machine runs fewer executions, and says so."""
 
 
 def test_atheris_fuzz_of_every_loader(tmp_path: Path, tally: Tally) -> None:
@@ -53,4 +54,6 @@ def test_atheris_fuzz_of_every_loader(tmp_path: Path, tally: Tally) -> None:
     assert done, proc.stderr[-2000:]
     executions = int(done.group(1))
     assert executions >= 200
+    if executions < RUNS:
+        tally.skipped.append(f"atheris stopped by its time guard after {executions} of {RUNS} executions")
     tally.fuzz("atheris (coverage-guided): strict_json, zip checks, every model", executions)

@@ -23,7 +23,7 @@ from .test_hostile_zips import open_problems
 
 pytestmark = pytest.mark.reliability
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
 HAS_RESULTS_READER = importlib.util.find_spec("wmcdp_desktop.core.results_reader") is not None
 
 

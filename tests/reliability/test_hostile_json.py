@@ -27,7 +27,7 @@ from .tally import Tally
 pytestmark = pytest.mark.reliability
 
 SOURCE = "hostile-doc.json"
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
 
 HOSTILE_JSON: dict[str, bytes] = {
     "duplicate key": b'{"a": 1, "a": 2}',
