@@ -27,7 +27,6 @@ RatioKind = Literal["time", "throughput", "difference"]
 def qt_env() -> dict[str, str]:
     env = dict(os.environ)
     env["QT_QPA_PLATFORM"] = "offscreen"
-    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     # Repeated warnings from the offscreen plugin would only add noise (and time) to every run.
     env.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)

@@ -186,10 +186,9 @@ def mode_app(bundle: str, data_dir: str, rater: str, marker: str) -> None:
 
 def next_trigger(win: QMainWindow) -> Any:
     """The "next task" control of the app: its method when exposed, else a button or action named Next."""
-    for name in ("go_next", "next_task", "show_next_task"):
-        fn = getattr(win, name, None)
-        if callable(fn):
-            return fn
+    step = getattr(win, "step", None)  # MainWindow.step(delta), behind the "Next task" action
+    if callable(step):
+        return lambda: step(1)
     for button in win.findChildren(QAbstractButton):
         label = button.text().replace("&", "").strip().lower()
         if label.startswith("next") and button.isVisible() and button.isEnabled():
