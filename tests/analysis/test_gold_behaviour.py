@@ -139,6 +139,12 @@ def test_gold_applies_only_to_the_named_gold_response(tmp_path) -> None:  # type
     # Without the restriction both responses are compared with the same gold.
     ds_all = build_dataset(recs, rubric(), items=items)
     assert _table(gold.analyse_gold(ds_all), "gold_by_criterion")[0]["agreement"] == 0.5
+    # Only the other response was rated: nothing is compared, and the note says why.
+    poor_only = build_dataset([r for r in recs if r.model_source == "poor"], rubric(), items=items,
+                              gold_responses=gold_responses)
+    res = gold.analyse_gold(poor_only)
+    assert not _table(res, "gold_by_criterion")
+    assert any("goldResponseId" in n.text and "item-x" in n.text for n in res.notes)
     # A goldResponseId that is not found: the item is left out, with a note.
     doc["metadata"] = {"goldResponseId": "resp-missing"}
     missing = load_gold_responses(tmp_path, {"item-x": BenchmarkItem.model_validate(doc)}, notes)

@@ -136,8 +136,14 @@ def analyse_gold(ds: Dataset) -> GoldResults:
             continue
         by_crit.rows.append([cid, labels[cid], int(c_items[c]), int(c_n[c]), int(c_ok[c]),
                              float(c_ok[c] / c_n[c]) if c_n[c] else None, *[int(x) for x in c_verdicts[c, :4]]])
-    if not by_crit.rows:
+    if n_e == 0:
         notes.append(Note("gold", "No rated item has gold verdicts on this rubric's criteria."))
+    else:
+        unmatched = sorted({e_info[k][0] for k in np.flatnonzero(e_n == 0)})
+        if unmatched:
+            notes.append(Note("gold", f"{len(unmatched)} rated item(s) have gold for one response only "
+                                      "(metadata.goldResponseId) and no rating of that response, so they are not "
+                                      f"compared: {', '.join(unmatched[:10])}."))
     if ds.items and not cal_n.any():
         notes.append(Note("gold", "No calibration item was rated: calibration performance is not available."))
     for r, rid in enumerate(ds.rater_ids):
