@@ -777,3 +777,24 @@ def test_scrolling_the_form_with_the_wheel_never_changes_a_score(qtbot: Any, win
     assert row.value() is None and confidence.currentIndex() == -1
     assert window.session is not None and window.session.current is not None
     assert window.session.current.scores == {} and window.session.current.confidence is None
+
+
+def test_rubric_text_with_markup_is_shown_literally_in_labels_and_tooltips(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, sample_docs: Any, data_dir: Path
+) -> None:
+    from ratingkit import bundle_docs, write_bundle_folder
+
+    rubric, tasks = bundle_docs(sample_docs)
+    rubric["dimensions"][0]["label"] = "<b>Attunement</b>"
+    rubric["dimensions"][0]["description"] = 'Look <img src="file:///etc/passwd"> & <a href="x">here</a>'
+    rubric["failure_modes"][0]["description"] = "<h1>big</h1>"
+    bundle = write_bundle_folder(tmp_path / "markup", rubric, tasks)
+    window = make_window([str(bundle), "--data-dir", str(data_dir), "--rater", "R01"])
+    row = rows(window)[0]
+    assert row.label.text() == "<b>Attunement</b>" and row.slider.accessibleName() == "<b>Attunement</b>"
+    tip = row.slider.toolTip()
+    assert "&lt;img src=\"file:///etc/passwd\"&gt; &amp; &lt;a href=\"x\"&gt;here&lt;/a&gt;" in tip
+    assert "<img" not in tip and "<a " not in tip
+    fm_tip = next(iter(window.page.form.failure_modes.rows.values())).check.toolTip()  # type: ignore[union-attr]
+    assert "&lt;h1&gt;big&lt;/h1&gt;" in fm_tip and "<h1>" not in fm_tip
+    assert "<img" in window.page.help.toPlainText()  # type: ignore[union-attr]  # literally, as text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QGroupBox,
@@ -18,7 +18,7 @@ from wmcdp_desktop.core.models.common import SpanRef
 from wmcdp_desktop.core.models.rubric import FailureMode, Rubric
 from wmcdp_desktop.core.rating_session import FAULT_SEVERITIES, FailureModeEntry
 from wmcdp_desktop.ui.combo import ChoiceBox
-from wmcdp_desktop.ui.plain_text import PlainLabel, safe_line
+from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
 USE_SELECTION = "Use selected text as evidence"
@@ -38,7 +38,7 @@ class FailureModeRow(QWidget):
         guidance = {"minor": g.minor, "moderate": g.moderate, "major": g.major, "critical": g.critical}
         self.check = QCheckBox(safe_line(fm.label))
         self.check.setAccessibleName(safe_line(fm.label))
-        self.check.setToolTip(safe_line(fm.description + "\n\n" + "\n".join(f"{k}: {v}" for k, v in guidance.items())))
+        self.check.setToolTip(plain_tooltip(fm.description + "\n\n" + "\n".join(f"{k}: {v}" for k, v in guidance.items())))
         self.details = QWidget()
         self.severity_label = QLabel("Severity")
         self.severity = ChoiceBox()
@@ -46,7 +46,7 @@ class FailureModeRow(QWidget):
         self.severity.setPlaceholderText("Choose severity…")
         for sev in FAULT_SEVERITIES:
             self.severity.addItem(sev, sev)
-            self.severity.setItemData(self.severity.count() - 1, safe_line(guidance[sev]), 3)  # ToolTipRole
+            self.severity.setItemData(self.severity.count() - 1, plain_tooltip(guidance[sev]), Qt.ItemDataRole.ToolTipRole)
         self.severity.setCurrentIndex(-1)
         self.severity_label.setBuddy(self.severity)
         self.note_label = QLabel("Evidence note")

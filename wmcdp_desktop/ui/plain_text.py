@@ -109,6 +109,17 @@ class DisplayText:
         return self.starts[max(0, min(original_index, len(self.original)))]
 
 
+def plain_tooltip(text: str) -> str:
+    """A tooltip that shows ``text`` literally.
+
+    Qt renders a tooltip as rich text when it merely *looks* like HTML, so untrusted text is escaped and
+    wrapped in our own minimal markup (line breaks kept); hidden characters get markers as elsewhere.
+    """
+    import html
+
+    return '<p style="white-space:pre-wrap">' + html.escape(safe_line(text), quote=False) + "</p>"
+
+
 def safe_line(text: str) -> str:
     """A short text for a label: markers for hidden characters, newlines kept."""
     return DisplayText.of(text).display

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
-from wmcdp_desktop.ui.plain_text import PlainLabel, safe_line
+from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
 NOT_SET = "Not set"
@@ -177,7 +177,8 @@ class DimensionRow(QWidget):
         help_text = f"{dim.description}\n\n{anchors_text(dim.scale)}"
         if dim.allow_na and dim.na_guidance:
             help_text += f"\n\nN/A: {dim.na_guidance}"
-        help_text = safe_line(help_text)
+        self.help_text = safe_line(help_text)
+        help_text = plain_tooltip(help_text)
         self.label = PlainLabel(dim.label)
         self.label.setToolTip(help_text)
         font = self.label.font()
@@ -202,7 +203,7 @@ class DimensionRow(QWidget):
             self.na = QCheckBox("N/A")
             self.na.setAccessibleName("N/A")
             self.na.setAccessibleDescription(f"{dim.label}: not applicable")
-            self.na.setToolTip(safe_line(dim.na_guidance or "Not applicable to this response"))
+            self.na.setToolTip(plain_tooltip(dim.na_guidance or "Not applicable to this response"))
             self.na.toggled.connect(self._on_na)
             top.addWidget(self.na)
         layout = QVBoxLayout(self)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wmcdp_desktop.ui.plain_text import PlainLabel
+from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip
 
 OPEN = "Open bundle…"
 DEMO = "Try the demo bundle"
@@ -104,7 +104,7 @@ class WelcomeScreen(QWidget):
         for p in paths:
             item = QListWidgetItem(f"{Path(p).name}    —    {p}")
             item.setData(Qt.ItemDataRole.UserRole, p)
-            item.setToolTip(p)
+            item.setToolTip(plain_tooltip(p))
             self.recent.addItem(item)
         self.recent.setVisible(bool(paths))
         self.recent_empty.setVisible(not paths)
