@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from wmcdp_desktop import __version__
@@ -70,6 +71,14 @@ def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainW
     return window
 
 
+def _fatal(text: str) -> None:
+    """A blocking, plain-text error box (used before or outside the main window)."""
+    box = QMessageBox(QMessageBox.Icon.Critical, APP_TITLE, "")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    box.exec()
+
+
 def _log_path() -> Path:
     return Path(tempfile.gettempdir()) / "wmcdp-desktop-error.log"
 
@@ -84,11 +93,9 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
         where = "Details could not be written to a log file."
     sys.stderr.write(text)
     if QApplication.instance() is not None:
-        QMessageBox.critical(
-            None,
-            APP_TITLE,
+        _fatal(
             "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"
-            f"{where} Please send that file to your study coordinator.",
+            f"{where} Please send that file to your study coordinator."
         )
 
 
@@ -106,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         window = create_main_window(args)
     except WmcdpError as exc:
-        QMessageBox.critical(None, APP_TITLE, str(exc))
+        _fatal(str(exc))
         return 1
     window.show()
     return int(app.exec())

@@ -173,7 +173,11 @@ class RatingForm(QWidget):
         try:
             action()
         except WmcdpError as exc:
-            QMessageBox.warning(self, "WM-CDP Desktop", str(exc))
+            box = QMessageBox(QMessageBox.Icon.Warning, "WM-CDP Desktop", "", parent=self)
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            box.setText(str(exc))
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
 
     def _score(self, dim_id: str, value: object) -> None:
         self._guard(lambda: self.session.set_score(dim_id, value))  # type: ignore[arg-type]
