@@ -33,6 +33,14 @@ def test_dimension_verdict_mapping_on_an_even_scale() -> None:
     assert [gold.VERDICTS[v] for v in got] == ["not_satisfied", "not_satisfied", "satisfied", "satisfied"]
 
 
+def test_dimension_verdict_bands_on_a_0_to_10_scale() -> None:
+    dim = rubric().dimensions[0]
+    anchors = [{"level": k, "text": f"level {k}"} for k in range(11)]
+    dim10 = dim.model_copy(update={"scale": Scale.model_validate({"min": 0, "max": 10, "anchors": anchors})})
+    got = [gold.VERDICTS[v][0] for v in gold.dimension_verdicts(np.arange(11.0), dim10)]
+    assert "".join(got) == "nnnnppps" + "sss"  # p < 40% | 40%..60% | > 60%
+
+
 def test_failure_mode_verdict_mapping() -> None:
     assert [gold.VERDICTS[v] for v in gold.FM_VERDICT] == [
         "satisfied", "partially_satisfied", "not_satisfied", "not_satisfied", "not_satisfied"]

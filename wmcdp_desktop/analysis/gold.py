@@ -2,9 +2,10 @@
 
 Each rating is turned into a criterion verdict (the mapping is written down in docs/ANALYSIS.md):
 
-- a rubric dimension: above the midpoint of its scale -> ``satisfied``; exactly the midpoint ->
-  ``partially_satisfied``; below -> ``not_satisfied``; N/A -> ``not_applicable``
-  (on the 1-5 scale: 4-5, 3, 1-2, N/A);
+- a rubric dimension, by the score's position p = (score - min) / (max - min) on its scale: p > 60% ->
+  ``satisfied``; 40% <= p <= 60% -> ``partially_satisfied``; p < 40% -> ``not_satisfied``; N/A ->
+  ``not_applicable`` (on 1-5: 4-5, 3, 1-2, N/A). The same bands as the expected scores of the calibration
+  feedback (docs/COORDINATORS.md), read from score to verdict;
 - a failure mode (the criterion "the response avoids this failure"): severity ``none`` -> ``satisfied``,
   ``minor`` -> ``partially_satisfied``, ``moderate``/``major``/``critical`` -> ``not_satisfied``.
 
@@ -32,9 +33,10 @@ FM_VERDICT = np.array([_V["satisfied"], _V["partially_satisfied"], _V["not_satis
 
 def dimension_verdicts(scores: np.ndarray, dim: Dimension) -> IntArray:
     """Verdict index per score (NaN = N/A -> not_applicable)."""
-    mid2 = dim.scale.min + dim.scale.max  # compare 2*score with min+max to stay in integers
-    s2 = np.nan_to_num(scores, nan=0.0) * 2
-    out = np.where(s2 > mid2, _V["satisfied"], np.where(s2 == mid2, _V["partially_satisfied"], _V["not_satisfied"]))
+    span = dim.scale.max - dim.scale.min
+    pos5 = (np.nan_to_num(scores, nan=dim.scale.min) - dim.scale.min) * 5  # 5 * p * span, exact in integers
+    out = np.where(pos5 > 3 * span, _V["satisfied"],
+                   np.where(pos5 < 2 * span, _V["not_satisfied"], _V["partially_satisfied"]))
     return np.where(np.isnan(scores), _V["not_applicable"], out).astype(np.int64)
 
 
