@@ -46,7 +46,7 @@ def default_data_dir() -> Path:
     """The platform's per-user data folder for the app."""
     import platformdirs
 
-    return Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False))
+    return Path(platformdirs.user_data_dir(APP_DIR_NAME))
 
 
 def sha256_hex(data: bytes) -> str:
