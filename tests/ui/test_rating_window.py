@@ -797,3 +797,24 @@ def test_rubric_text_with_markup_is_shown_literally_in_labels_and_tooltips(
     fm_tip = next(iter(window.page.form.failure_modes.rows.values())).check.toolTip()  # type: ignore[union-attr]
     assert "&lt;h1&gt;big&lt;/h1&gt;" in fm_tip and "<h1>" not in fm_tip
     assert "<img" in window.page.help.toPlainText()  # type: ignore[union-attr]  # literally, as text
+
+
+def test_idle_timeout_is_configurable_and_remembered(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path,
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
+    window = make_window(argv)
+    monkeypatch.setattr(QInputDialog, "getInt", staticmethod(lambda *a, **k: (30, True)))
+    action = next(a for a in window.menus["&Settings"].actions() if a.text() == "Idle timeout…")
+    action.trigger()
+    assert window.session is not None
+    for _ in range(100):  # no input
+        clock.advance(1)
+        window.tick()
+    assert window.session.task_seconds() == 30
+    window.close()
+    again = make_window(argv)
+    assert again.session is not None and again.session.tracker.idle_timeout == 30

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -229,6 +230,7 @@ class MainWindow(QMainWindow):
         self.act_smaller = self._action("&View", "Smaller text", lambda: self.change_font(-1), ["Ctrl+-"])
         self.act_help = self._action("&View", "Rubric help", self.show_help, ["F1"])
         self._action("&Settings", "Rater id…", self.change_rater)
+        self._action("&Settings", "Idle timeout…", self.choose_idle_timeout)
 
     def _update_actions(self) -> None:
         has = self.session is not None
@@ -272,6 +274,26 @@ class MainWindow(QMainWindow):
             return False
         self.set_rater(dialog.rater_id(), dialog.role())
         return True
+
+    def choose_idle_timeout(self) -> None:
+        value, ok = QInputDialog.getInt(
+            self,
+            APP_TITLE,
+            "Seconds without any input after which the task timer pauses:",
+            int(self.idle_timeout),
+            10,
+            3600,
+        )
+        if ok:
+            self.set_idle_timeout(value)
+
+    def set_idle_timeout(self, seconds: int) -> None:
+        self.idle_timeout = float(seconds)
+        if self.session is not None:
+            self.session.tracker.idle_timeout = float(seconds)
+        self.settings = self.settings.model_copy(update={"idle_timeout_seconds": seconds})
+        self._save_settings()
+        self.status(f"The task timer now pauses after {seconds} s without input.")
 
     # ----- bundles -------------------------------------------------------------------------------------
     def choose_bundle(self) -> None:
