@@ -20,5 +20,5 @@ def test_screenshot_script_renders_the_documented_images(qtbot: object, tmp_path
     for path in written:
         image = QImage(str(path))
         assert image.width() >= 1400 and image.height() >= 900
-        colours = {image.pixel(x, y) for x in range(0, image.width(), 37) for y in range(0, image.height(), 41)}
-        assert len(colours) > 20  # not a blank window
+        colours = {image.pixel(x, y) for x in range(0, image.width(), 5) for y in range(0, image.height(), 7)}
+        assert len(colours) > 10  # text was drawn: not a blank window
