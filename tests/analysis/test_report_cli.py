@@ -283,3 +283,19 @@ def test_demo_study_smoke(tmp_path: Path) -> None:
     assert per_item
     for row in per_item:  # 3 raters x (the gold's one response, or every response of the item)
         assert row["ratings"] == 3 * (1 if gold_response_id(items[row["item"]]) else n_resp[row["item"]])
+
+
+def test_key_findings_point_at_the_inverted_rater_and_the_better_model() -> None:
+    from wmcdp_desktop.analysis.loading import build_dataset
+    from wmcdp_desktop.analysis.report import compute_report
+
+    from .synth import rubric
+
+    spec = Spec(n_items=20, models=("base", "better"), raters=4, noise=0.4, inverted=(3,),
+                model_shift={"better": 1.5}, seed=3)
+    report = compute_report(build_dataset(make_ratings(spec), rubric()), 1, 100, with_charts=False)
+    text = "\n".join(report.findings)
+    assert "below 0.667" in text
+    assert "Rater rater-4 agrees least" in text
+    assert "better better on" in text  # model "better" wins paired comparisons
+    assert "Overall clinical judgment, mean per model: better" in text

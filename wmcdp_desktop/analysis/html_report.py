@@ -30,6 +30,7 @@ td.na{color:#999;text-align:center}td.text{max-width:28em;white-space:pre-wrap}
 padding:.5em 1em;margin:1em 0}.notes li{margin:.2em 0}.meta td{border:none;padding:.1em .8em .1em 0}
 figure{margin:1em 0}figcaption{font-size:.85em;color:#555}img{max-width:100%;height:auto}
 .flag{color:#b00020;font-weight:600}
+.findings{background:#eef6ee;border-left:4px solid #3a9a5b;padding:.5em 1em;margin:1em 0}
 """
 
 _PERCENT_HINTS = ("share", "rate", "agreement")
@@ -80,6 +81,13 @@ def _notes(notes: list[str]) -> str:
         f"<li>{html.escape(n)}</li>" for n in notes) + "</ul></div>"
 
 
+def _findings(findings: list[str]) -> str:
+    if not findings:
+        return ""
+    return '<div class="findings"><strong>Key findings</strong><ul>' + "".join(
+        f"<li>{html.escape(f)}</li>" for f in findings) + "</ul></div>"
+
+
 def render_html(report: Report) -> str:
     meta = report.meta
     title = meta.get("study_title") or meta.get("study_id") or "WM-CDP study"
@@ -98,6 +106,7 @@ def render_html(report: Report) -> str:
         "say why.</p>",
         "<nav><ul>" + "".join(f'<li><a href="#{s.key}">{html.escape(s.title)}</a></li>' for s in report.sections)
         + "</ul></nav>",
+        _findings(report.findings),
         _notes([n.text for n in report.notes if n.section == "data"]),
     ]
     for section in report.sections:

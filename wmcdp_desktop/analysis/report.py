@@ -20,6 +20,7 @@ import numpy as np
 from wmcdp_desktop import __version__
 from wmcdp_desktop.analysis import agreement, behaviour, charts, gold, per_model
 from wmcdp_desktop.analysis.common import Note, Progress, Table, clean
+from wmcdp_desktop.analysis.findings import key_findings
 from wmcdp_desktop.analysis.loading import Dataset, load_dataset
 from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 
@@ -48,6 +49,8 @@ class Report:
     meta: dict[str, Any]
     notes: list[Note]
     sections: list[Section]
+    findings: list[str] = field(default_factory=list)
+    """Key findings in plain sentences (top of the report)."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per phase (not written to summary.json, which must be reproducible)."""
 
@@ -168,7 +171,9 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         "bootstrap": bootstrap,
         "wmcdp_version": __version__,
     }
-    return Report(meta, notes, sections, timings)
+    report = Report(meta, notes, sections, timings=timings)
+    report.findings = key_findings(report.tables())
+    return report
 
 
 # ----------------------------------------------------------------------------------------- writing
@@ -197,6 +202,7 @@ def table_csv(table: Table) -> str:
 def summary_obj(report: Report) -> dict[str, Any]:
     return {
         "meta": report.meta,
+        "findings": report.findings,
         "notes": [{"section": n.section, "text": n.text} for n in report.notes],
         "tables": {t.name: t.as_dicts() for t in report.tables()},
     }
