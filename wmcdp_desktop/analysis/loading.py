@@ -321,6 +321,10 @@ def _data_notes(ds: Dataset) -> None:
             notes.append(Note("data", f"{len(strangers)} rater id(s) in the ratings are not in study.json: "
                                       f"{', '.join(strangers[:10])} (included in every figure)."))
     if ds.items:
+        weights = {ds.items[i].weight for i in ds.item_ids if i in ds.items}
+        if len(weights) > 1:
+            notes.append(Note("models", f"Items carry different weights ({min(weights):g} to {max(weights):g}); "
+                                        "this report counts every rating equally and does not apply them."))
         unknown = sorted(set(ds.item_ids) - set(ds.items))
         if unknown:
             notes.append(Note("gold", f"{len(unknown)} benchmark item(s) rated but not found in the study's items/ "
