@@ -214,7 +214,12 @@ def wilcoxon_p(diff: FloatArray) -> float | None:
     method = "exact" if d.size <= 50 and not ties else "asymptotic"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = wilcoxon(d, zero_method="wilcox", alternative="two-sided", method=method)
+        try:
+            res = wilcoxon(d, zero_method="wilcox", alternative="two-sided", method=method)
+        except ValueError:  # scipy < 1.13 calls the normal approximation "approx"
+            if method != "asymptotic":
+                raise
+            res = wilcoxon(d, zero_method="wilcox", alternative="two-sided", method="approx")
     return fnum(res.pvalue)
 
 
