@@ -77,6 +77,12 @@ def test_rank_biserial_known_value() -> None:
     assert per_model.rank_biserial(np.zeros(3)) is None
 
 
+def test_wilcoxon_exact_known_value() -> None:
+    # Five positive differences, no ties: the exact two-sided p is 2 * (1/2)^5 = 0.0625.
+    assert per_model.wilcoxon_p(np.array([1.0, 2.0, 3.0, 4.0, 5.0])) == pytest.approx(0.0625)
+    assert per_model.wilcoxon_p(np.zeros(4)) is None
+
+
 def test_wilcoxon_is_deterministic_with_ties() -> None:
     d = np.array([1.0, 1.0, -0.5, 2.0, 1.0, 0.5, 1.5])
     assert per_model.wilcoxon_p(d) == per_model.wilcoxon_p(d)
