@@ -245,3 +245,13 @@ def test_matrix_engine_equals_package_engine(seed: int, level: str) -> None:
     assert (pkg[0] is None) == (mat[0] is None) and pkg[1] == mat[1]
     if pkg[0] is not None:
         assert mat[0] == pytest.approx(pkg[0], abs=1e-9)
+
+
+def test_bootstrap_groups_do_not_change_the_intervals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Statistics are bootstrapped in memory-bounded groups; the grouping must not change any figure."""
+    ds = build_dataset(make_ratings(Spec(n_items=12, raters=3, noise=0.7, seed=4, fm_prob=0.4)), rubric())
+    one_group = agreement.analyse_agreement(ds, 5, 120)
+    monkeypatch.setattr(agreement.BootstrapPlan, "COLUMN_BUDGET", 1)  # one statistic per group
+    many_groups = agreement.analyse_agreement(ds, 5, 120)
+    assert [t.rows for t in one_group.tables] == [t.rows for t in many_groups.tables]
+    assert one_group.tables[0].rows[0][8] is not None

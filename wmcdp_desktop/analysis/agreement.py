@@ -128,35 +128,12 @@ def _alpha_point(vc: IntArray, values: FloatArray, level: Level,
     return fnum(value), None
 
 
-def alpha_bootstrap(vc: IntArray, values: FloatArray, levels: tuple[Level, ...], b: int,
-                    rng: np.random.Generator) -> dict[Level, FloatArray]:
-    """``b`` bootstrap alphas per level, resampling pairable tasks (``vc`` holds only those) with replacement."""
-    out: dict[Level, list[FloatArray]] = {lv: [] for lv in levels}
-    if len(vc) == 0 or b <= 0:
-        return {lv: np.empty(0) for lv in levels}
-    per_unit = unit_coincidences(vc)
-    for w in bootstrap_weights(rng, len(vc), b):
-        o = w @ per_unit
-        for lv in levels:
-            out[lv].append(alpha_from_coincidences(o, values, lv))
-    return {lv: np.concatenate(chunks) for lv, chunks in out.items()}
-
-
 @dataclass
 class AlphaResult:
     alpha: float | None
     lo: float | None
     hi: float | None
     note: str | None
-
-
-def alpha_with_ci(vc: IntArray, values: FloatArray, levels: tuple[Level, ...], b: int,
-                  seed: int, engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
-    """Point estimates and bootstrap intervals of one statistic (see :class:`BootstrapPlan`)."""
-    plan = BootstrapPlan(len(vc), b, seed)
-    out = plan.add(vc, values, levels, engine)
-    plan.run()
-    return out
 
 
 @dataclass
