@@ -25,6 +25,7 @@ passed). CRC errors and corrupt deflate streams are reported as damaged members.
 from __future__ import annotations
 
 import io
+import re
 import stat
 import unicodedata
 import zipfile
@@ -63,11 +64,20 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+# Names made only of path parts that start with a letter, digit, ``_`` or ``-`` and go on with those and
+# ``.`` pass every check below; matching them in one regular expression keeps opening a 10,000-task
+# bundle from spending a third of a second in the character loop (benchmarks/). Anything else (a colon,
+# non-ASCII, ...) takes the full checks.
+_PLAIN_NAME = re.compile(r"(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*/?")
+
+
 def name_problem(name: str) -> str | None:
     """Why ``name`` is not an acceptable member/relative path (``None`` when it is fine).
 
     Used for zip members and for files of a folder bundle.
     """
+    if _PLAIN_NAME.fullmatch(name):
+        return None
     if name == "":
         return "has an empty name"
     for ch in name:
