@@ -104,3 +104,12 @@ def test_many_shallow_objects_and_brackets_inside_strings_are_fine() -> None:
     assert parse_json_text(json.dumps({"turns": turns}), "doc.json")["turns"][0] == turns[0]
     with pytest.raises(DocumentError, match="nested more than"):
         parse_json_text("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "doc.json")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [('{"a": 1, "b": 2, "a": 3}', "a"), ('{"x": {"b": 1, "c": 2, "c": 3, "b": 4}}', "c"), ('[{"k": 1, "k": 1}]', "k")],
+)
+def test_the_first_repeated_key_is_named(text: str, key: str) -> None:
+    with pytest.raises(DocumentError, match=f"key '{key}' appears more than once"):
+        parse_json_text(text, "doc.json")
