@@ -2,8 +2,8 @@
 
 Usage: ``python _kill_child.py SCENARIO DIR N``. Events, in order, are every write call inside
 :func:`wmcdp_desktop.core.atomic.atomic_write_bytes` (the kill then happens after half of that chunk has
-reached the file: a torn write) and every step hook (``written``, ``fsynced``, ``before_replace``,
-``replaced``). At event ``N`` the process ends at once with ``os._exit(KILLED)`` (no cleanup, no
+reached the file: a torn write), every step hook (``written``, ``fsynced``, ``before_replace``,
+``replaced``) and every audit-log append (``audit-append``: half the line reaches the file). At event ``N`` the process ends at once with ``os._exit(KILLED)`` (no cleanup, no
 ``finally``, no flush: what a power cut or ``kill -9`` leaves). When the scenario finishes before event
 ``N`` the child prints ``DONE <events>`` and exits 0.
 
@@ -49,6 +49,17 @@ def _install() -> None:
 
     atomic._write = write
     atomic._step_hook = hook
+
+    # Appends to the audit log (core/storage.py writes them with os.write): torn in the middle too.
+    real_os_write = os.write
+
+    def os_write(fd: int, data: bytes) -> int:
+        if data.lstrip(b"\n").startswith(b'{"at"') and _event("audit-append"):
+            real_os_write(fd, data[: len(data) // 2])
+            os._exit(KILLED)
+        return real_os_write(fd, data)
+
+    os.write = os_write
 
 
 def old_content(name: str) -> bytes:

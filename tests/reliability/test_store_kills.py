@@ -10,6 +10,7 @@ matching the files.
 
 from __future__ import annotations
 
+import json
 import shutil
 import zipfile
 from pathlib import Path
@@ -59,11 +60,14 @@ def _orphans_cleaned(root: Path, event: str, orphans: list[Path], s: RatingSessi
     assert all_orphans(root / "data") == []
     removed = [e for e in s.store.read_audit() if e.get("event") == "temp_files_removed"]
     assert len(removed) == (1 if orphans else 0)
+    # A torn audit line (killed mid-append) never swallows what the reopened app writes after it.
+    last = s.store.audit_path.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    assert json.loads(last)["event"] in ("opened", "record_recovered", "temp_files_removed")
 
 
 def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
     runs = _kill_runs(tmp_path, "draft", "setup_draft")
-    assert {e for e, _ in runs} >= {"mid-write", "written", "fsynced", "before_replace", "replaced"}
+    assert {e for e, _ in runs} >= {"mid-write", "written", "fsynced", "before_replace", "replaced", "audit-append"}
     seen = set()
     for event, root in runs:
         with tally.fault(f"kill during autosave ({event})"):
@@ -85,6 +89,7 @@ def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
 
 def test_kill_during_submit_and_revision(tmp_path: Path, tally: Tally) -> None:
     runs = _kill_runs(tmp_path, "submit", "setup_submit")
+    assert [e for e, _ in runs].count("audit-append") >= 3  # opened, submitted, revised (and draft_saved)
     recovered = 0
     for event, root in runs:
         with tally.fault(f"kill during submit/revise ({event})"):
