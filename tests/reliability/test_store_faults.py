@@ -236,3 +236,40 @@ def test_other_process_refused_then_stale_lock_after_kill_9_recovered(tmp_path: 
             proc.wait(timeout=10)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+@pytest.mark.parametrize("where", ["_write", "_fsync", "_replace"])
+def test_export_on_a_full_disk_leaves_no_zip(
+    where: str, bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally
+) -> None:
+    from wmcdp_desktop.core.export import export_results
+
+    with tally.fault(f"results export with the disk full (ENOSPC at {where.strip('_')})"):
+        s = _prepared(bundle, tmp_path / "data")
+        out = tmp_path / "usb"
+        out.mkdir()
+        dest = out / "results.zip"
+
+        def full(*_a: object) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def export() -> None:
+            export_results(
+                s.store,
+                dest,
+                bundle_id=s.manifest.bundle_id,
+                bundle_sha256=s.bundle.manifest_sha256,
+                study_id=s.manifest.study_id,
+                task_ids=s.task_ids,
+                drafts_not_submitted=s.drafts_not_submitted(),
+                clock=s.clock,
+            )
+
+        with monkeypatch.context() as m:
+            m.setattr(atomic, where, full)
+            with pytest.raises(StorageError) as info:
+                export()
+        assert "disk is full" in str(info.value) and "results.zip" in str(info.value)
+        assert list(out.iterdir()) == []  # no partial zip, no temp file
+        export()  # space is back
+        assert dest.exists() and len(valid_records(s.store)) == 1
