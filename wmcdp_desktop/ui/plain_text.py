@@ -139,6 +139,41 @@ class PlainLabel(QLabel):
         super().setText(safe_line(text))
 
 
+SOFT_BREAK_EVERY = 2_000
+"""Lines longer than this many characters are shown with some spaces turned into line breaks."""
+
+
+def soft_breaks(display: str, every: int = SOFT_BREAK_EVERY) -> str:
+    """``display`` with the first space after every ``every`` characters of a long line made a line break.
+
+    Qt lays out and paints a paragraph as a whole: a 5 MB single-line response took about 3 s to show and
+    every scroll step repainted it (about 300 ms, an unresponsive window). Short paragraphs show in 0.1 s
+    and scroll in 20 ms steps (docs/PERFORMANCE.md). A space and a line break are one character each, so
+    every offset (and the evidence-span mapping) stays the same; it looks like word wrap. A long line
+    without spaces is left as it is.
+    """
+    if len(display) <= every:
+        return display
+    lines = display.split("\n")
+    if all(len(line) <= every for line in lines):
+        return display
+    out: list[str] = []
+    for line in lines:
+        if len(line) > every:
+            parts: list[str] = []
+            i = 0
+            while len(line) - i > every:
+                j = line.find(" ", i + every)
+                if j < 0:
+                    break
+                parts.append(line[i:j])
+                i = j + 1
+            parts.append(line[i:])
+            line = "\n".join(parts)
+        out.append(line)
+    return "\n".join(out)
+
+
 class PlainTextView(QPlainTextEdit):
     """Read-only, selectable, keyboard-reachable plain text with safe display (see module doc)."""
 
@@ -180,7 +215,7 @@ class PlainTextView(QPlainTextEdit):
         if new_block and not self.document().isEmpty():
             cursor.insertBlock(QTextBlockFormat())
         start = cursor.position()
-        cursor.insertText(shown.display, QTextCharFormat())
+        cursor.insertText(soft_breaks(shown.display), QTextCharFormat())
         self.segments.append((start, shown))
         return shown
 
