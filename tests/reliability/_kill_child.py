@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 KILLED = 86
 
@@ -53,7 +54,7 @@ def _install() -> None:
     # Appends to the audit log (core/storage.py writes them with os.write): torn in the middle too.
     real_os_write = os.write
 
-    def os_write(fd: int, data: bytes) -> int:
+    def os_write(fd: int, data: Any) -> int:
         if data.lstrip(b"\n").startswith(b'{"at"') and _event("audit-append"):
             real_os_write(fd, data[: len(data) // 2])
             os._exit(KILLED)

@@ -49,10 +49,10 @@ class SessionMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.root = Path(tempfile.mkdtemp(prefix="wmcdp-rel-state-"))
-        self.bundle = _bundle_template()
+        self.bundle_path = _bundle_template()
         self.data = self.root / "data"
         self.clock = FakeClock()
-        self.session = new_session(self.bundle, self.data, self.clock)
+        self.session = new_session(self.bundle_path, self.data, self.clock)
         self.revisions: dict[str, int] = {}
         """task -> latest submitted revision (the model)."""
         self.saved: dict[str, tuple[dict[str, int | str], str]] = {}
@@ -95,7 +95,7 @@ class SessionMachine(RuleBasedStateMachine):
         """Kill: nothing is closed or saved; a new session starts from the disk."""
         TALLY.faults_injected["crash inside a stateful session (objects dropped, reopened from disk)"] += 1
         del self.session
-        self.session = new_session(self.bundle, self.data, self.clock)
+        self.session = new_session(self.bundle_path, self.data, self.clock)
         for task, (scores, rationale) in self.saved.items():  # every saved draft is found again
             assert task in self.session.store.draft_task_ids()
             if task in self.revisions:
@@ -110,7 +110,7 @@ class SessionMachine(RuleBasedStateMachine):
         before = self.session.current_id
         assert self.session.close()
         self._note_saved(before, closed=True)
-        self.session = new_session(self.bundle, self.data, self.clock)
+        self.session = new_session(self.bundle_path, self.data, self.clock)
 
     @precondition(lambda self: self.session.viewing_record is not None)
     @rule()

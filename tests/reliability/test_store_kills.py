@@ -81,7 +81,7 @@ def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
             assert s.current is not None
             scores = set(s.current.scores.values())
             assert scores in ({2}, {3}) and len(s.current.scores) == len(s.rubric.dimensions)
-            assert s.current.notes["brief_rationale"] == {2: "first draft", 3: "second draft"}[scores.pop()]
+            assert s.current.notes["brief_rationale"] == {2: "first draft", 3: "second draft"}[int(scores.pop())]
             seen.add(s.current.notes["brief_rationale"])
             _orphans_cleaned(root, event, orphans, s)
     assert seen == {"first draft", "second draft"}

@@ -178,15 +178,16 @@ def _all_widget_text(window: QWidget) -> str:
 def _rich_widgets(window: QWidget) -> list[str]:
     """Labels that would interpret rich text, and text views holding any HTML element."""
     bad = []
-    for w in window.findChildren(QLabel):
-        from_bundle = any(marker in w.text() for marker in ("Bold?", "127.0.0.1", "SYSTEM:", "click me"))
-        if from_bundle and (w.textFormat() != Qt.TextFormat.PlainText or w.openExternalLinks()):
-            bad.append(f"label {w.accessibleName() or w.objectName()!r} interprets bundle text")
-    for w in window.findChildren(QPlainTextEdit) + window.findChildren(QTextEdit):
-        html = w.document().toHtml()
+    for label in window.findChildren(QLabel):
+        from_bundle = any(marker in label.text() for marker in ("Bold?", "127.0.0.1", "SYSTEM:", "click me"))
+        if from_bundle and (label.textFormat() != Qt.TextFormat.PlainText or label.openExternalLinks()):
+            bad.append(f"label {label.accessibleName() or label.objectName()!r} interprets bundle text")
+    views: list[QPlainTextEdit | QTextEdit] = [*window.findChildren(QPlainTextEdit), *window.findChildren(QTextEdit)]
+    for view in views:
+        html = view.document().toHtml()
         for tag in ("<img", "<a ", "<script", "<h1", "<table"):
             if tag in html:
-                bad.append(f"{w.accessibleName()!r} renders {tag}")
+                bad.append(f"{view.accessibleName()!r} renders {tag}")
     return bad
 
 
