@@ -211,6 +211,7 @@ time.sleep(120)
 """
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL (POSIX)")
 def test_other_process_refused_then_stale_lock_after_kill_9_recovered(tmp_path: Path, tally: Tally) -> None:
     data = tmp_path / "data"
     proc = subprocess.Popen(

@@ -89,6 +89,7 @@ def test_damaged_draft_in_the_window(
         close_message_boxes()
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL (POSIX)")
 def test_second_window_refused_and_stale_lock_after_kill_9(
     make_window: Callable[[list[str]], MainWindow], tmp_path: Path, tally: Tally
 ) -> None:
