@@ -119,10 +119,12 @@ def test_kill_during_submit_and_revision(tmp_path: Path, tally: Tally) -> None:
 
 def test_kill_during_results_export(tmp_path: Path, tally: Tally) -> None:
     runs = _kill_runs(tmp_path, "export", "setup_export")
+    finals = 0
     for event, root in runs:
         with tally.fault(f"kill during results export ({event})"):
             final = root / "out" / "results.zip"
             if final.exists():
+                finals += 1
                 data = final.read_bytes()
                 safe = open_zip_bytes(data, final.name)
                 manifest = load_bytes(ResultsManifest, safe.read("manifest.json"), "manifest.json")
@@ -138,3 +140,4 @@ def test_kill_during_results_export(tmp_path: Path, tally: Tally) -> None:
             s = new_session(root / "bundle", root / "data")
             tally.records(2, 2 - len(valid_records(s.store)))
             assert len(valid_records(s.store)) == 2
+    assert 0 < finals < len(runs)  # both sides of the replace were hit
