@@ -42,3 +42,15 @@ def test_every_turn_shows_in_order_and_the_next_task_replaces_it(qtbot: Any) -> 
     text = view.scenario.toPlainText()
     assert "alpha" not in text and text.count("beta turn") == 3
     assert view.response.toPlainText() == "beta response"
+
+
+def test_task_list_labels_every_task_once_in_order(make_window: Any, tmp_path: Any, sample_docs: Any) -> None:
+    from ratingkit import make_bundle
+
+    bundle = make_bundle(tmp_path / "bundle", sample_docs)
+    window = make_window([str(bundle), "--data-dir", str(tmp_path / "data"), "--rater", "R01"])
+    tasks = window.page.task_list
+    ids = window.session.task_ids
+    rows = [tasks.list.item(i).text() for i in range(tasks.list.count())]
+    assert [r.split("\n")[0] for r in rows] == [f"{i}. {tid}" for i, tid in enumerate(ids, start=1)]
+    assert tasks.list.uniformItemSizes()  # rows are alike: Qt sizes one, not thousands (10,000-task bundles)

@@ -24,6 +24,8 @@ class TaskList(QWidget):
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setSpacing(1)
+        # Every row is two lines of the same font: Qt then sizes one row instead of 10,000 when shown.
+        self.list.setUniformItemSizes(True)
         self.title.setBuddy(self.list)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
@@ -33,11 +35,11 @@ class TaskList(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.progress)
-        for i, tid in enumerate(session.task_ids, start=1):
+        for tid in session.task_ids:
             item = QListWidgetItem()
             item.setData(Qt.ItemDataRole.UserRole, tid)
             self.list.addItem(item)
-            self._label(item, i, tid)
+        # (labelled once, by refresh() below)
         self.list.itemActivated.connect(self._chosen)
         self.list.itemClicked.connect(self._chosen)
         self.refresh()
