@@ -112,3 +112,53 @@ def test_second_window_refused_and_stale_lock_after_kill_9(
             proc.wait(timeout=10)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+@pytest.mark.parametrize("content", [b"", b'{"document_type": "wmcdp_sett', b"\xef\xbb\xbf{}", b"\xff\xfe\x00garbage"])
+def test_damaged_settings_file(
+    content: bytes, make_window: Callable[[list[str]], MainWindow], tmp_path: Path, tally: Tally
+) -> None:
+    with tally.fault("settings file damaged"):
+        data = tmp_path / "data"
+        data.mkdir()
+        (data / "settings.json").write_bytes(content)
+        bundle = write_bundle_folder(tmp_path / "bundle", 2)
+        window = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
+        assert window.session is not None and window.session.current_id == "t0000"  # the app works
+        close_message_boxes()
+
+
+def test_damaged_record_is_reported_never_dropped(
+    make_window: Callable[[list[str]], MainWindow], tmp_path: Path, tally: Tally
+) -> None:
+    from wmcdp_desktop.core.results_reader import read_export
+
+    bundle = write_bundle_folder(tmp_path / "bundle", 2)
+    data = tmp_path / "data"
+    with tally.fault("submitted record damaged on disk (bad sector, edited by hand)"):
+        first = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
+        assert first.session is not None
+        fill(first.session, 3)
+        first.submit()
+        record = first.session.store.records_dir / "t0000.r1.json"
+        first.shutdown()
+        first.close()
+        damaged = record.read_bytes()[:100]
+        record.write_bytes(damaged)
+        window = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
+        s = window.session
+        assert s is not None
+        assert window.go_to("t0000") is False  # a plain message, no crash
+        assert "t0000.r1.json" in window.messages[-1] and "Traceback" not in window.messages[-1]
+        assert window.go_to("t0001")  # the rest works
+        fill(s, 4)
+        window.submit()
+        assert window.export_to(tmp_path / "results.zip")
+        result = read_export(tmp_path / "results.zip")
+        # The damaged file is exported byte for byte (never dropped or rewritten); the coordinator's
+        # reader names it as the one problem.
+        assert record.read_bytes() == damaged
+        assert [r.record.envelope.task_id for r in result.records] == ["t0001"]
+        assert result.problems and all("t0000.r1.json" in str(p) for p in result.problems)
+        tally.records(2, 0)
+        close_message_boxes()
