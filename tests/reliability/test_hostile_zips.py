@@ -146,3 +146,23 @@ def test_hostile_json_inside_a_bundle(case: str, sentinel: Sentinel, tally: Tall
             assert code == 1, (code, out)
             assert member in out.out + out.err and "Traceback" not in out.out + out.err
         sentinel.check()
+
+
+HAS_RESULTS_CLI = importlib.util.find_spec("wmcdp_desktop.cli.results_cmd") is not None
+
+
+@pytest.mark.skipif(not HAS_RESULTS_CLI, reason="wmcdp results validate is not there yet (coordinator CLI)")
+@pytest.mark.parametrize("case", list(CASES))
+def test_cli_results_validate(case: str, sentinel: Sentinel, tally: Tally, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same hostile zips handed back as a rater's results export."""
+    from wmcdp_desktop.cli.main import main
+
+    with tally.hostile(f"results zip: {case}"):
+        path = sentinel.inbox / "hostile-results.zip"
+        path.write_bytes(CASES[case]())
+        code = main(["results", "validate", str(path)])
+        out = capsys.readouterr()
+        assert code == 1, (code, out)
+        assert "Traceback" not in out.out + out.err
+        assert "hostile-results.zip" in out.out + out.err
+        sentinel.check(EVIL)
