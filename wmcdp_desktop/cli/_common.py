@@ -13,6 +13,7 @@ from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+EXIT_UNEXPECTED = 3
 
 
 class UsageError(Exception):

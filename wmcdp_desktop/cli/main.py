@@ -15,12 +15,8 @@ from pathlib import Path
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.cli import bundle_cmd, report_cmd, results_cmd, schemas_cmd, study_cmd
+from wmcdp_desktop.cli._common import EXIT_INVALID, EXIT_UNEXPECTED, EXIT_USAGE
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
-
-EXIT_OK = 0
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-EXIT_UNEXPECTED = 3
 
 # Each command module exposes register(subparsers); its parser sets ``func(args) -> int``.
 # Heavy analysis dependencies are imported by report_cmd only when `wmcdp report` runs.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
@@ -551,22 +552,17 @@ class MainWindow(QMainWindow):
         self.status(msg)
 
     def revise(self) -> None:
-        if self.session is None or self.page is None:
-            return
-        try:
-            self.session.revise()
-        except WmcdpError as exc:
-            self.tell(str(exc), error=True)
-            return
-        self.page.form.load()
-        self.page.task_list.update_tasks(self.session.current_id)
-        self._show_save_state()
+        self._change_revision_state(lambda session: session.revise())
 
     def discard_revision(self) -> None:
+        self._change_revision_state(lambda session: session.discard_revision())
+
+    def _change_revision_state(self, action: Callable[[RatingSession], object]) -> None:
+        """Start or drop a revision of the current task, then show the form as the session now has it."""
         if self.session is None or self.page is None:
             return
         try:
-            self.session.discard_revision()
+            action(self.session)
         except WmcdpError as exc:
             self.tell(str(exc), error=True)
             return
