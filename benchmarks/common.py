@@ -121,6 +121,8 @@ def run_probe(args: list[str], *, timeout: float = 120) -> dict[str, Any]:
         env=qt_env(), capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT,
     )
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if lines and '"error"' in lines[-1]:
+        raise BenchError(f"qt_probe {args[0]}: {json.loads(lines[-1])['error']}")
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr or proc.stdout or "").strip().splitlines()[-10:]
         raise BenchError(f"qt_probe {' '.join(args[:2])} failed ({proc.returncode}): " + " | ".join(tail))

@@ -18,6 +18,7 @@ the process. Modes:
 from __future__ import annotations
 
 import json
+import re
 import resource
 import sys
 import time
@@ -123,6 +124,15 @@ def find_text_widget(root: QWidget, marker: str) -> QWidget | None:
     return None
 
 
+def marker_of(text: str) -> str:
+    """A piece of ``text`` a QTextDocument search can find: from its first non-blank line (a search never
+    matches across a paragraph break) the longest run without characters outside the BMP (PySide6's
+    ``QTextDocument.find`` misses strings with an emoji followed by more text), at most 60 characters."""
+    line = next((ln for ln in text.split("\n") if ln.strip()), text)
+    runs = re.split("[\U00010000-\U0010ffff]", line)
+    return max(runs, key=len).strip()[:60]
+
+
 def wait_for_text(root: QWidget, marker: str, timeout: float = TIMEOUT) -> QWidget:
     found: list[QWidget] = []
 
@@ -209,7 +219,7 @@ def mode_next(bundle: str, data_dir: str, rater: str, steps: int) -> None:
     order = opened.task_ids
     win, _ = open_app(bundle, data_dir, rater)
     first = opened.task(order[0])
-    paint_now(wait_for_text(win, first.candidate_response_text[:60]))
+    paint_now(wait_for_text(win, marker_of(first.candidate_response_text)))
 
     floor_win = QMainWindow()
     floor_edit = QPlainTextEdit()
@@ -233,7 +243,7 @@ def mode_next(bundle: str, data_dir: str, rater: str, steps: int) -> None:
         # Figure: the app's next-task, until the new response is shown and painted.
         t0 = time.perf_counter()
         go()
-        widget = wait_for_text(win, task.candidate_response_text[:60])
+        widget = wait_for_text(win, marker_of(task.candidate_response_text))
         paint_now(widget)
         fig.append(time.perf_counter() - t0)
         go = next_trigger(win)

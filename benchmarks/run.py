@@ -105,7 +105,9 @@ def first_response_marker(bundle: Path) -> str:
     from wmcdp_desktop.core.bundle_reader import open_bundle
 
     opened = open_bundle(bundle)
-    return opened.task(opened.task_ids[0]).candidate_response_text[:60]
+    from benchmarks.qt_probe import marker_of
+
+    return marker_of(opened.task(opened.task_ids[0]).candidate_response_text)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -115,15 +117,27 @@ def first_response_marker(bundle: Path) -> str:
 def bench_cold_start(ctx: Context, fig: Figure, small: Path) -> None:
     marker = first_response_marker(small)
     figure, floor, mem_app = [], [], []
+    phases: dict[str, list[float]] = {k: [] for k in (
+        "app_python_and_qt_import", "app_qapplication_and_app_import", "app_window_bundle_paint",
+        "bare_python_and_qt_import", "bare_window_paint")}
     if ctx.size.name == "full":
         run_probe(["bare"])  # warm the file cache for both
     for _ in range(ctx.size.reps):
         r = run_probe(["bare"])
         floor.append(r["ready"] - r["spawned"])
+        phases["bare_python_and_qt_import"].append(r["t_start"] - r["spawned"])
+        phases["bare_window_paint"].append(r["ready"] - r["t_start"])
         r = run_probe(["app", str(small), str(ctx.tmp("data")), RATER, marker])
         figure.append(r["ready"] - r["spawned"])
         mem_app.append(r["rss_mb"])
+        phases["app_python_and_qt_import"].append(r["t_start"] - r["spawned"])
+        phases["app_qapplication_and_app_import"].append(r["t_open"] - r["t_start"])
+        phases["app_window_bundle_paint"].append(r["ready"] - r["t_open"])
     fig.settle(figure, floor)
+    fig.extra["phases_median_s"] = {k: round(stats(v)["median"], 3) for k, v in phases.items()}
+    fig.notes.append(
+        "Median phases (s): " + ", ".join(f"{k.replace('_', ' ')} {v:.3f}" for k, v in fig.extra["phases_median_s"].items())
+    )
     fig.extra["bundle_tasks"] = 10
 
 
@@ -170,7 +184,7 @@ def bench_huge(ctx: Context, fig: Figure) -> None:
         r = run_probe(["huge-floor", str(text_file)], timeout=300)
         floor.append(r["show"] + r["scroll"])
         steps_floor.append(r["longest_step"])
-        r = run_probe(["huge", str(bundle), str(ctx.tmp("data")), RATER, text[:60]], timeout=300)
+        r = run_probe(["huge", str(bundle), str(ctx.tmp("data")), RATER, text[:60].strip()], timeout=300)
         figure.append(r["show"] + r["scroll"])
         steps_fig.append(r["longest_step"])
     fig.settle(figure, floor)
@@ -433,6 +447,17 @@ def bench_report(ctx: Context, fig: Figure, with_bootstrap: bool = True) -> None
         shutil.rmtree(out)
     fig.settle(figure, floor)
     fig.extra.update(tasks=s.report_tasks, raters=s.report_raters, dimensions=len(matrices))
+    # Context, not the floor: only reading the input (json.loads of every line) costs this much.
+    lines = (collected / "ratings.jsonl").read_bytes().splitlines()
+    t0 = time.perf_counter()
+    for line in lines:
+        json.loads(line)
+    read = time.perf_counter() - t0
+    fig.extra["json_loads_of_ratings_jsonl_s"] = round(read, 3)
+    fig.notes.append(
+        f"Only reading the input with json.loads takes {read:.2f} s ({read / fig.floor['median']:.0f}x the floor); "  # type: ignore[index]
+        f"against read + alpha the ratio is {fig.figure['median'] / (read + fig.floor['median']):.1f}x."  # type: ignore[index]
+    )
     if with_bootstrap and s.name == "full":
         out = ctx.tmp("report")
         t, _ = run_timed(wmcdp("report", str(collected), "--study", str(study), "--out", str(out)))

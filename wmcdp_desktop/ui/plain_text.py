@@ -196,9 +196,14 @@ class PlainTextView(QPlainTextEdit):
         self.clear()
         self.segments = []
 
+    def _end_cursor(self) -> QTextCursor:
+        # A cursor on the document, not a copy of the view's (textCursor() costs twice as much per call,
+        # and a 60-turn conversation makes 125 of them on every "next task"; docs/PERFORMANCE.md).
+        return QTextCursor(self.document())
+
     def append_heading(self, text: str) -> None:
         """A bold heading line (our own words, or a speaker label made safe)."""
-        cursor = self.textCursor()
+        cursor = self._end_cursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         if not self.document().isEmpty():
             cursor.insertBlock(QTextBlockFormat())  # an empty line between sections
@@ -210,7 +215,7 @@ class PlainTextView(QPlainTextEdit):
     def append_body(self, text: str, *, new_block: bool = True) -> DisplayText:
         """Untrusted text as plain characters; returns its DisplayText (for span mapping)."""
         shown = DisplayText.of(text)
-        cursor = self.textCursor()
+        cursor = self._end_cursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         if new_block and not self.document().isEmpty():
             cursor.insertBlock(QTextBlockFormat())
