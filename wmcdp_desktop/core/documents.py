@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from wmcdp_desktop.core.errors import DocumentError, Problem, json_path
+from wmcdp_desktop.core.models._base import NULL, NULL_MESSAGE
 from wmcdp_desktop.core.models.common import (
     DATETIME_PATTERN,
     IDENTIFIER_PATTERN,
@@ -67,6 +68,8 @@ def _message(err: dict[str, Any]) -> str:
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}
+    if value is NULL:
+        return NULL_MESSAGE
     if kind == "missing":
         return "required field is missing"
     if kind == "extra_forbidden":

@@ -12,7 +12,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, model_validator
+
+NULL_MESSAGE = "null is not allowed; leave the field out instead"
+
+
+class _Null:
+    """Stands for an explicit JSON null given for a field (see ``Document._no_null``)."""
+
+    def __repr__(self) -> str:
+        return "null"
+
+
+NULL: Any = _Null()
 
 
 class Document(BaseModel):
@@ -26,15 +38,18 @@ class Document(BaseModel):
         validate_default=False,
     )
 
-    @field_validator("*", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _no_null(cls, value: Any) -> Any:
+    def _no_null(cls, data: Any) -> Any:
         # Optional fields are left out when unset; an explicit JSON null is not accepted (the seed
         # schemas have no nullable field). The generated JSON Schemas say the same
-        # (core/schemas.py drops the null branch).
-        if value is None:
-            raise ValueError("null is not allowed; leave the field out instead")
-        return value
+        # (core/schemas.py drops the null branch). A null field value is swapped for NULL, which no
+        # field type accepts, so the error stays on the field; documents.py words it as NULL_MESSAGE.
+        # One check per object instead of a Python call per field: record validation took 2.4x as
+        # long with a per-field validator (docs/PERFORMANCE.md).
+        if isinstance(data, dict) and None in data.values():
+            return {k: NULL if v is None else v for k, v in data.items()}
+        return data
 
     def to_json_obj(self) -> dict[str, Any]:
         """Plain JSON-ready dict; optional fields that are unset are left out."""
