@@ -311,6 +311,11 @@ def test_raters_option_writes_identical_subset(tmp_path: Path, capsys: pytest.Ca
     assert [b["rater_id"] for b in result["bundles"]] == ["R2"]
     assert (tmp_path / "all" / "STUDY-T1-R2.wmcdp").read_bytes() == (tmp_path / "some" / "STUDY-T1-R2.wmcdp").read_bytes()
     assert not (tmp_path / "some" / "STUDY-T1-R1.wmcdp").exists()
+    # The key still lists every rater's bundle: re-issuing into the original folder (which overwrites
+    # the key) must not stop the other raters' exports from being collected.
+    key = "STUDY-T1-unblinding-key.json"
+    assert (tmp_path / "all" / key).read_bytes() == (tmp_path / "some" / key).read_bytes()
+    assert [b.rater_id for b in load_file(UnblindingKey, tmp_path / "some" / key).bundles] == ["R1", "R2", "R3"]
 
 
 def test_unassigned_bundle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

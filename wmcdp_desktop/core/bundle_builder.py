@@ -599,11 +599,15 @@ def build(
         if unknown:
             raise WmcdpError(f"--raters: {', '.join(unknown)} not in study.json (raters: {', '.join(known)})")
     plan = plan_build(study, seed=seed, overlap=overlap, unassigned=unassigned)
-    bundles = build_bundles(plan, None if unassigned else raters)
-    problems = blinding_problems(plan, bundles)
+    # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
+    # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds
+    # every rater's export (it may overwrite the original key in the same folder).
+    all_bundles = build_bundles(plan, None)
+    problems = blinding_problems(plan, all_bundles)
     if problems:
         raise DocumentError(problems)
-    key = unblinding_key(plan, bundles)
+    key = unblinding_key(plan, all_bundles)
+    bundles = all_bundles if unassigned or raters is None else [b for b in all_bundles if b.rater_id in raters]
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
