@@ -224,6 +224,23 @@ def test_unreadable_input_is_a_plain_error(tmp_path: Path, capsys: pytest.Captur
     assert "rubric.json" in capsys.readouterr().err
 
 
+def test_out_that_is_a_file_or_unwritable_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from wmcdp_desktop.analysis.loading import load_dataset
+    from wmcdp_desktop.analysis.report import compute_report, write_report
+    from wmcdp_desktop.core.errors import WmcdpError
+
+    collected, study = _make(tmp_path, Spec(n_items=2, raters=2))
+    a_file = tmp_path / "report.html"
+    a_file.write_text("an earlier report", encoding="utf-8")
+    assert _report(collected, study, a_file, "--no-charts") == 1
+    err = capsys.readouterr().err
+    assert "is a file, not a folder" in err and "unexpected" not in err and "Traceback" not in err
+    assert a_file.read_text(encoding="utf-8") == "an earlier report"
+    report = compute_report(load_dataset(collected, study), 1, 0, with_charts=False)
+    with pytest.raises(WmcdpError, match="cannot create the report folder"):
+        write_report(report, a_file / "inside")
+
+
 def test_missing_extra_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(report_cmd, "missing_extra", lambda: "krippendorff")

@@ -23,6 +23,7 @@ from wmcdp_desktop.analysis.common import Note, Progress, Table, clean
 from wmcdp_desktop.analysis.findings import key_findings
 from wmcdp_desktop.analysis.loading import Dataset, load_dataset
 from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from wmcdp_desktop.core.errors import WmcdpError
 
 DEFAULT_BOOTSTRAP = 1000
 TOP_DISAGREEMENTS = 10
@@ -216,8 +217,13 @@ def summary_json(report: Report) -> str:
 def write_report(report: Report, out_dir: Path) -> list[Path]:
     from wmcdp_desktop.analysis.html_report import render_html
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "tables").mkdir(exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise WmcdpError(f"{out_dir}: is a file, not a folder; give --out a folder for the report")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "tables").mkdir(exist_ok=True)
+    except OSError as exc:
+        raise WmcdpError(f"cannot create the report folder {out_dir}: {exc.strerror or exc}") from None
     written: list[Path] = []
     for t in report.tables():
         path = out_dir / "tables" / f"{t.name}.csv"

@@ -61,6 +61,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"wmcdp report needs the analysis extra ({missing} is not installed). Install it with:\n"
               f"  {INSTALL_HINT}", file=sys.stderr)
         return 1
+    if args.out.exists() and not args.out.is_dir():  # say so before minutes of computing, not after
+        print(f"error: {args.out}: is a file, not a folder; give --out a folder for the report", file=sys.stderr)
+        return 1
     from wmcdp_desktop.analysis.common import Progress
     from wmcdp_desktop.analysis.report import run
 
