@@ -145,3 +145,53 @@ def test_unexpected_error_has_no_traceback(tmp_path: Path, capsys: pytest.Captur
     code, _, err = run(capsys, "study", "validate", str(tmp_path))
     assert code == 3 and "unexpected internal error" in err and str(tmp_path / "wmcdp-error.log") in err
     assert "RuntimeError" in (tmp_path / "wmcdp-error.log").read_text()
+
+
+def test_broken_rubric_does_not_hide_other_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A BOM in rubric.json (a common save-as mistake) and a missing case are reported in the same run."""
+    root = write_study(tmp_path / "s")
+    (root / "rubric.json").write_bytes(b"\xef\xbb\xbf" + (root / "rubric.json").read_bytes())
+    (root / "cases" / "CASE-002.json").unlink()
+    study = json.loads((root / "study.json").read_text())
+    study["rater_splits"] = ["test", "held_out_project"]
+    (root / "study.json").write_text(json.dumps(study) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    assert code == 1
+    found = {(p["file"], p["path"]) for p in json.loads(out)["problems"]}
+    assert ("rubric.json", "") in found
+    assert ("items/ITEM-002.json", "caseRef") in found
+    assert ("study.json", "rater_splits[1]") in found
+
+
+def test_a_broken_file_is_reported_once_not_through_what_points_at_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in an item (or a trailing comma in a case) is one problem, not also 'responses point at no item'."""
+    root = write_study(tmp_path / "s")
+    item_path = root / "items" / "ITEM-001.json"
+    item_path.write_text(item_path.read_text().replace('"benchmarkVersion"', '"benchmarkVerison"'), encoding="utf-8")
+    case_path = root / "cases" / "CASE-002.json"
+    case_path.write_text(case_path.read_text().replace('"case_version"', '"x": 1,,"case_version"'), encoding="utf-8")
+    responses = root / "responses" / "responses.jsonl"
+    lines = responses.read_text().splitlines()
+    lines.append('{"response_id": "extra-1", "benchmark_item_id": "ITEM-003",}')  # a trailing comma
+    responses.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gold_item = item_obj("ITEM-004", "CASE-004")  # its gold response is in the broken responses file
+    gold_item["metadata"] = {
+        "goldResponseId": next(json.loads(x)["response_id"] for x in lines[:-1] if '"ITEM-004"' in x)
+    }
+    write_json(root / "items" / "ITEM-004.json", gold_item)
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    assert code == 1
+    problems = json.loads(out)["problems"]
+    files = sorted({p["file"].split(":")[0] for p in problems})
+    assert files == ["cases/CASE-002.json", "items/ITEM-001.json", "responses/responses.jsonl"], problems
+    # a reference to an id that no file names is still reported
+    lines[-1] = '{"response_id": "orphan", "benchmark_item_id": "ITEM-NOPE", "model_source": "m", "text": "x"}'
+    responses.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gold_item["metadata"] = {"goldResponseId": "not-a-response"}
+    write_json(root / "items" / "ITEM-004.json", gold_item)
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    messages = [p["message"] for p in json.loads(out)["problems"]]
+    assert any("ITEM-NOPE is not an item" in m for m in messages), messages
+    assert any("not-a-response is not a response" in m for m in messages), messages

@@ -21,6 +21,7 @@ model name too short to be checked for leaks...).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,14 +130,35 @@ def _files(root: Path, folder: str, pattern: str, problems: list[Problem]) -> li
     return found
 
 
-def _load(model: type[M], path: Path, root: Path, problems: list[Problem]) -> tuple[M, bytes] | None:
+def _load(
+    model: type[M], path: Path, root: Path, problems: list[Problem], unreadable: list[str] | None = None
+) -> tuple[M, bytes] | None:
+    """The document and its bytes, or None (problems added; the raw text of a file that could be read but
+    is not a valid document appended to ``unreadable``)."""
     source = _rel(root, path)
     try:
         data = read_file_bytes(path, source)
-        return load_bytes(model, data, source), data
     except DocumentError as exc:
         problems.extend(exc.problems)
         return None
+    try:
+        return load_bytes(model, data, source), data
+    except DocumentError as exc:
+        problems.extend(exc.problems)
+        if unreadable is not None:
+            unreadable.append(data.decode("utf-8", errors="replace"))
+        return None
+
+
+def _ids_in(texts: list[str], key: str) -> set[str]:
+    """Best-effort ``"key": "value"`` values in the text of files that are not valid documents.
+
+    A broken item file (a typo in one field, a trailing comma, a BOM) usually still names its id: then the
+    responses to that item, or the items on that case, are not reported as pointing at nothing - the real
+    problem is the file, reported on its own.
+    """
+    pattern = re.compile(r'"' + re.escape(key) + r'"\s*:\s*"([^"\\]*)"')
+    return {m.group(1) for text in texts for m in pattern.finditer(text)}
 
 
 def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -> LoadedStudy:
@@ -165,8 +187,9 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
     cases: dict[tuple[str, str], Case] = {}
     case_sha: dict[tuple[str, str], str] = {}
     case_source: dict[tuple[str, str], str] = {}
+    broken_cases: list[str] = []
     for path in case_paths:
-        case_pair = _load(Case, path, root, problems)
+        case_pair = _load(Case, path, root, problems, broken_cases)
         tick()
         if case_pair is None:
             continue
@@ -183,8 +206,9 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
 
     items: dict[str, BenchmarkItem] = {}
     item_sources: dict[str, str] = {}
+    broken_items: list[str] = []
     for path in item_paths:
-        pair = _load(BenchmarkItem, path, root, problems)
+        pair = _load(BenchmarkItem, path, root, problems, broken_items)
         tick()
         if pair is None:
             continue
@@ -199,13 +223,20 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
         item_sources[item.benchmarkItemId] = source
 
     responses: list[LoadedResponse] = []
+    broken_responses: list[str] = []
     for path in response_paths:
         source = _rel(root, path)
         try:
             data = read_file_bytes(path, source)
+        except DocumentError as exc:
+            problems.extend(exc.problems)
+            tick()
+            continue
+        try:
             parsed = load_jsonl(CandidateResponse, data, source)
         except DocumentError as exc:
             problems.extend(exc.problems)
+            broken_responses.append(data.decode("utf-8", errors="replace"))
             tick()
             continue
         tick()
@@ -213,23 +244,29 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
         for number, response in zip(lines, parsed, strict=True):
             responses.append(LoadedResponse(response, f"{source}:{number}"))
 
-    if study_pair is None or rubric_pair is None:
-        raise DocumentError(problems)
-    study, study_bytes = study_pair
-    rubric, rubric_bytes = rubric_pair
+    # Ids named by files that are there but broken: references to them are not reported again.
+    broken_case_ids = _ids_in(broken_cases, "case_id")
+    broken_item_ids = _ids_in(broken_items, "benchmarkItemId")
+    broken_response_ids = _ids_in(broken_responses, "response_id")
 
-    if NEVER_SENT_SPLIT in study.rater_splits:
+    # A broken study.json or rubric.json skips only the checks that need it: every other problem is still
+    # reported in the same run.
+    study = study_pair[0] if study_pair is not None else None
+    rubric = rubric_pair[0] if rubric_pair is not None else None
+    if study is not None and NEVER_SENT_SPLIT in study.rater_splits:
         index = list(study.rater_splits).index(NEVER_SENT_SPLIT)
         problems.append(
             Problem("study.json", f"rater_splits[{index}]", "held_out_project items are never sent to raters (leakage rule); remove it")
         )
 
-    criterion_ids = rubric.criterion_ids
+    criterion_ids = rubric.criterion_ids if rubric is not None else set()
     for item_id, item in items.items():
         source = item_sources[item_id]
         ref = item.caseRef
         key = (ref.caseId, ref.caseVersion)
-        if key not in cases:
+        if key not in cases and ref.caseId in broken_case_ids:
+            pass  # the case file is there but has problems of its own (reported)
+        elif key not in cases:
             versions = sorted(v for (cid, v) in cases if cid == ref.caseId)
             if versions:
                 message = f"case {ref.caseId} has no version {ref.caseVersion} (found {', '.join(versions)})"
@@ -240,6 +277,8 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
             problems.append(
                 Problem(source, "caseRef.sha256", f"does not match the SHA-256 of {case_source[key]} ({case_sha[key]})")
             )
+        if rubric is None:
+            continue  # contractRef and criterion ids need a readable rubric.json
         contract = item.contractRef
         if (contract.contractId, contract.contractVersion) != (rubric.contract_id, rubric.contract_version):
             problems.append(
@@ -269,7 +308,7 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
             )
         else:
             response_ids[response.response_id] = entry.source
-        if response.benchmark_item_id not in items:
+        if response.benchmark_item_id not in items and response.benchmark_item_id not in broken_item_ids:
             problems.append(Problem(entry.source, "benchmark_item_id", f"{response.benchmark_item_id} is not an item in items/"))
         models.add(response.model_source)
 
@@ -282,11 +321,15 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
             continue
         if not isinstance(gold_id, str):
             problems.append(Problem(item_sources[item_id], "metadata.goldResponseId", "must be a response_id (text)"))
-        elif gold_id not in responses_of.get(item_id, set()):
+        elif gold_id not in responses_of.get(item_id, set()) and gold_id not in broken_response_ids:
             problems.append(
                 Problem(item_sources[item_id], "metadata.goldResponseId", f"{gold_id} is not a response to this item")
             )
 
+    if study_pair is None or rubric_pair is None or problems:
+        raise DocumentError(problems)
+    study, study_bytes = study_pair
+    rubric, rubric_bytes = rubric_pair
     loaded_study = LoadedStudy(
         root=root,
         study=study,
