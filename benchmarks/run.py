@@ -601,6 +601,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated figure keys")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "wmcdp-bench-cache")
     parser.add_argument("--fresh", action="store_true", help="regenerate cached synthetic data")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="also put the table into docs/PERFORMANCE.md (between its table markers)")
     args = parser.parse_args(argv)
     size = SIZES[args.size]
     only = {k for k in args.only.split(",") if k}
@@ -660,7 +662,19 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     (args.out / "results.md").write_text(markdown(results), encoding="utf-8")
     print(markdown(results))
+    if args.write_docs:
+        write_docs(ROOT / "docs" / "PERFORMANCE.md", markdown(results))
     return 0
+
+
+def write_docs(path: Path, table: str) -> None:
+    """Replace the text between ``<!-- table: ... -->`` and ``<!-- /table -->`` with ``table``."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index("<!-- table:")
+    start = text.index("\n", start) + 1
+    end = text.index("<!-- /table -->")
+    body = table.split("\n", 1)[1].strip()  # without its "# Benchmark results" title
+    path.write_text(text[:start] + body + "\n" + text[end:], encoding="utf-8")
 
 
 if __name__ == "__main__":
