@@ -119,7 +119,7 @@ def find_text_widget(root: QWidget, marker: str) -> QWidget | None:
             if isinstance(widget, QPlainTextEdit | QTextEdit):
                 if not widget.document().find(marker).isNull():
                     return widget
-            elif marker in widget.text():
+            elif isinstance(widget, QLabel) and marker in widget.text():
                 return widget
     return None
 

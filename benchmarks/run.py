@@ -275,7 +275,7 @@ def count_fsyncs() -> Iterator[_Counter]:
     real = os.fsync
     saved = atomic._fsync
 
-    def counting(fd: int) -> None:
+    def counting(fd: Any) -> None:
         counter.n += 1
         real(fd)
 
