@@ -227,3 +227,23 @@ def test_dumps_canonical_is_deterministic_and_round_trips() -> None:
 def test_dumps_canonical_refuses_nan() -> None:
     with pytest.raises(ValueError):
         dumps_canonical({"x": float("nan")})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{\n  "a": [1, 2,\n  ]\n}', "line 2 column 13: a comma with nothing after it before ']' (a trailing comma)"),
+        ('{"a": 1,\n}', "line 1 column 8: a comma with nothing after it before '}' (a trailing comma)"),
+        ('{"a": 1 "b": 2}', "line 1 column 9: a comma is missing between two values"),
+        ("{'a': 1}", 'a key was expected here, written in double quotes'),
+        ('{"a": True}', "true, false and null in lower case"),
+        ('{"a": [1, 2', "the text ends before the JSON is complete"),
+        ('{"a" 1}', "a colon (:) is missing after a key"),
+        ('{"a": 1}}', "there is more after the end of the JSON value"),
+        ('{"a": "x', "has no closing double quote"),
+    ],
+)
+def test_syntax_errors_in_plain_words(text: str, expected: str) -> None:
+    message = _message(text)
+    assert message.startswith("is not valid JSON at line ") and expected in message, message
+    assert "Expecting" not in message

@@ -69,6 +69,43 @@ _STRING_LITERAL = re.compile(r'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?\Z)')
 _BRACKET = re.compile(r"[\[\]{}]")
 
 
+_PLAIN_SYNTAX = {
+    "Expecting ',' delimiter": "a comma is missing between two values, or a text value is not closed with a double quote",
+    "Expecting ':' delimiter": "a colon (:) is missing after a key",
+    "Extra data": "there is more after the end of the JSON value (one document per file; a stray bracket or a "
+    "second object?)",
+    "Unterminated string starting at": "a text value starts here but has no closing double quote",
+    "Invalid control character at": "a line break or tab inside a text value must be written as \\n or \\t",
+    "Invalid \\escape": "a backslash in a text value that is not a valid escape (write \\\\ for a backslash)",
+    "Invalid \\uXXXX escape": "a \\u escape in a text value needs four hexadecimal digits",
+}
+
+
+def _syntax_message(exc: json.JSONDecodeError) -> str:
+    """``is not valid JSON at line L column C: <what is wrong, in plain words>``.
+
+    The most common hand-editing mistake, a trailing comma (``[1, 2,]``), is named as such, at the comma.
+    """
+    text, pos = exc.doc, exc.pos
+    if exc.msg in ("Expecting value", "Expecting property name enclosed in double quotes"):
+        before = len(text[:pos].rstrip()) - 1
+        if before >= 0 and text[before] == "," and text[pos : pos + 1] in ("]", "}"):
+            line, col = _line_col(text, before)
+            return (
+                f"is not valid JSON at line {line} column {col}: a comma with nothing after it before "
+                f"'{text[pos]}' (a trailing comma); remove the comma"
+            )
+    if exc.msg.startswith("Expecting") and not text[pos:].strip():
+        plain = "the text ends before the JSON is complete (a bracket or brace not closed?)"
+    elif exc.msg == "Expecting value":
+        plain = "a value was expected here (text goes in double quotes; true, false and null in lower case)"
+    elif exc.msg == "Expecting property name enclosed in double quotes":
+        plain = 'a key was expected here, written in double quotes ("key": value)'
+    else:
+        plain = _PLAIN_SYNTAX.get(exc.msg, exc.msg)
+    return f"is not valid JSON at line {exc.lineno} column {exc.colno}: {plain}"
+
+
 def _depth_ok(text: str) -> bool:
     """Cheap upper bound on nesting depth, counted on brackets outside strings."""
     # Fast path: few brackets means shallow.
@@ -159,9 +196,7 @@ def parse_json_text(text: str, source: str, *, from_utf8: bool = False) -> Any:
     except _DuplicateKey as exc:
         raise DocumentError.single(source, f"key {exc.key!r} appears more than once in the same object") from None
     except json.JSONDecodeError as exc:
-        raise DocumentError.single(
-            source, f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+        raise DocumentError.single(source, _syntax_message(exc)) from None
     except RecursionError:
         raise DocumentError.single(source, f"is nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as exc:  # NaN/Infinity, huge numbers, int digit limit
