@@ -128,6 +128,41 @@ def test_validate_against_bundle(built: Built, capsys: pytest.CaptureFixture[str
     assert {"envelope.bundle_id", "envelope.bundle_sha256", "rater_id"} <= paths
 
 
+def test_validate_many_exports_against_the_bundle_folder(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's `results validate wmcdp-results-*.zip --bundle bundles/`: each export against its own bundle."""
+    exports = [built.export(r, built.records(r)) for r in ("R1", "R2", "R3")]
+    code, out, _ = run(capsys, "results", "validate", *exports, "--bundle", built.root / "out", "--json")
+    info = json.loads(out)
+    assert code == 0 and info["ok"], info["problems"]
+    assert info["by_rater"] == {r: len(built.bundles[r].task_ids) for r in ("R1", "R2", "R3")}
+    # the same with --bundle repeated; a bundle's own mistakes are still found
+    bad = built.records("R2")
+    bad[0]["candidate_response_text"] += " (edited)"
+    exports[1] = built.export("R2", bad)
+    code, out, _ = run(capsys, "results", "validate", *exports, *[x for r in ("R1", "R2", "R3") for x in ("--bundle", built.bundle_paths[r])], "--json")
+    problems = json.loads(out)["problems"]
+    assert code == 1 and [p["path"] for p in problems] == ["candidate_response_text"], problems
+
+
+def test_export_of_another_bundle_is_one_problem_not_one_per_record(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    exports = [built.export(r, built.records(r)) for r in ("R1", "R2")]
+    code, out, _ = run(capsys, "results", "validate", *exports, "--bundle", built.bundle_paths["R1"], "--json")
+    info = json.loads(out)
+    assert code == 1 and info["by_rater"] == {"R1": len(built.bundles["R1"].task_ids)}
+    assert [(p["file"], p["path"]) for p in info["problems"]] == [("export-R2.zip!manifest.json", "bundle_id")]
+    message = info["problems"][0]["message"]
+    assert built.bundles["R2"].manifest.bundle_id in message and "its rater's bundle" in message
+    # several bundles given, a loose record of none of them: named once, with the bundles given
+    loose = built.root / "loose.json"
+    write_json(loose, built.records("R3")[0])
+    code, out, _ = run(capsys, "results", "validate", loose, "--bundle", built.bundle_paths["R1"], "--bundle", built.bundle_paths["R2"], "--json")
+    assert code == 1 and [p["path"] for p in json.loads(out)["problems"]] == ["envelope.bundle_id"]
+    empty = built.root / "empty"
+    empty.mkdir()
+    code, _, err = run(capsys, "results", "validate", loose, "--bundle", empty)
+    assert code == 1 and "holds no bundle" in err
+
+
 def _rezip(path: Path, change: Any) -> None:
     with zipfile.ZipFile(path) as zf:
         files = {n: zf.read(n) for n in zf.namelist()}

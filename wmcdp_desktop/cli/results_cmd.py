@@ -30,8 +30,10 @@ VALIDATE_DESCRIPTION = """\
 Check rating records. PATH is a record file, a folder of them (searched recursively for *.json; drafts/
 and quarantine/ folders are skipped), or a results export zip (manifest, hashes and records checked).
 Every record must be valid against schemas/rating-record.schema.json. With --bundle, every record is
-also checked against that bundle: same bundle id and bundle.json SHA-256, the task exists, ids and
+also checked against its bundle: same bundle id and bundle.json SHA-256, the task exists, ids and
 response text match the task, scores inside the rubric's scales, every failure mode annotated.
+--bundle can be repeated, or name the folder `bundle build` wrote: each export (and record) is then
+checked against the bundle it was made from, so all raters' exports can be checked in one run.
 Prints a summary of counts and every problem with file and JSON path. Exit 0 if all valid, 1 if not."""
 
 COLLECT_DESCRIPTION = """\
@@ -57,7 +59,14 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     v.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="record file, folder or export zip")
-    v.add_argument("--bundle", type=Path, metavar="BUNDLE", help="also check against this bundle (.wmcdp or folder)")
+    v.add_argument(
+        "--bundle",
+        type=Path,
+        action="append",
+        metavar="BUNDLE",
+        help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
+        "(*.wmcdp) in this folder; repeat for several",
+    )
     add_json_flag(v)
     v.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp results validate")
 
@@ -72,6 +81,58 @@ def register(sub: Any) -> None:
     c.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the merged results")
     add_json_flag(c)
     c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
+
+
+def _open_bundles(paths: list[Path]) -> list[OpenedBundle]:
+    """Each ``--bundle``: a bundle file or folder, or a folder of ``*.wmcdp`` bundles."""
+    bundles: list[OpenedBundle] = []
+    for path in paths:
+        if path.is_dir() and not (path / "bundle.json").exists():
+            found = sorted(path.glob("*.wmcdp"))
+            if not found:
+                raise DocumentError.single(str(path), "holds no bundle (*.wmcdp) and is not a bundle folder")
+            bundles.extend(open_bundle(p) for p in found)
+        else:
+            bundles.append(open_bundle(path))
+    return bundles
+
+
+def _match_bundles(records: list[ReadRecord], bundles: list[OpenedBundle]) -> list[Problem]:
+    """Check each record against the bundle it was made from (by bundle id).
+
+    One bundle given: every record is checked against it (the caller asked for exactly that), except
+    that an export made from another bundle is one problem, not the same few for each of its records.
+    Several: a record goes to the bundle with its id; records of an unknown bundle are one problem per
+    export (or per loose record file).
+    """
+    by_id = {b.manifest.bundle_id: b for b in bundles}
+    given = ", ".join(sorted(by_id))
+    problems: list[Problem] = []
+    checked: dict[str, list[ReadRecord]] = {}
+    stray: dict[tuple[str, str], int] = {}
+    for rr in records:
+        bundle_id = rr.record.envelope.bundle_id
+        if bundle_id in by_id:
+            checked.setdefault(bundle_id, []).append(rr)
+        elif rr.export is not None:
+            stray[(rr.export, bundle_id)] = stray.get((rr.export, bundle_id), 0) + 1
+        elif len(bundles) == 1:
+            checked.setdefault(bundles[0].manifest.bundle_id, []).append(rr)
+        else:
+            problems.append(Problem(rr.source, "envelope.bundle_id", f"{bundle_id} is none of the bundles given ({given})"))
+    for (export, bundle_id), n in stray.items():
+        problems.append(
+            Problem(
+                f"{export}!manifest.json",
+                "bundle_id",
+                f"its {n} record(s) were made from bundle {bundle_id}, which is not "
+                + (f"the bundle given ({given})" if len(bundles) == 1 else f"among the bundles given ({given})")
+                + "; check each export against its rater's bundle, or give the folder of all bundles",
+            )
+        )
+    for bundle_id, group in checked.items():
+        problems += _bundle_problems(group, by_id[bundle_id])
+    return problems
 
 
 def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Problem]:
@@ -100,14 +161,15 @@ def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Pr
 
 
 def _validate(args: argparse.Namespace) -> int:
-    bundle = open_bundle(args.bundle) if args.bundle is not None else None
+    bundles = _open_bundles(args.bundle) if args.bundle else []
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
         result = read_records(args.paths, progress=bar)
     problems = list(result.problems)
-    if bundle is not None:
-        problems += _bundle_problems(result.records, bundle)
+    if bundles:
+        problems += _match_bundles(result.records, bundles)
     bad_sources = {p.file for p in problems}
-    valid = [rr for rr in result.records if rr.source not in bad_sources]
+    bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"}
+    valid = [rr for rr in result.records if rr.source not in bad_sources and rr.export not in bad_exports]
     raters = Counter(rr.record.rater_id for rr in valid)
     summary: dict[str, Any] = {
         "ok": not problems,
@@ -125,7 +187,8 @@ def _validate(args: argparse.Namespace) -> int:
         print(
             f"{summary['files_read']} record file(s) read ({summary['exports']} export zip(s)); "
             f"{summary['valid_records']} valid record(s) for {summary['tasks']} task(s)"
-            + (f" against bundle {bundle.manifest.bundle_id}" if bundle else "")
+            + (f" against bundle {bundles[0].manifest.bundle_id}" if len(bundles) == 1 else "")
+            + (f" against {len(bundles)} bundles" if len(bundles) > 1 else "")
             + "; "
             + ("all valid." if not problems else f"{len(problems)} problem(s).")
         )
