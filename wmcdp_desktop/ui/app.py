@@ -22,7 +22,7 @@ from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.settings import load_settings
 from wmcdp_desktop.core.storage import InstanceLock, default_data_dir
 from wmcdp_desktop.core.timing import Clock, SystemClock
-from wmcdp_desktop.ui.main_window import APP_TITLE, MainWindow
+from wmcdp_desktop.ui.main_window import APP_TITLE, PREFERRED_SIZE, MainWindow
 from wmcdp_desktop.ui.qt_guard import protect_none
 
 
@@ -115,5 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WmcdpError as exc:
         _fatal(str(exc))
         return 1
-    window.show()
+    if window.width() < PREFERRED_SIZE[0] or window.height() < PREFERRED_SIZE[1]:
+        window.showMaximized()  # a small laptop screen: use all of it (the window already fits)
+    else:
+        window.show()
     return int(app.exec())

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -44,6 +44,9 @@ from wmcdp_desktop.ui.timer_widget import hms
 from wmcdp_desktop.ui.welcome import WelcomeScreen
 
 APP_TITLE = "WM-CDP Desktop"
+PREFERRED_SIZE = (1440, 900)
+FRAME_ALLOWANCE = (16, 48)
+"""Room left for the window manager's frame and title bar when the screen is smaller than PREFERRED_SIZE."""
 AUTOSAVE_DELAY_MS = 700
 """Autosave runs this long after the first unsaved change (well under the 1 s promise), even while typing."""
 RETRY = "Retry saving"
@@ -53,6 +56,16 @@ INPUT_EVENTS = {
     QEvent.Type.Wheel,
     QEvent.Type.MouseMove,
 }
+
+
+def fitted_size(widget: QWidget) -> tuple[int, int]:
+    """PREFERRED_SIZE, shrunk to fit the screen's free area (a 1366x768 laptop: the whole window stays visible)."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    width, height = PREFERRED_SIZE
+    if screen is None:
+        return width, height
+    free = screen.availableGeometry()
+    return min(width, free.width() - FRAME_ALLOWANCE[0]), min(height, free.height() - FRAME_ALLOWANCE[1])
 
 
 class _InputWatcher(QObject):
@@ -163,7 +176,7 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.setWindowTitle(APP_TITLE)
         self.setObjectName("main_window")
-        self.resize(1440, 900)
+        self.resize(*fitted_size(self))
 
         self.stack = QStackedWidget()
         self.welcome = WelcomeScreen()
@@ -406,7 +419,13 @@ class MainWindow(QMainWindow):
         p.form.load()
         p.task_list.update_tasks(previous, task_id)
         p.tabs.setCurrentWidget(p.form)
-        p.form.scroll_area.verticalScrollBar().setValue(0)
+        focus = QApplication.focusWidget()
+        if focus is not None and p.form.isAncestorOf(focus):
+            # Focus left in the form (e.g. on the confidence box after Ctrl+Enter) would let the next key
+            # change the new task's rating out of sight: start the new task at its top instead.
+            p.form.focus_start()
+        else:
+            p.form.scroll_area.verticalScrollBar().setValue(0)
         self._show_save_state()
         self.refresh_time()
         return True
@@ -528,7 +547,7 @@ class MainWindow(QMainWindow):
             p.tabs.setCurrentWidget(p.form)
             if first is not None:
                 first.setFocus(Qt.FocusReason.OtherFocusReason)
-                p.form.scroll_area.ensureWidgetVisible(first)
+                p.form.reveal(first, p.form.first_problem)
             self.status(f"Not submitted: {len(outcome.problems)} thing(s) to fix, shown next to each control.")
             return
         assert outcome.record is not None
@@ -539,11 +558,15 @@ class MainWindow(QMainWindow):
             p.form.load()
             p.task_list.update_tasks(s.current_id)
             self._show_save_state()
+            # The feedback sits at the top of the form: scroll to it and let the keyboard read it.
+            p.form.scroll_area.verticalScrollBar().setValue(0)
+            p.form.calibration.text.setFocus(Qt.FocusReason.OtherFocusReason)
             self.status(msg + " Calibration feedback is shown beside your rating; Ctrl+PgDown for the next task.")
             return
         if outcome.next_task_id is None:
             p.form.load()
             p.task_list.update_tasks(s.current_id)
+            p.form.focus_start()
             self._show_save_state()
             self.status(msg + " Every task is submitted: use File > Export results… to send them.")
             self.tell(f"{msg}\nEvery task is submitted. Use File > Export results… to save the file for your coordinator.")

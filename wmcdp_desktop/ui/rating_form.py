@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -49,6 +49,8 @@ class RatingForm(QWidget):
         self.session = session
         self._selection = selection
         self._loading = False
+        self.first_problem: ProblemLabel | None = None
+        """The message of the first control with a problem after the last failed submit."""
 
         self.banner = QFrame()
         self.banner.setObjectName("status_banner")
@@ -185,22 +187,42 @@ class RatingForm(QWidget):
         self._guard(lambda: self.session.set_score(dim_id, value))  # type: ignore[arg-type]
         row = self.rubric.rows[dim_id]
         if value is not None:
-            row.problem.clear_problem()
+            self._fixed(row.problem)
 
     def _fm(self, fm_id: str, checked: object, severity: object, note: object) -> None:
         self._guard(
             lambda: self.session.set_failure_mode(fm_id, checked=checked, severity=severity, note=note)  # type: ignore[arg-type]
         )
         if severity not in ("keep", None) or checked is False:
-            self.failure_modes.rows[fm_id].problem.clear_problem()
+            self._fixed(self.failure_modes.rows[fm_id].problem)
 
     def _note(self, name: str, text: str) -> None:
         self._guard(lambda: self.session.set_note(name, text))
         if text.strip():
-            self.notes.problems[f"clinician_notes.{name}"].clear_problem()
+            self._fixed(self.notes.problems[f"clinician_notes.{name}"])
 
     def _confidence(self, value: object) -> None:
         self._guard(lambda: self.session.set_confidence(value))  # type: ignore[arg-type]
+        if value is not None:
+            self._fixed(self.notes.problems["clinician_notes.confidence_rating"])
+
+    def _problem_labels(self) -> list[ProblemLabel]:
+        return [
+            *(row.problem for row in self.rubric.rows.values()),
+            *(fm_row.problem for fm_row in self.failure_modes.rows.values()),
+            *self.notes.problems.values(),
+        ]
+
+    def _fixed(self, label: ProblemLabel) -> None:
+        """A control's problem was dealt with: hide its message, and the summary once none is left."""
+        if label.isHidden():
+            return
+        label.clear_problem()
+        left = sum(1 for other in self._problem_labels() if not other.isHidden())
+        if left == 0:
+            self.summary.clear_problem()
+        else:
+            self.summary.show_problem(f"Not submitted yet: {left} thing{'s' if left != 1 else ''} left to fix, shown next to each control.")
 
     def _use_selection(self, fm_id: str) -> None:
         span = self._selection()
@@ -224,12 +246,31 @@ class RatingForm(QWidget):
     # ----- problems ----------------------------------------------------------------------------------------
     def clear_problems(self) -> None:
         self.summary.clear_problem()
-        for row in self.rubric.rows.values():
-            row.problem.clear_problem()
-        for fm_row in self.failure_modes.rows.values():
-            fm_row.problem.clear_problem()
-        for label in self.notes.problems.values():
+        for label in self._problem_labels():
             label.clear_problem()
+
+    # ----- focus ---------------------------------------------------------------------------------------------
+    def focus_start(self) -> None:
+        """Scroll to the top and put the keyboard focus where this task's work starts: the first score of an
+        editable rating; otherwise the (read-only) form itself, so no key press can change anything unseen."""
+        self.scroll_area.verticalScrollBar().setValue(0)
+        first = next(iter(self.rubric.rows.values()), None)
+        if self.session.current is not None and first is not None and first.slider.isEnabled():
+            first.slider.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.scroll_area.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def reveal(self, control: QWidget, message: QWidget | None = None) -> None:
+        """Scroll so that ``control`` and its problem ``message`` (just shown, laid out on the next pass) are both
+        in view, the control winning when they cannot both fit."""
+        self.scroll_area.ensureWidgetVisible(control)
+
+        def later() -> None:
+            if message is not None and not message.isHidden():
+                self.scroll_area.ensureWidgetVisible(message)
+            self.scroll_area.ensureWidgetVisible(control)
+
+        QTimer.singleShot(0, later)
 
     def show_problems(self, problems: list[Problem]) -> QWidget | None:
         """Show every problem next to its control; returns the first control to focus."""
@@ -263,6 +304,7 @@ class RatingForm(QWidget):
                 first = focus
         for label, messages in by_label.items():
             label.show_problem(" ".join(messages))
+        self.first_problem = next(iter(by_label), None)
         n = len(problems)
         summary = f"Not submitted: {n} thing{'s' if n != 1 else ''} to fix, shown next to each control."
         if unplaced:

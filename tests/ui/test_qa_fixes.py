@@ -1,0 +1,89 @@
+"""Fixes from a hands-on QA pass in a real window (1366x768 laptop screen, keyboard only, larger text)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import by_name
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QScrollArea, QWidget
+from test_rating_window import CTRL, rows, set_all_scores_by_keyboard, submit_by_keyboard, type_rationale
+
+from wmcdp_desktop.ui.main_window import MainWindow, fitted_size
+
+
+def in_view(area: QScrollArea, widget: QWidget) -> bool:
+    """True when all of ``widget`` is inside the scroll area's visible part."""
+    inner = area.widget()
+    top = widget.mapTo(inner, QPoint(0, 0)).y() - area.verticalScrollBar().value()
+    return widget.isVisible() and top >= 0 and top + widget.height() <= area.viewport().height()
+
+
+def test_window_fits_the_screen_and_a_1366x768_laptop(window: MainWindow) -> None:
+    free = window.screen().availableGeometry()
+    assert fitted_size(window) == (min(1440, free.width() - 16), min(900, free.height() - 48))
+    assert window.width() <= free.width() and window.height() <= free.height()
+    hint = window.minimumSizeHint()  # the window can shrink to a laptop screen with a title bar
+    assert hint.width() <= 1366 - 16 and hint.height() <= 768 - 48
+
+
+def test_after_submit_the_next_task_starts_at_its_first_score(qtbot: Any, window: MainWindow) -> None:
+    """Ctrl+Enter from the confidence box: the next task must not keep the focus on its (unseen) confidence box."""
+    assert window.page is not None and window.session is not None
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    confidence = by_name(window, QComboBox, "Confidence in this rating")
+    confidence.setFocus()
+    qtbot.keyClick(confidence, Qt.Key.Key_Down)
+    window.page.form.scroll_area.verticalScrollBar().setValue(window.page.form.scroll_area.verticalScrollBar().maximum())
+    qtbot.keyClick(confidence, Qt.Key.Key_Return, CTRL)
+    assert window.session.current_id == "T-0002"
+    first = rows(window)[0].slider
+    assert window.focusWidget() is first
+    assert window.page.form.scroll_area.verticalScrollBar().value() == 0
+    qtbot.keyClick(first, Qt.Key.Key_Down)  # lands on the visible first score, not the confidence box
+    assert window.session.current is not None and window.session.current.confidence is None
+    assert rows(window)[0].value() is not None
+
+
+def test_after_a_calibration_submit_the_feedback_is_in_view_and_focused(qtbot: Any, window: MainWindow) -> None:
+    assert window.page is not None and window.session is not None
+    form = window.page.form
+    window.go_to("T-0002")
+    set_all_scores_by_keyboard(qtbot, window, "2")
+    type_rationale(qtbot, window)
+    form.scroll_area.verticalScrollBar().setValue(form.scroll_area.verticalScrollBar().maximum())
+    assert form.scroll_area.verticalScrollBar().value() > 0
+    submit_by_keyboard(qtbot, window)
+    assert window.session.current_id == "T-0002" and form.calibration.isVisible()
+    assert form.scroll_area.verticalScrollBar().value() == 0
+    assert window.focusWidget() is form.calibration.text
+
+
+def test_a_failed_submit_shows_the_first_message_in_view(qtbot: Any, window: MainWindow) -> None:
+    """Only the rationale is missing: its box gets the focus and its message (below it) is scrolled into view."""
+    assert window.page is not None
+    form = window.page.form
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    form.scroll_area.verticalScrollBar().setValue(0)
+    submit_by_keyboard(qtbot, window)
+    rationale = by_name(window, QPlainTextEdit, "Brief rationale (required)")
+    message = form.notes.problems["clinician_notes.brief_rationale"]
+    assert window.focusWidget() is rationale
+    assert "rationale" in message.text().lower()
+    qtbot.waitUntil(lambda: in_view(form.scroll_area, message) and in_view(form.scroll_area, rationale), timeout=2000)
+
+
+def test_the_problem_summary_follows_the_fixes(qtbot: Any, window: MainWindow) -> None:
+    assert window.page is not None
+    form = window.page.form
+    set_all_scores_by_keyboard(qtbot, window, "3", skip=rows(window)[0].dim.id)
+    submit_by_keyboard(qtbot, window)
+    assert "2 things to fix" in form.summary.text()  # the first score and the rationale
+    first = rows(window)[0]
+    first.slider.setFocus()
+    qtbot.keyClick(first.slider, Qt.Key.Key_4)
+    assert first.problem.isHidden()
+    assert "1 thing left to fix" in form.summary.text() and not form.summary.isHidden()
+    type_rationale(qtbot, window)
+    assert form.summary.isHidden() and form.summary.text() == ""
