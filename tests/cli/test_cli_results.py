@@ -282,6 +282,37 @@ def test_collect_csv_is_rectangular_and_typed(built: Built, capsys: pytest.Captu
         assert "\n" in record["failure_mode_note.WM-FM-REASSURANCE"]
 
 
+def test_ratings_csv_is_exact_and_excel_safe_copy_is_neutralised(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    recs = built.records("R1")
+    notes = recs[0]["clinician_notes"]
+    notes["brief_rationale"] = '=HYPERLINK("http://example.invalid","x")'
+    notes["best_aspect"] = "-ve framing, but +1 for warmth"
+    notes["main_concern"] = "@prescriber\nsecond line"
+    export = built.export("R1", recs)
+    collect(built, capsys, export)
+    out = built.root / "merged"
+    exact = (out / "ratings.csv").read_bytes()
+    assert not (out / "ratings-excel.csv").exists()
+    rows = list(csv.DictReader(io.StringIO(exact.decode("utf-8"))))
+    row = next(r for r in rows if r["task_id"] == recs[0]["envelope"]["task_id"])
+    assert row["brief_rationale"] == notes["brief_rationale"] and row["best_aspect"] == notes["best_aspect"]
+
+    code, out_text, err = run(capsys, "results", "collect", export, "--key", built.key_path, "--out", out, "--excel-safe")
+    assert code == 0, err
+    assert "ratings-excel.csv" in out_text
+    assert (out / "ratings.csv").read_bytes() == exact  # the data file never changes
+    excel = (out / "ratings-excel.csv").read_text(encoding="utf-8")
+    assert excel.startswith("\ufeff")
+    safe = list(csv.DictReader(io.StringIO(excel.removeprefix("\ufeff"))))
+    assert len(safe) == len(rows) and list(safe[0]) == list(rows[0])
+    srow = next(r for r in safe if r["task_id"] == row["task_id"])
+    assert srow["brief_rationale"] == "'" + notes["brief_rationale"]
+    assert srow["best_aspect"] == "'" + notes["best_aspect"] and srow["main_concern"] == "'" + notes["main_concern"]
+    for a, b in zip(rows, safe, strict=True):  # nothing else changes
+        changed = {k for k in a if a[k] != b[k]}
+        assert all(b[k] == "'" + a[k] for k in changed) and changed <= {"brief_rationale", "best_aspect", "main_concern"}
+
+
 def test_collect_latest_revision_wins_and_history(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
     r1 = built.bundles["R1"]
     first = built.records("R1")

@@ -45,6 +45,8 @@ the key does not know are left out and reported; tasks nobody rated are listed. 
 in from the key. Writes to DIR: ratings.jsonl (one full record per line), ratings.csv (one row per
 rating, a column per score, failure mode and note), summary.json (per rater and per model) and
 collect-report.json (every problem, history, duplicates, conflicts, unknown and unrated tasks).
+ratings.csv holds the raters' text exactly, so a note such as "=1+1" or "-ve" may be run as a formula
+if the file is double-clicked into a spreadsheet; --excel-safe adds ratings-excel.csv for that.
 Exit 0 when everything merged cleanly, 1 when something was left out or conflicting (the outputs are
 written either way)."""
 
@@ -79,6 +81,13 @@ def register(sub: Any) -> None:
     c.add_argument("exports", type=Path, nargs="+", metavar="EXPORT", help="a results export zip from a rater")
     c.add_argument("--key", type=Path, required=True, metavar="KEY", help="the unblinding key from `bundle build`")
     c.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the merged results")
+    c.add_argument(
+        "--excel-safe",
+        action="store_true",
+        help="also write ratings-excel.csv, for opening by double-click in Excel: UTF-8 with a byte-order mark, "
+        "and text that starts with = + - @ prefixed with ' so it is never run as a formula. ratings.csv is "
+        "always exactly what the raters wrote: analyse that one",
+    )
     add_json_flag(c)
     c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
 
@@ -201,7 +210,7 @@ def _collect(args: argparse.Namespace) -> int:
     key = load_file(UnblindingKey, args.key)
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
         result = collect(args.exports, key, progress=bar)
-    paths = write_outputs(result, args.out)
+    paths = write_outputs(result, args.out, excel_csv=args.excel_safe)
     report = result.report
     if args.json:
         print_json(

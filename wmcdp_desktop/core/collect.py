@@ -361,11 +361,30 @@ def csv_columns(ratings: list[RatingRecord]) -> tuple[list[str], list[str]]:
     return columns, fm_ids
 
 
-def ratings_csv(result: CollectResult) -> str:
-    """One row per rating; scores are numbers or ``N/A`` (read as missing by pandas and R)."""
+SPREADSHEET_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet may run a cell that starts with one of these as a formula (CSV/formula injection)."""
+EXCEL_CSV_NAME = "ratings-excel.csv"
+
+
+def excel_safe_cell(value: Any) -> Any:
+    """``value``, or a text that starts like a formula with a ``'`` in front (Excel shows it as text)."""
+    if isinstance(value, str) and value.startswith(SPREADSHEET_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def ratings_csv(result: CollectResult, *, excel_safe: bool = False) -> str:
+    """One row per rating; scores are numbers or ``N/A`` (read as missing by pandas and R).
+
+    The cells hold exactly what the raters wrote. ``excel_safe``: for opening by double-click in a
+    spreadsheet - a byte-order mark (so Excel reads UTF-8) and every text cell that starts like a formula
+    (``= + - @``, tab, CR) prefixed with ``'``; that changes the text, so analyse ``ratings.csv`` instead.
+    """
     columns, fm_ids = csv_columns(result.ratings)
     split_of = {e.task_id: e.split for e in result.key.entries}
     buf = io.StringIO()
+    if excel_safe:
+        buf.write("\ufeff")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(columns)
     for r in result.ratings:
@@ -398,15 +417,16 @@ def ratings_csv(result: CollectResult) -> str:
         row += [getattr(r.scoring, f) for f in SCORE_FIELDS]
         row += [r.failure_mode_annotations.get(fm, "") for fm in fm_ids]
         row += [fm_notes.get(fm, "") for fm in fm_ids]
-        writer.writerow(row)
+        writer.writerow([excel_safe_cell(v) for v in row] if excel_safe else row)
     return buf.getvalue()
 
 
 OUTPUT_FILES = ("ratings.jsonl", "ratings.csv", "summary.json", "collect-report.json")
 
 
-def write_outputs(result: CollectResult, out_dir: Path) -> list[Path]:
-    """Write the four output files (atomically each); returns their paths."""
+def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False) -> list[Path]:
+    """Write the four output files (atomically each), and ``ratings-excel.csv`` when ``excel_csv``;
+    returns their paths."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -421,8 +441,12 @@ def write_outputs(result: CollectResult, out_dir: Path) -> list[Path]:
         "summary.json": dumps_canonical(result.summary),
         "collect-report.json": dumps_canonical(result.report),
     }
+    names = list(OUTPUT_FILES)
+    if excel_csv:
+        texts[EXCEL_CSV_NAME] = ratings_csv(result, excel_safe=True)
+        names.insert(2, EXCEL_CSV_NAME)
     paths = []
-    for name in OUTPUT_FILES:
+    for name in names:
         atomic_write_text(out_dir / name, texts[name])
         paths.append(out_dir / name)
     return paths
