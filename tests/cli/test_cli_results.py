@@ -313,6 +313,19 @@ def test_ratings_csv_is_exact_and_excel_safe_copy_is_neutralised(built: Built, c
         assert all(b[k] == "'" + a[k] for k in changed) and changed <= {"brief_rationale", "best_aspect", "main_concern"}
 
 
+def test_collect_with_the_wrong_file_as_key_says_so_in_one_line(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    export = built.export("R1", built.records("R1"))
+    wrong = {
+        built.bundle_paths["R1"]: "is a zip file (a bundle or a results export?), not the unblinding key",
+        built.root / "study" / "study.json": "is a wmcdp_study document, not the unblinding key",
+        built.root / "out": "is a folder, not the unblinding key",
+    }
+    for key, expected in wrong.items():
+        code, _, err = run(capsys, "results", "collect", export, "--key", key, "--out", built.root / "m")
+        assert code == 1 and expected in err and "1 problem(s)" in err, err
+    assert not (built.root / "m").exists()
+
+
 def test_collect_latest_revision_wins_and_history(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
     r1 = built.bundles["R1"]
     first = built.records("R1")

@@ -19,12 +19,13 @@ from wmcdp_desktop.cli._common import (
 )
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.collect import collect, write_outputs
-from wmcdp_desktop.core.documents import load_file
+from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.progress import ProgressBar
 from wmcdp_desktop.core.record_rules import record_problems
 from wmcdp_desktop.core.results_reader import ReadRecord, read_records
+from wmcdp_desktop.core.strict_json import parse_json_bytes
 
 VALIDATE_DESCRIPTION = """\
 Check rating records. PATH is a record file, a folder of them (searched recursively for *.json; drafts/
@@ -206,8 +207,29 @@ def _validate(args: argparse.Namespace) -> int:
     return EXIT_OK if not problems else EXIT_INVALID
 
 
+KEY_HINT = "give the <study_id>-unblinding-key.json that `wmcdp bundle build` wrote"
+
+
+def load_key(path: Path) -> UnblindingKey:
+    """The unblinding key; a plain one-line problem when the file is something else (a bundle, a study...)."""
+    source = str(path)
+    if path.is_dir():
+        raise DocumentError.single(source, f"is a folder, not the unblinding key; {KEY_HINT}")
+    data = read_file_bytes(path, source)
+    if data.startswith(b"PK\x03\x04"):
+        raise DocumentError.single(source, f"is a zip file (a bundle or a results export?), not the unblinding key; {KEY_HINT}")
+    try:
+        obj = parse_json_bytes(data, source)
+    except DocumentError:
+        obj = None  # reported with its details by load_bytes below
+    kind = obj.get("document_type") if isinstance(obj, dict) else None
+    if isinstance(kind, str) and kind != "wmcdp_unblinding_key":
+        raise DocumentError.single(source, f"is a {kind} document, not the unblinding key; {KEY_HINT}")
+    return load_bytes(UnblindingKey, data, source)
+
+
 def _collect(args: argparse.Namespace) -> int:
-    key = load_file(UnblindingKey, args.key)
+    key = load_key(args.key)
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
         result = collect(args.exports, key, progress=bar)
     paths = write_outputs(result, args.out, excel_csv=args.excel_safe)
