@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import by_name
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QScrollArea, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QScrollArea, QWidget
 from test_rating_window import CTRL, rows, set_all_scores_by_keyboard, submit_by_keyboard, type_rationale
 
 from wmcdp_desktop.ui.main_window import MainWindow, fitted_size
@@ -87,3 +89,29 @@ def test_the_problem_summary_follows_the_fixes(qtbot: Any, window: MainWindow) -
     assert "1 thing left to fix" in form.summary.text() and not form.summary.isHidden()
     type_rationale(qtbot, window)
     assert form.summary.isHidden() and form.summary.text() == ""
+
+
+def test_text_size_reaches_headings_and_score_texts(qtbot: Any, window: MainWindow, bundle_dir: Path) -> None:
+    """Larger/smaller text (Ctrl+= / Ctrl+-) also resizes headings (kept larger) and the score texts (not pinned)."""
+    assert window.page is not None
+    row = rows(window)[0]
+    row.slider.setFocus()
+    qtbot.keyClick(row.slider, Qt.Key.Key_3)  # the value text is restyled (no longer italic) at the current size
+    for delta in (4, -6):
+        window.change_font(delta)
+        base = window.font().pointSizeF()
+        view = window.page.task_view
+        assert view.heading.font().pointSizeF() == pytest.approx(base * 1.15) and view.heading.font().bold()
+        assert view.response_title.font().pointSizeF() == pytest.approx(base * 1.1)
+        assert row.value_label.font().pointSizeF() == pytest.approx(base) and not row.value_label.font().italic()
+        unset = rows(window)[1].value_label
+        assert unset.font().pointSizeF() == pytest.approx(base) and unset.font().italic()
+        assert row.label.font().pointSizeF() == pytest.approx(base) and row.label.font().bold()
+        title = next(w for w in window.welcome.findChildren(QLabel) if w.text() == "WM-CDP Desktop")
+        assert title.font().pointSizeF() == pytest.approx(base * 1.8)
+    # a bundle opened after the change (or with a remembered size) gets the same proportions
+    window.close_bundle()
+    assert window.open_bundle_path(bundle_dir) and window.page is not None
+    base = window.font().pointSizeF()
+    assert window.page.task_view.heading.font().pointSizeF() == pytest.approx(base * 1.15)
+    assert rows(window)[0].value_label.font().pointSizeF() == pytest.approx(base)

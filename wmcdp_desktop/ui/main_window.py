@@ -39,7 +39,7 @@ from wmcdp_desktop.ui.rating_form import RatingForm
 from wmcdp_desktop.ui.rubric_panel import anchors_text
 from wmcdp_desktop.ui.task_list import TaskList
 from wmcdp_desktop.ui.task_view import TaskView
-from wmcdp_desktop.ui.theme import problem_color, set_fg
+from wmcdp_desktop.ui.theme import problem_color, rescale_fonts, set_fg
 from wmcdp_desktop.ui.timer_widget import hms
 from wmcdp_desktop.ui.welcome import WelcomeScreen
 
@@ -211,6 +211,7 @@ class MainWindow(QMainWindow):
             app.installEventFilter(self.watcher)
         if settings.font_point_size:
             self._apply_font(settings.font_point_size)
+        rescale_fonts(self)
         self._update_actions()
 
     # ----- menus and shortcuts -------------------------------------------------------------------------
@@ -363,6 +364,7 @@ class MainWindow(QMainWindow):
         session.on_change = self._changed
         self.page = RatingPage(session)
         self.stack.addWidget(self.page)
+        rescale_fonts(self)
         self.stack.setCurrentWidget(self.page)
         p = self.page
         p.task_list.taskChosen.connect(self.go_to)
@@ -635,6 +637,7 @@ class MainWindow(QMainWindow):
         font = self.font()
         font.setPointSize(size)
         self.setFont(font)
+        rescale_fonts(self)
 
     def change_font(self, delta: int) -> None:
         size = max(MIN_FONT, min(MAX_FONT, self.font().pointSize() + delta))

@@ -20,6 +20,7 @@ from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
 from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
+from wmcdp_desktop.ui.theme import relative_font
 
 NOT_SET = "Not set"
 
@@ -181,9 +182,7 @@ class DimensionRow(QWidget):
         help_text = plain_tooltip(help_text)
         self.label = PlainLabel(dim.label)
         self.label.setToolTip(help_text)
-        font = self.label.font()
-        font.setBold(True)
-        self.label.setFont(font)
+        relative_font(self.label, bold=True)
         self.slider = ScoreSlider(dim.scale)
         self.slider.setAccessibleName(safe_line(dim.label))
         self.slider.setToolTip(help_text)
@@ -253,9 +252,7 @@ class DimensionRow(QWidget):
         else:
             text = f"{value} – {self.dim.scale.anchor_text(int(value))}"
         self.value_label.setText(text)
-        font = self.value_label.font()
-        font.setItalic(value is None)
-        self.value_label.setFont(font)
+        relative_font(self.value_label, italic=value is None)
         self.value_label.setEnabled(value is not None)
         self.slider.setAccessibleDescription(f"{self.dim.label}: {text}")
 

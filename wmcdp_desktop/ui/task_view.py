@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
+from wmcdp_desktop.ui.theme import relative_font
 
 SCENARIO = "Scenario and conversation so far"
 RESPONSE = "The response you are rating"
@@ -92,19 +93,13 @@ class TaskView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.heading = PlainLabel("")
-        font = self.heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        font.setBold(True)
-        self.heading.setFont(font)
+        relative_font(self.heading, 1.15, bold=True)
         self.meta = PlainLabel("")
         self.scenario_title = QLabel(SCENARIO)
         self.scenario = PlainTextView(SCENARIO)
         self.scenario_title.setBuddy(self.scenario)
         self.response_title = QLabel(RESPONSE)
-        tf = self.response_title.font()
-        tf.setBold(True)
-        tf.setPointSizeF(tf.pointSizeF() * 1.1)
-        self.response_title.setFont(tf)
+        relative_font(self.response_title, 1.1, bold=True)
         self.response = PlainTextView(RESPONSE)
         self.response_title.setBuddy(self.response)
         self.response.setFrameShape(QFrame.Shape.Box)

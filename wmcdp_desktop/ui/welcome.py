@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip
+from wmcdp_desktop.ui.theme import relative_font
 
 OPEN = "Open bundle…"
 DEMO = "Try the demo bundle"
@@ -31,10 +32,7 @@ class WelcomeScreen(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         title = QLabel("WM-CDP Desktop")
-        font = title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.8)
-        font.setBold(True)
-        title.setFont(font)
+        relative_font(title, 1.8, bold=True)
         intro = PlainLabel(
             "Rate blinded AI responses for the WholeMind Clinical Decision Benchmark.\n"
             "Open the bundle your study coordinator sent you. Everything stays on this computer: "
