@@ -241,6 +241,24 @@ def test_out_that_is_a_file_or_unwritable_is_a_plain_error(tmp_path: Path, capsy
         write_report(report, a_file / "inside")
 
 
+def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    collected, study = _make(tmp_path, Spec(n_items=3, raters=2))
+    capsys.readouterr()
+    assert _report(collected, study, tmp_path / "out", "--no-charts", "--bootstrap", "20", "--json") == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["ok"] is True and result["meta"]["raters"] == 2 and result["meta"]["bootstrap"] == 20
+    assert result["outputs"][0].endswith("report.html") and isinstance(result["findings"], list)
+    assert any("resamples" in n["text"] for n in result["notes"])
+    assert "\r" not in err  # no progress bar in --json mode
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert _report(collected, study, tmp_path / "file", "--json") == 1
+    assert json.loads(capsys.readouterr().out) == {
+        "ok": False, "error": f"{tmp_path / 'file'}: is a file, not a folder; give --out a folder for the report"}
+    assert _report(tmp_path / "nowhere", study, tmp_path / "out", "--json") == 1
+    assert json.loads(capsys.readouterr().out)["problems"][0]["message"] == "file not found"
+
+
 def test_missing_extra_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(report_cmd, "missing_extra", lambda: "krippendorff")

@@ -11,6 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from wmcdp_desktop.cli._common import print_json, run_command
+from wmcdp_desktop.core.errors import WmcdpError
+
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
 _HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
 
@@ -42,7 +45,10 @@ def register(sub: Any) -> None:
                         help="bootstrap resamples per interval (default 1000; 0 = no intervals)")
     parser.add_argument("--no-charts", action="store_true", help="leave the charts out (faster on huge data)")
     parser.add_argument("--timings", action="store_true", help="print how long each phase took")
-    parser.set_defaults(func=_run)
+    parser.add_argument("--json", action="store_true",
+                        help="print a machine-readable JSON result on stdout (counts, key findings, notes, files "
+                        "written; every figure is in REPORT_DIR/summary.json)")
+    parser.set_defaults(func=lambda args: run_command(args, _run), prog="wmcdp report")
 
 
 def missing_extra() -> str | None:
@@ -58,19 +64,30 @@ def missing_extra() -> str | None:
 def _run(args: argparse.Namespace) -> int:
     missing = missing_extra()
     if missing:
-        print(f"wmcdp report needs the analysis extra ({missing} is not installed). Install it with:\n"
-              f"  {INSTALL_HINT}", file=sys.stderr)
+        message = (f"wmcdp report needs the analysis extra ({missing} is not installed). Install it with:\n"
+                   f"  {INSTALL_HINT}")
+        if args.json:
+            print_json({"ok": False, "error": message})
+        print(message, file=sys.stderr)
         return 1
     if args.out.exists() and not args.out.is_dir():  # say so before minutes of computing, not after
-        print(f"error: {args.out}: is a file, not a folder; give --out a folder for the report", file=sys.stderr)
-        return 1
+        raise WmcdpError(f"{args.out}: is a file, not a folder; give --out a folder for the report")
     from wmcdp_desktop.analysis.common import Progress
     from wmcdp_desktop.analysis.report import run
 
-    progress = Progress(1, label="bootstrap")
+    progress = Progress(1, label="bootstrap", enabled=False) if args.json else Progress(1, label="bootstrap")
     report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, progress,
                  with_charts=not args.no_charts)
     meta = report.meta
+    if args.json:
+        print_json({
+            "ok": meta["ratings"] > 0,
+            "meta": meta,
+            "findings": report.findings,
+            "notes": [{"section": n.section, "text": n.text} for n in report.notes],
+            "outputs": [str(args.out / "report.html"), str(args.out / "summary.json"), str(args.out / "tables")],
+        })
+        return 0 if meta["ratings"] > 0 else 1
     print(f"{meta['ratings']} rating(s) from {meta['raters']} rater(s) on {meta['tasks']} task(s), "
           f"{meta['models']} model(s); {len(report.notes)} note(s).")
     if meta["records_excluded"]:
