@@ -13,6 +13,7 @@ folder are skipped (drafts are not submitted records), as are symbolic links (re
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,25 +160,34 @@ def read_export(path: Path) -> ExportRead:
     return result
 
 
+def _path_key(path: Path) -> tuple[str, ...]:
+    """The order ``sorted()`` gives paths (pathlib compares parts; case-insensitively on Windows)."""
+    return path.parts if os.name == "posix" else tuple(part.lower() for part in path.parts)
+
+
 def _record_files(folder: Path, problems: list[Problem]) -> list[Path]:
+    # os.scandir: the file type comes with the listing (no stat per entry), and sorting by a key is
+    # cheaper than comparing Path objects; 100,000 record files spent 15 % of `results validate` here.
     found: list[Path] = []
     stack = [folder]
     while stack:
         current = stack.pop()
         try:
-            entries = sorted(current.iterdir())
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=lambda e: e.name if os.name == "posix" else e.name.lower())
         except OSError as exc:
             problems.append(Problem(str(current), "", f"cannot be read ({exc.strerror or exc})"))
             continue
         for entry in entries:
+            path = current / entry.name
             if entry.is_symlink():
-                problems.append(Problem(str(entry), "", "is a symbolic link (skipped)"))
+                problems.append(Problem(str(path), "", "is a symbolic link (skipped)"))
             elif entry.is_dir():
                 if entry.name not in SKIPPED_FOLDERS and not entry.name.startswith("."):
-                    stack.append(entry)
-            elif entry.suffix == ".json" and not entry.name.startswith("."):
-                found.append(entry)
-    return sorted(found)
+                    stack.append(path)
+            elif entry.name.endswith(".json") and not entry.name.startswith("."):
+                found.append(path)
+    return sorted(found, key=_path_key)
 
 
 def read_records(paths: list[Path], progress: Callable[[int, int], None] | None = None) -> ReadResult:
