@@ -365,6 +365,22 @@ def test_collect_conflicts_are_reported(built: Built, capsys: pytest.CaptureFixt
     assert report["conflicts"][0]["kind"] == "two records for the same revision"
 
 
+def test_collect_with_another_builds_key_is_one_problem_per_export(
+    built: Built, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    assert main(["bundle", "build", str(built.root / "study"), "--out", str(other), "--seed", "99"]) == 0
+    capsys.readouterr()
+    exports = [built.export(r, built.records(r)) for r in ("R1", "R2")]
+    code, out, _ = run(capsys, "results", "collect", *exports, "--key", other / "STUDY-T1-unblinding-key.json",
+                       "--out", built.root / "merged", "--json")
+    result = json.loads(out)
+    assert code == 1 and result["ratings"] == 0 and result["unknown_tasks"] == 0
+    assert [(p["file"], p["path"]) for p in result["problems"]] == [
+        ("export-R1.zip!manifest.json", "bundle_id"), ("export-R2.zip!manifest.json", "bundle_id")]
+    assert "another seed" in result["problems"][0]["message"] and "10 record(s) were left out" in result["problems"][0]["message"]
+
+
 def test_collect_unknown_and_unrated_tasks(built: Built, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     r1 = built.bundles["R1"]
     recs = built.records("R1", r1.task_ids[:4])

@@ -122,7 +122,22 @@ def collect(
                 )
                 usable = False
             kb = key_bundles.get(manifest.bundle_id)
-            if kb is None:
+            if kb is None and usable and export.records and not any(
+                rr.record.envelope.task_id in entries for rr in export.records
+            ):
+                # A bundle of another build (other seed, changed study): none of its tasks is in this key.
+                # One problem for the export, not one "unknown task" per record.
+                export_problems.append(
+                    Problem(
+                        mdisp,
+                        "bundle_id",
+                        f"{manifest.bundle_id} was not built with this key and none of its tasks is in it (another "
+                        f"build, another seed or a changed study?): its {len(export.records)} record(s) were left out; "
+                        "collect each build's exports with that build's key",
+                    )
+                )
+                usable = False
+            elif kb is None:
                 export_problems.append(
                     Problem(mdisp, "bundle_id", f"{manifest.bundle_id} was not built with this key (another build?)")
                 )
