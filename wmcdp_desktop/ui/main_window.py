@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.errors import DocumentError, StorageError, WmcdpError
 from wmcdp_desktop.core.export import export_file_name, export_results
+from wmcdp_desktop.core.labels import task_title
 from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.core.settings import MAX_FONT, MIN_FONT, Settings, save_settings, with_recent
@@ -419,6 +420,7 @@ class MainWindow(QMainWindow):
         pos = s.position() or 0
         p.task_view.show_task(task, pos + 1, len(s.task_ids))
         p.form.load()
+        p.task_list.set_title(task_id, task_title(task))
         p.task_list.update_tasks(previous, task_id)
         p.tabs.setCurrentWidget(p.form)
         focus = QApplication.focusWidget()

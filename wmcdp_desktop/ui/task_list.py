@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QProgressBar, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.rating_session import STATE_LABELS, RatingSession
+from wmcdp_desktop.ui.plain_text import plain_tooltip, safe_line
 
 MARKS = {"not_started": "○", "draft": "◐", "submitted": "●"}
 TASKS = "Tasks"
@@ -17,6 +18,9 @@ class TaskList(QWidget):
     def __init__(self, session: RatingSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self.titles: dict[str, str] = {}
+        """Readable titles ("OCD · reassurance seeking") of the tasks opened so far; the others show their id
+        (tasks are read lazily, so a 10,000-task bundle is not parsed up front to name them)."""
         self.title = QLabel(TASKS)
         self.list = QListWidget()
         self.list.setAccessibleName(TASKS)
@@ -47,8 +51,15 @@ class TaskList(QWidget):
     def _label(self, item: QListWidgetItem, n: int, tid: str) -> None:
         state = self.session.state(tid)
         label = STATE_LABELS[state] + (" (revising)" if self.session.has_revision_draft(tid) else "")
-        text = f"{n}. {tid}\n     {MARKS[state]} {label}"
+        title = self.titles.get(tid)
+        text = f"{n}. {title or tid}\n     {MARKS[state]} {label}"
         item.setText(text)
+        if title is not None:
+            item.setToolTip(plain_tooltip(f"{title}\nTask {tid}"))
+
+    def set_title(self, task_id: str, title: str) -> None:
+        """Name an opened task in the list by its readable title (relabelled by the next update)."""
+        self.titles[task_id] = safe_line(title)
 
     def _chosen(self, item: QListWidgetItem) -> None:
         tid = item.data(Qt.ItemDataRole.UserRole)

@@ -15,9 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wmcdp_desktop.core.labels import readable_id, scenario_types_text
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
+from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, plain_tooltip
 from wmcdp_desktop.ui.theme import relative_font
 
 SCENARIO = "Scenario and conversation so far"
@@ -141,7 +142,10 @@ class TaskView(QWidget):
     def show_task(self, task: Task, position: int, total: int) -> None:
         self.heading.setText(f"Task {position} of {total}  ·  {task.task_id}")
         self.meta.setText(
-            f"Clinical domain: {task.clinical_domain_id}    Scenario types: {', '.join(task.scenario_type_ids)}"
+            f"Clinical domain: {readable_id(task.clinical_domain_id)}    Scenario types: {scenario_types_text(task)}"
+        )
+        self.meta.setToolTip(
+            plain_tooltip(f"{task.clinical_domain_id}\n" + "\n".join(task.scenario_type_ids))
         )
         view = self.scenario
         view.clear_text()
