@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QScrollArea, QW
 from test_rating_window import CTRL, rows, set_all_scores_by_keyboard, submit_by_keyboard, type_rationale
 
 from wmcdp_desktop.ui.main_window import MainWindow, fitted_size
+from wmcdp_desktop.ui.rater_dialog import RaterDialog
 
 
 def in_view(area: QScrollArea, widget: QWidget) -> bool:
@@ -131,3 +132,30 @@ def test_tasks_are_named_by_domain_and_scenario_once_opened(window: MainWindow) 
     window.go_to("T-0002")
     assert items.item(1).text().startswith("2. OCD · reassurance\n")
     assert items.item(0).text().startswith("1. OCD · reassurance\n")
+
+
+def test_rater_dialog_explains_spaces_and_grows_to_show_the_message(qtbot: Any) -> None:
+    dialog = RaterDialog(None, None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.width() >= 480  # room for the fields and the placeholder
+    qtbot.keyClicks(dialog.id_edit, "Dr Smith")
+    qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
+    assert dialog.result() != RaterDialog.DialogCode.Accepted and dialog.isVisible()
+    assert "cannot contain spaces" in dialog.problem.text() and "Dr_Smith" in dialog.problem.text()
+    # nothing squeezed: the dialog is at least as tall as its contents want, with the message shown
+    assert dialog.height() >= dialog.sizeHint().height()
+    dialog.id_edit.setText("dr_smith")
+    qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
+    assert dialog.result() == RaterDialog.DialogCode.Accepted and dialog.rater_id() == "dr_smith"
+
+
+def test_rater_dialog_other_bad_ids_get_the_general_rule(qtbot: Any) -> None:
+    dialog = RaterDialog(None, None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    for bad in ("", "-x", "dr/smith"):
+        dialog.id_edit.setText(bad)
+        qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
+        assert "letters, digits and . _ : -" in dialog.problem.text(), bad

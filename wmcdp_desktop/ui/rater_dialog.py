@@ -43,6 +43,7 @@ class RaterDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
+        self.setMinimumWidth(max(480, self.fontMetrics().averageCharWidth() * 60))
 
     def rater_id(self) -> str:
         return self.id_edit.text().strip()
@@ -51,8 +52,15 @@ class RaterDialog(QDialog):
         return self.role_edit.text().strip() or None
 
     def _accept(self) -> None:
-        if not re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), self.rater_id()):
-            self.problem.show_problem("Enter a rater id of 1-128 letters, digits and . _ : - (starting with a letter or digit).")
+        rater_id = self.rater_id()
+        if not re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), rater_id):
+            suggestion = re.sub(r"\s+", "_", rater_id)
+            if rater_id and re.search(r"\s", rater_id) and re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), suggestion):
+                message = f"A rater id cannot contain spaces: use for example {suggestion}"
+            else:
+                message = "Enter a rater id of 1-128 letters, digits and . _ : - (starting with a letter or digit)."
+            self.problem.show_problem(message)
+            self.adjustSize()  # grow to fit the message instead of squeezing the text above it
             self.id_edit.setFocus()
             return
         self.accept()
