@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from test_rating_window import CTRL, rows, set_all_scores_by_keyboard, submit_by
 
 from wmcdp_desktop.ui.main_window import MainWindow, fitted_size
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
+from wmcdp_desktop.ui.timer_widget import local_time
 
 
 def in_view(area: QScrollArea, widget: QWidget) -> bool:
@@ -159,3 +161,26 @@ def test_rater_dialog_other_bad_ids_get_the_general_rule(qtbot: Any) -> None:
         dialog.id_edit.setText(bad)
         qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
         assert "letters, digits and . _ : -" in dialog.problem.text(), bad
+
+
+def test_save_status_after_restoring_a_draft_and_times_in_local_time(
+    qtbot: Any, make_window: Any, bundle_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
+    first = make_window(argv)
+    assert first.save_label.text() == "Nothing entered yet"
+    set_all_scores_by_keyboard(qtbot, first, "3", skip=rows(first)[1].dim.id)
+    assert first.save_now()
+    first.close()
+    again = make_window(argv)
+    assert again.session is not None and again.session.current is not None and again.session.current.scores
+    assert again.save_label.text() == "All changes saved"  # the restored draft is safe (not "nothing to save")
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:
+        assert local_time("2026-11-29T23:45:40Z") == "00:45:40"
+        assert local_time("2026-11-29T23:45:40Z", "%Y-%m-%d at %H:%M") == "2026-11-30 at 00:45"
+        assert local_time("not a time") == "not a time"
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

@@ -41,7 +41,7 @@ from wmcdp_desktop.ui.rubric_panel import anchors_text
 from wmcdp_desktop.ui.task_list import TaskList
 from wmcdp_desktop.ui.task_view import TaskView
 from wmcdp_desktop.ui.theme import problem_color, rescale_fonts, set_fg
-from wmcdp_desktop.ui.timer_widget import hms
+from wmcdp_desktop.ui.timer_widget import hms, local_time
 from wmcdp_desktop.ui.welcome import WelcomeScreen
 
 APP_TITLE = "WM-CDP Desktop"
@@ -494,9 +494,11 @@ class MainWindow(QMainWindow):
         elif s.current is None:
             self.save_label.setText("Submitted")
         elif s.last_saved_at:
-            self.save_label.setText(f"All changes saved ({s.last_saved_at[11:19]} UTC)")
+            self.save_label.setText(f"All changes saved ({local_time(s.last_saved_at)})")
+        elif s.current.has_content():
+            self.save_label.setText("All changes saved")  # a draft restored from disk, untouched so far
         else:
-            self.save_label.setText("Nothing to save yet")
+            self.save_label.setText("Nothing entered yet")
         self.save_label.setAccessibleName(self.save_label.text())
 
     # ----- time ----------------------------------------------------------------------------------------

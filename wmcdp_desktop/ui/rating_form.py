@@ -23,7 +23,7 @@ from wmcdp_desktop.ui.notes_panel import NotesPanel
 from wmcdp_desktop.ui.plain_text import PlainLabel
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.rubric_panel import RubricPanel
-from wmcdp_desktop.ui.timer_widget import TimerWidget, hms
+from wmcdp_desktop.ui.timer_widget import TimerWidget, hms, local_time
 
 SUBMIT = "Submit rating"
 REVISE = "Revise this rating"
@@ -149,7 +149,7 @@ class RatingForm(QWidget):
         if not editable and s.viewing_record is not None:
             env = s.viewing_record.envelope
             text = (
-                f"Submitted (revision {env.revision}) on {env.submitted_at[:10]} at {env.submitted_at[11:16]} UTC; "
+                f"Submitted (revision {env.revision}) on {local_time(env.submitted_at, '%Y-%m-%d at %H:%M')}; "
                 "active time "
                 f"{hms(s.viewing_record.time_spent_scoring_seconds or 0)}. To change it, choose “{REVISE}”: "
                 "a new revision is written and this one is kept."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
@@ -14,6 +16,14 @@ STATUS_WORDS = {
     "inactive": "paused: window in background",
     "stopped": "not counting",
 }
+
+
+def local_time(utc_iso: str, fmt: str = "%H:%M:%S") -> str:
+    """``2026-11-29T23:45:40Z`` -> "23:45:40" in the computer's own time zone (what the rater's clock shows)."""
+    try:
+        return datetime.fromisoformat(utc_iso.replace("Z", "+00:00")).astimezone().strftime(fmt)
+    except ValueError:
+        return utc_iso
 
 
 def hms(seconds: float) -> str:
