@@ -195,3 +195,16 @@ def test_a_broken_file_is_reported_once_not_through_what_points_at_it(
     messages = [p["message"] for p in json.loads(out)["problems"]]
     assert any("ITEM-NOPE is not an item" in m for m in messages), messages
     assert any("not-a-response is not a response" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("folder", ["items", "responses"])
+def test_an_empty_or_missing_folder_is_one_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str) -> None:
+    root = write_study(tmp_path / "s")
+    item = item_obj("ITEM-001", "CASE-001")
+    item["metadata"] = {"goldResponseId": "ITEM-001--" + "x"}
+    write_json(root / "items" / "ITEM-001.json", item)  # a reference into responses/
+    for path in (root / folder).iterdir():
+        path.unlink()
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    problems = json.loads(out)["problems"]
+    assert code == 1 and [p["file"] for p in problems] == [f"{folder}/"], problems

@@ -113,6 +113,8 @@ def test_invalid_utf8() -> None:
     message = _message(b'{"text": "caf\xe9"}')
     assert "not valid UTF-8" in message
     assert "0xe9" in message
+    message = _message(b'{\n  "text": "a \x93quote\x94"\n}')  # typed in a Windows editor, saved as ANSI
+    assert "bad byte 0x93 at line 2, byte 14 of the line" in message and "save it as UTF-8" in message
 
 
 @pytest.mark.parametrize("data", [b'\xef\xbb\xbf{"a": 1}', '\ufeff{"a": 1}'], ids=["bytes", "text"])

@@ -160,8 +160,12 @@ def decode_text(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise DocumentError.single(
-            source, f"is not valid UTF-8 (bad byte 0x{data[exc.start]:02x} at byte offset {exc.start})"
+            source,
+            f"is not valid UTF-8 (bad byte 0x{data[exc.start]:02x} at line {line}, byte {col} of the line, "
+            f"byte offset {exc.start}); save it as UTF-8 (it may have been saved as Windows-1252/ANSI or Latin-1)",
         ) from None
 
 

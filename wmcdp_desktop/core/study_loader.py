@@ -308,7 +308,7 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
             )
         else:
             response_ids[response.response_id] = entry.source
-        if response.benchmark_item_id not in items and response.benchmark_item_id not in broken_item_ids:
+        if item_paths and response.benchmark_item_id not in items and response.benchmark_item_id not in broken_item_ids:
             problems.append(Problem(entry.source, "benchmark_item_id", f"{response.benchmark_item_id} is not an item in items/"))
         models.add(response.model_source)
 
@@ -321,7 +321,7 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
             continue
         if not isinstance(gold_id, str):
             problems.append(Problem(item_sources[item_id], "metadata.goldResponseId", "must be a response_id (text)"))
-        elif gold_id not in responses_of.get(item_id, set()) and gold_id not in broken_response_ids:
+        elif response_paths and gold_id not in responses_of.get(item_id, set()) and gold_id not in broken_response_ids:
             problems.append(
                 Problem(item_sources[item_id], "metadata.goldResponseId", f"{gold_id} is not a response to this item")
             )
