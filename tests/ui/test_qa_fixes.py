@@ -128,6 +128,7 @@ def test_tasks_are_named_by_domain_and_scenario_once_opened(window: MainWindow) 
     assert "T-0001" in items.item(0).toolTip()
     assert items.item(1).text().startswith("2. T-0002\n")  # not read yet: nothing parsed just to name it
     assert set(window.page.task_list.titles) == {"T-0001"}
+    assert items.textElideMode() == Qt.TextElideMode.ElideRight  # a narrow list keeps number and domain
     meta = window.page.task_view.meta
     assert meta.text() == "Clinical domain: OCD    Scenario types: Reassurance"
     assert "WM-DOM-OCD" in meta.toolTip()

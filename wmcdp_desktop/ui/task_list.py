@@ -25,7 +25,7 @@ class TaskList(QWidget):
         self.list = QListWidget()
         self.list.setAccessibleName(TASKS)
         self.list.setWordWrap(False)
-        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long title keeps its number and domain
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setSpacing(1)
         # Every row is two lines of the same font: Qt then sizes one row instead of 10,000 when shown.
