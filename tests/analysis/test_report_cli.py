@@ -334,3 +334,12 @@ def test_key_findings_point_at_the_inverted_rater_and_the_better_model() -> None
     assert "Rater rater-4 agrees least" in text
     assert "better better on" in text  # model "better" wins paired comparisons
     assert "Overall clinical judgment, mean per model: better" in text
+
+
+def test_html_cells_seconds_whole_scores_three_decimals_shares_percent() -> None:
+    from wmcdp_desktop.analysis.html_report import _cell
+
+    assert _cell("median_s", 180.0) == '<td class="num">180</td>'
+    assert _cell("q1_s", 157.5) == '<td class="num">157.5</td>'
+    assert _cell("mean", 4.0) == '<td class="num">4.000</td>'
+    assert _cell("share_none", 0.25) == '<td class="num">25.0%</td>'

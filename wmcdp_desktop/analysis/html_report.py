@@ -47,6 +47,8 @@ def _cell(column: str, value: Any, percent: bool = False) -> str:
     if isinstance(value, float):
         if percent or (any(h in column for h in _PERCENT_HINTS) and "alpha" not in column):
             return f'<td class="num">{value:.1%}</td>'
+        if column.endswith("_s"):  # seconds: 180, 157.5 - not 180.000
+            return f'<td class="num">{round(value, 1):g}</td>'
         return f'<td class="num">{value:.3f}</td>'
     text = html.escape(str(value))
     if column == "flag" and text:
