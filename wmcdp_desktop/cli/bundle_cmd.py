@@ -61,7 +61,7 @@ def register(sub: Any) -> None:
         "--raters",
         metavar="ID,...",
         help="write only these raters' bundles (assignment is still computed over all raters, so a "
-        "re-issued bundle is identical to the original)",
+        "re-issued bundle is identical to the original, and so is the key written with it)",
     )
     b.add_argument(
         "--unassigned",
