@@ -185,3 +185,43 @@ def test_save_status_after_restoring_a_draft_and_times_in_local_time(
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def test_export_message_names_what_is_left_out(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
+    """A started task and a revision in progress are not exported: the message says so in plain words."""
+    assert window.session is not None
+    set_all_scores_by_keyboard(qtbot, window, "4")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    window.go_to("T-0001")
+    window.revise()
+    rows(window)[0].slider.setFocus()
+    qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_2)
+    window.go_to("T-0003")
+    rows(window)[0].slider.setFocus()
+    qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_5)
+    assert window.export_to(tmp_path / "results.zip")
+    message = window.messages[-1]
+    assert message.startswith("Exported 1 submitted rating(s) of 3 tasks (with every earlier revision) to:")
+    assert "Not included: 1 task(s) started but not submitted yet." in message
+    assert "Not included: 1 revision(s) you have not submitted yet (the earlier submitted rating is included)." in message
+
+
+def test_na_hides_the_slider_handle_and_unticking_brings_the_score_back(qtbot: Any, window: MainWindow) -> None:
+    """With N/A ticked, an earlier score must not look recorded: the slider is drawn like an unset one."""
+    row = next(r for r in rows(window) if r.na is not None)
+    assert row.na is not None
+    row.slider.setFocus()
+    qtbot.keyClick(row.slider, Qt.Key.Key_3)
+    assert window.page is not None
+    window.page.task_list.list.setFocus()  # compare pictures without a focus frame
+    with_score = row.slider.grab().toImage()
+    row.na.setChecked(True)
+    assert row.value() == "N/A" and not row.slider.isEnabled()
+    na_image = row.slider.grab().toImage()
+    row.na.setChecked(False)
+    assert row.value() == 3 and row.slider.grab().toImage() == with_score
+    row.slider.set_score(None)
+    row.slider.setEnabled(False)
+    assert na_image == row.slider.grab().toImage()  # exactly like an unset (disabled) slider: no handle
+    assert na_image != with_score

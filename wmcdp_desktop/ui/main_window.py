@@ -629,10 +629,18 @@ class MainWindow(QMainWindow):
             self.tell(f"The results could not be exported:\n{exc}\nNothing was written under that name.", error=True)
             return False
         c = manifest.counts
-        note = f"\n{c.drafts_not_submitted} task(s) with an unsubmitted draft are not included." if c.drafts_not_submitted else ""
+        note = ""
+        if c.drafts_not_submitted:
+            note += f"\nNot included: {c.drafts_not_submitted} task(s) started but not submitted yet."
+        revising = sum(1 for tid in s.task_ids if s.has_revision_draft(tid))
+        if revising:
+            note += (
+                f"\nNot included: {revising} revision(s) you have not submitted yet "
+                "(the earlier submitted rating is included)."
+            )
         self.tell(
-            f"Exported {c.submitted} submitted rating(s) of {c.tasks_in_bundle} ({c.record_files} file(s) with "
-            f"revisions) to:\n{path}{note}\nSend this file to your study coordinator."
+            f"Exported {c.submitted} submitted rating(s) of {c.tasks_in_bundle} tasks (with every earlier "
+            f"revision) to:\n{path}{note}\nSend this file to your study coordinator."
         )
         return True
 

@@ -48,6 +48,8 @@ class ScoreSlider(QSlider):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumWidth(160)
         self._set = False
+        self.not_applicable = False
+        """Drawn without a handle while the row's N/A box is ticked (the value comes back if it is unticked)."""
         self.valueChanged.connect(self._on_value)
 
     # ----- value ---------------------------------------------------------------------------------------
@@ -155,13 +157,14 @@ class ScoreSlider(QSlider):
 
     # ----- painting: no handle while unset -------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
-        if self._set:
+        if self._set and not self.not_applicable:
             super().paintEvent(event)
             return
         painter = QPainter(self)
         opt = QStyleOptionSlider()
         self.initStyleOption(opt)
         opt.subControls = QStyle.SubControl.SC_SliderGroove | QStyle.SubControl.SC_SliderTickmarks
+        opt.sliderPosition = opt.sliderValue = self.minimum()  # no filled groove either (N/A keeps a value)
         self.style().drawComplexControl(QStyle.ComplexControl.CC_Slider, opt, painter, self)
         painter.end()
 
@@ -245,6 +248,8 @@ class DimensionRow(QWidget):
         value = self.value()
         is_na = value == NA
         self.slider.setEnabled(not is_na and self.isEnabled())
+        self.slider.not_applicable = is_na
+        self.slider.update()
         if value is None:
             text = NOT_SET
         elif is_na:
