@@ -225,3 +225,15 @@ def test_na_hides_the_slider_handle_and_unticking_brings_the_score_back(qtbot: A
     row.slider.setEnabled(False)
     assert na_image == row.slider.grab().toImage()  # exactly like an unset (disabled) slider: no handle
     assert na_image != with_score
+
+
+def test_a_digit_off_the_scale_is_explained_not_silently_ignored(qtbot: Any, window: MainWindow) -> None:
+    row = rows(window)[0]
+    lo, hi = row.dim.scale.min, row.dim.scale.max
+    assert hi < 9
+    row.slider.setFocus()
+    qtbot.keyClick(row.slider, Qt.Key.Key_9)
+    assert row.value() is None
+    assert not row.problem.isHidden() and f"9 is not on this scale: type {lo} to {hi}." in row.problem.text()
+    qtbot.keyClick(row.slider, Qt.Key.Key_0 + hi)  # type: ignore[operator]
+    assert row.value() == hi and row.problem.isHidden()

@@ -37,6 +37,7 @@ class ScoreSlider(QSlider):
     """
 
     scoreChanged = Signal(object)  # int | None
+    digitRejected = Signal(int)  # a digit typed that is not on the scale
 
     def __init__(self, scale: Scale, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -84,6 +85,8 @@ class ScoreSlider(QSlider):
             n = int(text)
             if self.minimum() <= n <= self.maximum():
                 self._choose(n)
+            else:
+                self.digitRejected.emit(n)
             event.accept()
             return
         if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
@@ -217,6 +220,7 @@ class DimensionRow(QWidget):
         layout.addWidget(self.anchors)
         layout.addWidget(self.problem)
         self.slider.scoreChanged.connect(self._on_slider)
+        self.slider.digitRejected.connect(self._on_rejected_digit)
         self.slider.installEventFilter(self)
         self._refresh()
 
@@ -260,6 +264,10 @@ class DimensionRow(QWidget):
         relative_font(self.value_label, italic=value is None)
         self.value_label.setEnabled(value is not None)
         self.slider.setAccessibleDescription(f"{self.dim.label}: {text}")
+
+    def _on_rejected_digit(self, digit: int) -> None:
+        scale = self.dim.scale
+        self.problem.show_problem(f"{digit} is not on this scale: type {scale.min} to {scale.max}.")
 
     def _on_slider(self, _score: object) -> None:
         self._refresh()
