@@ -44,7 +44,17 @@ TIMEOUT = 60.0
 
 
 def rss_mb() -> float:
-    """Peak resident memory of this process in MB (Linux reports KiB)."""
+    """Peak resident memory of this process in MB.
+
+    On Linux from ``VmHWM`` (the peak of this program's memory): ``ru_maxrss`` survives ``exec`` and so
+    reports at least the parent's size at ``fork`` — the runner's, once it has grown.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 1024 if sys.platform != "darwin" else peak / (1024 * 1024)
 
