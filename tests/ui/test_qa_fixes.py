@@ -237,3 +237,33 @@ def test_a_digit_off_the_scale_is_explained_not_silently_ignored(qtbot: Any, win
     assert not row.problem.isHidden() and f"9 is not on this scale: type {lo} to {hi}." in row.problem.text()
     qtbot.keyClick(row.slider, Qt.Key.Key_0 + hi)  # type: ignore[operator]
     assert row.value() == hi and row.problem.isHidden()
+
+
+def test_revise_and_discard_leave_the_focus_at_the_start_of_the_form(qtbot: Any, window: MainWindow) -> None:
+    assert window.page is not None and window.session is not None
+    form = window.page.form
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    window.go_to("T-0001")
+    form.revise_button.setFocus()
+    qtbot.keyClick(form.revise_button, Qt.Key.Key_Space)
+    assert window.session.current is not None and window.session.current.base_revision == 1
+    assert window.focusWidget() is rows(window)[0].slider  # not the pause button
+    form.discard_button.setFocus()
+    qtbot.keyClick(form.discard_button, Qt.Key.Key_Space)
+    assert window.session.current is None
+    assert window.focusWidget() is form.scroll_area  # read-only: nothing a key could change
+
+
+def test_moving_from_the_form_to_a_submitted_task_keeps_the_focus_in_the_form(qtbot: Any, window: MainWindow) -> None:
+    """Ctrl+PgUp from a score onto a submitted (read-only) task: the focus goes to the form, not elsewhere."""
+    assert window.page is not None and window.session is not None
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)  # T-0001 submitted, T-0002 open with the focus on its first score
+    first = rows(window)[0].slider
+    assert window.focusWidget() is first
+    qtbot.keyClick(first, Qt.Key.Key_PageUp, CTRL)
+    assert window.session.current_id == "T-0001" and window.session.current is None
+    assert window.focusWidget() is window.page.form.scroll_area

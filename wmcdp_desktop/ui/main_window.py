@@ -418,13 +418,14 @@ class MainWindow(QMainWindow):
             p.task_list.update_tasks(previous)
             return False
         pos = s.position() or 0
+        focus = QApplication.focusWidget()  # before load(): disabling a focused control moves the focus
+        in_form = focus is not None and p.form.isAncestorOf(focus)
         p.task_view.show_task(task, pos + 1, len(s.task_ids))
         p.form.load()
         p.task_list.set_title(task_id, task_title(task))
         p.task_list.update_tasks(previous, task_id)
         p.tabs.setCurrentWidget(p.form)
-        focus = QApplication.focusWidget()
-        if focus is not None and p.form.isAncestorOf(focus):
+        if in_form:
             # Focus left in the form (e.g. on the confidence box after Ctrl+Enter) would let the next key
             # change the new task's rating out of sight: start the new task at its top instead.
             p.form.focus_start()
@@ -590,6 +591,8 @@ class MainWindow(QMainWindow):
         """Start or drop a revision of the current task, then show the form as the session now has it."""
         if self.session is None or self.page is None:
             return
+        focus = QApplication.focusWidget()
+        in_form = focus is None or self.page.form.isAncestorOf(focus)
         try:
             action(self.session)
         except WmcdpError as exc:
@@ -597,6 +600,8 @@ class MainWindow(QMainWindow):
             return
         self.page.form.load()
         self.page.task_list.update_tasks(self.session.current_id)
+        if in_form:
+            self.page.form.focus_start()  # the pressed button is gone: start at the first score (or the form)
         self._show_save_state()
 
     # ----- export --------------------------------------------------------------------------------------
