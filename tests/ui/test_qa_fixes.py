@@ -123,18 +123,19 @@ def test_text_size_reaches_headings_and_score_texts(qtbot: Any, window: MainWind
 def test_tasks_are_named_by_domain_and_scenario_once_opened(window: MainWindow) -> None:
     """Opened tasks read "1. OCD · reassurance" in the list (not only an opaque id); unopened ones keep their id."""
     assert window.page is not None
-    items = window.page.task_list.list
-    assert items.item(0).text().startswith("1. OCD · reassurance\n")
-    assert "T-0001" in items.item(0).toolTip()
-    assert items.item(1).text().startswith("2. T-0002\n")  # not read yet: nothing parsed just to name it
+    tasks = window.page.task_list
+    assert tasks.row_text(0).startswith("1. OCD · reassurance\n")
+    assert "T-0001" in (tasks.row_tooltip(0) or "")
+    assert tasks.row_text(1).startswith("2. T-0002\n")  # not read yet: nothing parsed just to name it
+    assert tasks.row_tooltip(1) is None
     assert set(window.page.task_list.titles) == {"T-0001"}
-    assert items.textElideMode() == Qt.TextElideMode.ElideRight  # a narrow list keeps number and domain
+    assert tasks.list.textElideMode() == Qt.TextElideMode.ElideRight  # a narrow list keeps number and domain
     meta = window.page.task_view.meta
     assert meta.text() == "Clinical domain: OCD    Scenario types: Reassurance"
     assert "WM-DOM-OCD" in meta.toolTip()
     window.go_to("T-0002")
-    assert items.item(1).text().startswith("2. OCD · reassurance\n")
-    assert items.item(0).text().startswith("1. OCD · reassurance\n")
+    assert tasks.row_text(1).startswith("2. OCD · reassurance\n")
+    assert tasks.row_text(0).startswith("1. OCD · reassurance\n")
 
 
 def test_rater_dialog_explains_spaces_and_grows_to_show_the_message(qtbot: Any) -> None:

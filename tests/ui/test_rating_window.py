@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QLineEdit,
-    QListWidget,
+    QListView,
     QPlainTextEdit,
     QPushButton,
     QSlider,
@@ -384,7 +384,7 @@ def test_every_control_is_named_by_its_visible_label_and_tab_order_follows_the_s
     controls = [
         w
         for w in window.findChildren(QWidget)
-        if isinstance(w, QAbstractButton | QSlider | QComboBox | QLineEdit | QPlainTextEdit | QListWidget)
+        if isinstance(w, QAbstractButton | QSlider | QComboBox | QLineEdit | QPlainTextEdit | QListView)
         and w.isVisibleTo(window)
     ]
     assert len(controls) > 20

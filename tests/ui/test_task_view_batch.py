@@ -51,7 +51,8 @@ def test_task_list_labels_every_task_once_in_order(make_window: Any, tmp_path: A
     window = make_window([str(bundle), "--data-dir", str(tmp_path / "data"), "--rater", "R01"])
     tasks = window.page.task_list
     ids = window.session.task_ids
-    rows = [tasks.list.item(i).text() for i in range(tasks.list.count())]
+    rows = [tasks.row_text(i) for i in range(tasks.count())]
+    assert tasks.count() == len(window.session.task_ids)
     # opened tasks are named by their readable title, the others by their id
     expected = [f"{i}. {tasks.titles.get(tid, tid)}" for i, tid in enumerate(ids, start=1)]
     assert [r.split("\n")[0] for r in rows] == expected

@@ -1,15 +1,73 @@
-"""The task list with each task's state, and the progress bar."""
+"""The task list with each task's state, and the progress bar.
+
+The list is a ``QListView`` over :class:`TaskListModel`, a model of the session's task ids: a row's text,
+tooltip and id are made when the view asks for them (only the visible rows), so a 10,000-task bundle builds
+no item per task. Relabelling a task is a ``dataChanged`` of its row.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.rating_session import STATE_LABELS, RatingSession
 from wmcdp_desktop.ui.plain_text import plain_tooltip, safe_line
 
 MARKS = {"not_started": "○", "draft": "◐", "submitted": "●"}
 TASKS = "Tasks"
+TASK_ID_ROLE = Qt.ItemDataRole.UserRole
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class TaskListModel(QAbstractListModel):
+    """One row per task of the session, in bundle order; the texts are computed on demand."""
+
+    def __init__(self, session: RatingSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.task_ids: list[str] = list(session.task_ids)
+        self._row = {tid: i for i, tid in enumerate(self.task_ids)}
+        self.titles: dict[str, str] = {}
+        """Readable titles ("OCD · reassurance seeking") of the tasks opened so far; the others show their id
+        (tasks are read lazily, so a 10,000-task bundle is not parsed up front to name them)."""
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self.task_ids)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or not 0 <= index.row() < len(self.task_ids):
+            return None
+        tid = self.task_ids[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self.text(index.row())
+        if role == Qt.ItemDataRole.ToolTipRole:
+            title = self.titles.get(tid)
+            return None if title is None else plain_tooltip(f"{title}\nTask {tid}")
+        if role == TASK_ID_ROLE:
+            return tid
+        return None
+
+    def text(self, row: int) -> str:
+        """The two-line label of a row: number and title (or id), then the state mark and state."""
+        tid = self.task_ids[row]
+        state = self.session.state(tid)
+        label = STATE_LABELS[state] + (" (revising)" if self.session.has_revision_draft(tid) else "")
+        return f"{row + 1}. {self.titles.get(tid) or tid}\n     {MARKS[state]} {label}"
+
+    def row_of(self, task_id: str) -> int:
+        return self._row[task_id]
+
+    def changed(self, task_id: str) -> None:
+        """Tell the view that a task's label changed (state or title)."""
+        row = self._row.get(task_id)
+        if row is not None:
+            index = self.index(row)
+            self.dataChanged.emit(index, index)
+
+    def changed_all(self) -> None:
+        if self.task_ids:
+            self.dataChanged.emit(self.index(0), self.index(len(self.task_ids) - 1))
 
 
 class TaskList(QWidget):
@@ -18,11 +76,10 @@ class TaskList(QWidget):
     def __init__(self, session: RatingSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.titles: dict[str, str] = {}
-        """Readable titles ("OCD · reassurance seeking") of the tasks opened so far; the others show their id
-        (tasks are read lazily, so a 10,000-task bundle is not parsed up front to name them)."""
+        self.model = TaskListModel(session, self)
+        self.titles = self.model.titles
         self.title = QLabel(TASKS)
-        self.list = QListWidget()
+        self.list = QListView()
         self.list.setAccessibleName(TASKS)
         self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long title keeps its number and domain
@@ -30,6 +87,7 @@ class TaskList(QWidget):
         self.list.setSpacing(1)
         # Every row is two lines of the same font: Qt then sizes one row instead of 10,000 when shown.
         self.list.setUniformItemSizes(True)
+        self.list.setModel(self.model)
         self.title.setBuddy(self.list)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
@@ -39,38 +97,33 @@ class TaskList(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.progress)
-        for tid in session.task_ids:
-            item = QListWidgetItem()
-            item.setData(Qt.ItemDataRole.UserRole, tid)
-            self.list.addItem(item)
-        # (labelled once, by refresh() below)
-        self.list.itemActivated.connect(self._chosen)
-        self.list.itemClicked.connect(self._chosen)
+        self.list.activated.connect(self._chosen)
+        self.list.clicked.connect(self._chosen)
         self.refresh()
-
-    def _label(self, item: QListWidgetItem, n: int, tid: str) -> None:
-        state = self.session.state(tid)
-        label = STATE_LABELS[state] + (" (revising)" if self.session.has_revision_draft(tid) else "")
-        title = self.titles.get(tid)
-        text = f"{n}. {title or tid}\n     {MARKS[state]} {label}"
-        item.setText(text)
-        if title is not None:
-            item.setToolTip(plain_tooltip(f"{title}\nTask {tid}"))
 
     def set_title(self, task_id: str, title: str) -> None:
         """Name an opened task in the list by its readable title (relabelled by the next update)."""
         self.titles[task_id] = safe_line(title)
 
-    def _chosen(self, item: QListWidgetItem) -> None:
-        tid = item.data(Qt.ItemDataRole.UserRole)
-        if tid != self.session.current_id:
+    def _chosen(self, index: QModelIndex) -> None:
+        tid = index.data(TASK_ID_ROLE)
+        if tid is not None and tid != self.session.current_id:
             self.taskChosen.emit(tid)
+
+    def row_text(self, row: int) -> str:
+        """The label shown for a row (as the view and screen readers get it)."""
+        return str(self.model.index(row).data(Qt.ItemDataRole.DisplayRole))
+
+    def row_tooltip(self, row: int) -> str | None:
+        tip = self.model.index(row).data(Qt.ItemDataRole.ToolTipRole)
+        return None if tip is None else str(tip)
+
+    def count(self) -> int:
+        return self.model.rowCount()
 
     def refresh(self) -> None:
         """Relabel every task (at start), then progress and selection."""
-        for i in range(self.list.count()):
-            item = self.list.item(i)
-            self._label(item, i + 1, item.data(Qt.ItemDataRole.UserRole))
+        self.model.changed_all()
         self.update_tasks()
 
     def update_tasks(self, *task_ids: str | None) -> None:
@@ -86,21 +139,13 @@ class TaskList(QWidget):
         pos = self.session.position()
         if pos is not None:
             blocked = self.list.blockSignals(True)
-            self.list.setCurrentRow(pos)
+            self.list.setCurrentIndex(self.model.index(pos))
             self.list.blockSignals(blocked)
 
     def refresh_one(self, task_id: str | None) -> None:
         """Relabel one task (cheap: called on every edit)."""
-        if task_id is None:
-            return
-        i = self._pos(task_id)
-        item = self.list.item(i)
-        if item is not None:
-            self._label(item, i + 1, task_id)
-
-    def _pos(self, task_id: str) -> int:
-        pos = self.session.position()
-        return pos if pos is not None and self.session.task_ids[pos] == task_id else self.session.task_ids.index(task_id)
+        if task_id is not None:
+            self.model.changed(task_id)
 
     def progress_text(self) -> str:
         return self.progress.format()
