@@ -12,7 +12,7 @@ from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models import RatingRecord, Rubric, Task
 from wmcdp_desktop.core.models.rubric import DIMENSION_FIELDS
-from wmcdp_desktop.core.record_rules import record_problems
+from wmcdp_desktop.core.record_rules import RubricRules, record_problems
 from wmcdp_desktop.core.resources import default_rubric_path
 
 Docs = Callable[[str], dict[str, Any]]
@@ -32,7 +32,12 @@ def task(sample_docs: Docs) -> Task:
 
 def check(record: dict[str, Any] | RatingRecord, rubric: Rubric, task: Task | None) -> list[Problem]:
     parsed = record if isinstance(record, RatingRecord) else RatingRecord.model_validate(record)
-    return record_problems(parsed, rubric, task, source="records/T-0001.r1.json")
+    problems = record_problems(parsed, rubric, task, source="records/T-0001.r1.json")
+    # The rubric's lookups made once beforehand (as `wmcdp report` does) give the same problems, in order.
+    rules = RubricRules(rubric)
+    assert rules.problems(parsed, task, "records/T-0001.r1.json") == problems
+    assert record_problems(parsed, rubric, task, "records/T-0001.r1.json", rules=rules) == problems
+    return problems
 
 
 def paths(problems: list[Problem]) -> list[str]:

@@ -23,7 +23,7 @@ from wmcdp_desktop.core.models.common import SEVERITIES
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric
 from wmcdp_desktop.core.models.study import Study
-from wmcdp_desktop.core.record_rules import record_problems
+from wmcdp_desktop.core.record_rules import RubricRules
 from wmcdp_desktop.core.strict_json import parse_jsonl_bytes
 
 MAX_LISTED_PROBLEMS = 20
@@ -166,6 +166,7 @@ def load_ratings(path: Path, rubric: Rubric) -> tuple[list[RatingRecord], list[P
     lines = parse_jsonl_bytes(read_file_bytes(path, source), source)
     records: list[RatingRecord] = []
     problems: list[Problem] = []
+    rules = RubricRules(rubric)  # the rubric's lookups once, not once per record
     for number, obj in lines:
         where = f"{source}:{number}"
         try:
@@ -173,7 +174,7 @@ def load_ratings(path: Path, rubric: Rubric) -> tuple[list[RatingRecord], list[P
         except DocumentError as exc:
             problems.extend(exc.problems)
             continue
-        rule_problems = record_problems(record, rubric, None, where)
+        rule_problems = rules.problems(record, None, where)
         if rule_problems:
             problems.extend(rule_problems)
             continue
