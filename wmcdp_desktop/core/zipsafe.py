@@ -25,6 +25,7 @@ passed). CRC errors and corrupt deflate streams are reported as damaged members.
 from __future__ import annotations
 
 import io
+import os
 import re
 import stat
 import unicodedata
@@ -193,10 +194,12 @@ def _mb(n: int) -> str:
     return f"{n} bytes"
 
 
-def _declared_entry_count(data: bytes) -> int | None:
+def _declared_entry_count(fp: io.BytesIO | _DiskFile) -> int | None:
     """Entry count from the end-of-central-directory record, read before zipfile parses every entry."""
     try:
-        end = zipfile._EndRecData(io.BytesIO(data))  # type: ignore[attr-defined]
+        end = zipfile._EndRecData(fp)  # type: ignore[attr-defined]
+    except DocumentError:
+        raise
     except Exception:
         return None
     if not end:
@@ -212,15 +215,20 @@ def open_zip_bytes(data: bytes, label: str, limits: Limits = DEFAULT_LIMITS) -> 
 
     All problems of the central directory are reported at once.
     """
-    if not data.startswith(b"PK"):
-        if not data:
+    return _open_checked(io.BytesIO(data), data[:2], len(data), label, limits)
+
+
+def _open_checked(fp: io.BytesIO | _DiskFile, head: bytes, size: int, label: str, limits: Limits) -> SafeZip:
+    """The checks of :func:`open_zip_bytes` on a zip of ``size`` bytes starting with ``head``, read from ``fp``."""
+    if not head.startswith(b"PK"):
+        if not size:
             raise DocumentError.single(label, "is empty, not a zip file")
         raise DocumentError.single(label, "is not a zip file")
-    declared = _declared_entry_count(data)
+    declared = _declared_entry_count(fp)
     if declared is not None and declared > limits.max_entries:
         raise DocumentError.single(label, f"has {declared} entries; at most {limits.max_entries} are allowed")
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
+        zf = zipfile.ZipFile(fp)
     except zipfile.BadZipFile as exc:
         raise DocumentError.single(label, f"is not a readable zip file or is truncated ({exc})") from None
     except (OSError, EOFError, ValueError, NotImplementedError, RuntimeError, zipfile.LargeZipFile) as exc:
@@ -235,7 +243,7 @@ def open_zip_bytes(data: bytes, label: str, limits: Limits = DEFAULT_LIMITS) -> 
         problems.append(Problem(label, "", f"{_member(name)} {message}"))
 
     # Room each member's data can really occupy: up to the next local header or the central directory.
-    start_dir = getattr(zf, "start_dir", len(data))
+    start_dir = getattr(zf, "start_dir", size)
     offsets = sorted({info.header_offset for info in infos} | {start_dir})
     next_offset = {off: offsets[i + 1] if i + 1 < len(offsets) else start_dir for i, off in enumerate(offsets)}
 
@@ -275,7 +283,7 @@ def open_zip_bytes(data: bytes, label: str, limits: Limits = DEFAULT_LIMITS) -> 
             bad(raw, f"is larger than {_mb(limits.max_member_bytes)} uncompressed ({info.file_size} bytes)")
             continue
         room = next_offset.get(info.header_offset, start_dir) - info.header_offset
-        if info.compress_size > room or info.header_offset + info.compress_size > len(data):
+        if info.compress_size > room or info.header_offset + info.compress_size > size:
             bad(raw, "claims more compressed data than the zip file holds (damaged or forged header)")
             continue
         if (
@@ -298,11 +306,61 @@ def open_zip_bytes(data: bytes, label: str, limits: Limits = DEFAULT_LIMITS) -> 
     return SafeZip(zf, label, limits)
 
 
-def open_zip_file(path: Path, label: str | None = None, limits: Limits = DEFAULT_LIMITS) -> SafeZip:
-    """Read ``path`` into memory and check it with :func:`open_zip_bytes`.
+class _DiskFile:
+    """A read-only, seekable file object over ``path`` that opens the file for each read.
 
-    The whole file is held in memory, so later reads cannot see a file changed on disk meanwhile, and no
-    file handle stays open.
+    No handle stays open (the rater can still move or delete the file on Windows), and the whole file is
+    not held in memory (a 10,000-task bundle is about 17 MB). Every read first compares the open file's
+    size, modification time and file id with those seen when it was opened, and refuses to read a file
+    that changed meanwhile (a member's bytes are also checked against bundle.json's SHA-256 on every read).
+    """
+
+    def __init__(self, path: Path, label: str) -> None:
+        self._path = path
+        self._label = label
+        self._pos = 0
+        with path.open("rb") as fh:
+            st = os.fstat(fh.fileno())
+            self.head = fh.read(2)
+        self._stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        self.size = st.st_size
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        base = {0: 0, 1: self._pos, 2: self.size}[whence]
+        self._pos = max(0, base + offset)  # as io.BytesIO, so zipfile sees the same as for open_zip_bytes
+        return self._pos
+
+    def read(self, n: int | None = -1) -> bytes:
+        try:
+            with self._path.open("rb") as fh:
+                st = os.fstat(fh.fileno())
+                if (st.st_size, st.st_mtime_ns, st.st_ino) != self._stamp:
+                    raise DocumentError.single(
+                        self._label, "was changed on disk after it was opened; close it and open it again"
+                    )
+                fh.seek(self._pos)
+                data = fh.read() if n is None or n < 0 else fh.read(n)
+        except OSError as exc:
+            raise DocumentError.single(self._label, f"cannot be read ({exc.strerror or exc})") from None
+        self._pos += len(data)
+        return data
+
+    def close(self) -> None:
+        """Nothing stays open."""
+
+
+def open_zip_file(path: Path, label: str | None = None, limits: Limits = DEFAULT_LIMITS) -> SafeZip:
+    """Check the zip file ``path`` with the checks of :func:`open_zip_bytes`.
+
+    Members are read from the file when asked for, through a file object that opens the file for each
+    read and refuses a file changed on disk since (size, modification time or file id differ), so no
+    handle stays open and the file is not held in memory.
     """
     name = label or path.name
     try:
@@ -313,13 +371,15 @@ def open_zip_file(path: Path, label: str | None = None, limits: Limits = DEFAULT
         raise DocumentError.single(name, f"cannot be read ({exc.strerror or exc})") from None
     if size > limits.max_total_bytes + 64 * 1024 * 1024:
         raise DocumentError.single(name, f"is larger than {_mb(limits.max_total_bytes)}; not a bundle or export")
+    if path.is_dir():
+        raise DocumentError.single(name, "is a folder, not a zip file")
     try:
-        data = path.read_bytes()
+        fp = _DiskFile(path, name)
     except IsADirectoryError:
         raise DocumentError.single(name, "is a folder, not a zip file") from None
     except OSError as exc:
         raise DocumentError.single(name, f"cannot be read ({exc.strerror or exc})") from None
-    return open_zip_bytes(data, name, limits)
+    return _open_checked(fp, fp.head, fp.size, name, limits)
 
 
 def deterministic_zip(files: dict[str, bytes]) -> bytes:
