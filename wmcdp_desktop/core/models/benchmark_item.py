@@ -12,21 +12,20 @@ from pydantic import AfterValidator, Field
 
 from wmcdp_desktop.core.models._base import Document, unique
 from wmcdp_desktop.core.models.common import (
+    SPLITS,  # noqa: F401 (re-exported: it used to be defined here)
+    AcceptableDecision,
     CaseRef,
     ContractRef,
     CriterionVerdict,
     DateTime,
-    DecisionTarget,
     Identifier,
     Int,
-    OperationalAction,
     SemVer,
     Severity,
     SpanRef,
+    Split,
 )
 
-Split = Literal["development", "calibration", "test", "challenge", "shadow", "held_out_project"]
-SPLITS: tuple[Split, ...] = ("development", "calibration", "test", "challenge", "shadow", "held_out_project")
 ChallengeAttribute = Literal[
     "strong_positive",
     "subtle_valid_alternative",
@@ -89,17 +88,6 @@ class AnnotationGold(Document):
     """Kinds of disagreement expected between reasonable raters."""
     notes: str | None = None
     """Free-text notes."""
-
-
-class AcceptableDecision(Document):
-    """Operational actions that are acceptable for a target."""
-
-    target: DecisionTarget
-    """What the decision is about."""
-    acceptableActions: Annotated[
-        list[OperationalAction], Field(min_length=1), AfterValidator(_unique_list), _UNIQUE_ITEMS
-    ]
-    """Actions accepted as correct (at least one, no repeats)."""
 
 
 class GoldStandard(Document):

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, model_validator
 
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models._base import Document, unique
 
 # Patterns use [0-9] rather than \d: ECMA-262 (JSON Schema) and Rust (pydantic) disagree on what
 # \d matches beyond ASCII. Both engines treat ^...$ as whole-string anchors.
@@ -110,3 +110,28 @@ class SpanRef(Document):
         if self.end <= self.start:
             raise ValueError(f"end ({self.end}) must be greater than start ({self.start})")
         return self
+
+
+# Shared with BenchmarkItem, and needed by Task, Study and UnblindingKey: kept here so that those (and the
+# rater app) do not import and build the whole benchmark-item model (cold start, docs/PERFORMANCE.md).
+Split = Literal["development", "calibration", "test", "challenge", "shadow", "held_out_project"]
+SPLITS: tuple[Split, ...] = ("development", "calibration", "test", "challenge", "shadow", "held_out_project")
+
+
+def _unique_list(values: list[Any]) -> list[Any]:
+    return unique(values)
+
+
+# Every list the models keep free of repeats says so in the generated schemas too (uniqueItems).
+_UNIQUE_ITEMS = Field(json_schema_extra={"uniqueItems": True})
+
+
+class AcceptableDecision(Document):
+    """Operational actions that are acceptable for a target."""
+
+    target: DecisionTarget
+    """What the decision is about."""
+    acceptableActions: Annotated[
+        list[OperationalAction], Field(min_length=1), AfterValidator(_unique_list), _UNIQUE_ITEMS
+    ]
+    """Actions accepted as correct (at least one, no repeats)."""

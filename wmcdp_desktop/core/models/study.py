@@ -7,8 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.benchmark_item import Split
-from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr
+from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, Split
 
 
 class Rater(Document):

@@ -7,9 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.benchmark_item import AcceptableDecision
 from wmcdp_desktop.core.models.case import Scenario
-from wmcdp_desktop.core.models.common import CriterionVerdict, Identifier, Int, Severity
+from wmcdp_desktop.core.models.common import AcceptableDecision, CriterionVerdict, Identifier, Int, Severity
 
 
 class CriterionFeedback(Document):

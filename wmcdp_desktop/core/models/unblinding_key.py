@@ -11,8 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.benchmark_item import Split
-from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256
+from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256, Split
 
 KEY_FORMAT_VERSION = "1.0.0"
 
