@@ -1,0 +1,40 @@
+"""The rater app does not build document models it never uses (cold start, docs/PERFORMANCE.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+CODE = """
+import json, sys
+import wmcdp_desktop.ui.app
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("wmcdp_desktop.core.models."))))
+"""
+
+
+def test_rater_app_import_leaves_unused_models_unbuilt() -> None:
+    proc = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, timeout=120, check=False,
+                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert "wmcdp_desktop.core.models.task" in loaded  # the check sees model modules at all
+    for unused in ("benchmark_item", "study", "unblinding_key"):
+        assert f"wmcdp_desktop.core.models.{unused}" not in loaded
+
+
+def test_public_model_names_still_import() -> None:
+    import wmcdp_desktop.core.models as models
+    from wmcdp_desktop.core.models import BenchmarkItem, Study, Task
+    from wmcdp_desktop.core.models.benchmark_item import SPLITS, AcceptableDecision, Split  # noqa: F401
+
+    assert BenchmarkItem.__name__ == "BenchmarkItem" and Study.__name__ == "Study" and Task.__name__ == "Task"
+    assert set(models.__all__) <= set(dir(models))
+    assert all(getattr(models, name).__name__ == name for name in models.__all__)
+    assert "held_out_project" in SPLITS
+    try:
+        models.NoSuchModel  # noqa: B018
+    except AttributeError as exc:
+        assert "NoSuchModel" in str(exc)
+    else:
+        raise AssertionError("unknown names must raise AttributeError")
