@@ -796,6 +796,8 @@ def test_rubric_text_with_markup_is_shown_literally_in_labels_and_tooltips(
     assert "<img" not in tip and "<a " not in tip
     fm_tip = next(iter(window.page.form.failure_modes.rows.values())).check.toolTip()  # type: ignore[union-attr]
     assert "&lt;h1&gt;big&lt;/h1&gt;" in fm_tip and "<h1>" not in fm_tip
+    assert window.page.help.toPlainText() == ""  # type: ignore[union-attr]  # written when first shown
+    window.show_help()
     assert "<img" in window.page.help.toPlainText()  # type: ignore[union-attr]  # literally, as text
 
 

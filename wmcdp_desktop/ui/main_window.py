@@ -103,10 +103,11 @@ class RatingPage(QWidget):
         self.task_view = TaskView()
         self.form = RatingForm(session, self.task_view.selected_span)
         self.help = PlainTextView("Rubric help")
-        self._fill_help()
+        self._help_filled = False  # filled when its tab is first shown (not needed for the first paint)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.form, "Rating")
         self.tabs.addTab(self.help, "Rubric help")
+        self.tabs.currentChanged.connect(self._tab_shown)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.task_list)
         self.splitter.addWidget(self.task_view)
@@ -120,7 +121,15 @@ class RatingPage(QWidget):
         layout.addWidget(self.save_banner)
         layout.addWidget(self.splitter, 1)
 
-    def _fill_help(self) -> None:
+    def _tab_shown(self, index: int) -> None:
+        if self.tabs.widget(index) is self.help:
+            self.fill_help()
+
+    def fill_help(self) -> None:
+        """Write the rubric help (once; also done when its tab is first shown)."""
+        if self._help_filled:
+            return
+        self._help_filled = True
         r = self.session.rubric
         h = self.help
         h.append_heading(f"{r.title} (version {r.contract_version})")
