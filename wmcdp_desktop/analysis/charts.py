@@ -12,9 +12,33 @@ from wmcdp_desktop.analysis.common import FloatArray
 DPI = 110
 
 
+def _choose_agg_backend() -> None:
+    """Name Agg as matplotlib's backend when nothing chose one yet (no window is ever shown here).
+
+    ``Axes.boxplot`` reads every rcParam, ``backend`` included, and reading ``backend`` while it is still
+    "choose automatically" imports pyplot and probes for a GUI toolkit: 0.4 s of ``wmcdp report``
+    (docs/PERFORMANCE.md). The charts are drawn on an Agg canvas either way, so they do not change.
+    A backend already chosen (``MPLBACKEND``, ``matplotlib.use``, pyplot in use) is left alone.
+    """
+    import sys
+
+    import matplotlib
+
+    if "matplotlib.pyplot" in sys.modules:
+        return
+    try:
+        chosen = matplotlib.get_backend(auto_select=False)
+    except TypeError:  # matplotlib < 3.10 has no auto_select; leave it as it is
+        return
+    if chosen is None:
+        matplotlib.use("agg")
+
+
 def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+
+    _choose_agg_backend()
 
     fig = Figure(figsize=(width, height), dpi=DPI)
     FigureCanvasAgg(fig)
