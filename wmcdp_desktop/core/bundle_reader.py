@@ -21,7 +21,7 @@ from typing import Protocol
 
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.models.bundle_manifest import BundleFile, BundleManifest
+from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.zipsafe import (
@@ -181,12 +181,15 @@ class OpenedBundle:
         rubric: Rubric,
     ) -> None:
         self.path = path
-        self.manifest = manifest
+        self.files: dict[str, tuple[str, int]] = {f.path: (f.sha256, f.size) for f in manifest.files}
+        """Every file listed in bundle.json: path -> (sha256, size), in bundle.json order."""
+        self.manifest = manifest.model_copy(update={"files": []})
+        """bundle.json, checked, without its per-file entries: those are :attr:`files` (a 10,000-task bundle
+        would otherwise keep 10,000 small models alive: about 4 MB of the app's peak memory)."""
         self.manifest_sha256 = manifest_sha256
         self.rubric = rubric
         self.task_ids: list[str] = list(manifest.task_order)
         self._source = source
-        self._files: dict[str, BundleFile] = {f.path: f for f in manifest.files}
         self._order = {task_id: i for i, task_id in enumerate(self.task_ids)}
         self._cache: dict[str, Task] = {}
         self._lock = threading.Lock()
@@ -204,9 +207,9 @@ class OpenedBundle:
         return self._source.display(name)
 
     def _checked_bytes(self, name: str) -> bytes:
-        entry = self._files[name]
+        sha256, size = self.files[name]
         data = self._source.read(name)
-        if len(data) != entry.size or sha256_hex(data) != entry.sha256:
+        if len(data) != size or sha256_hex(data) != sha256:
             raise DocumentError.single(
                 self.display(name),
                 "does not match the SHA-256 in bundle.json: the bundle was changed or damaged; "
@@ -239,7 +242,7 @@ class OpenedBundle:
         ``progress(done, total)`` is called after each file when given.
         """
         problems: list[Problem] = []
-        names = [f.path for f in self.manifest.files]
+        names = list(self.files)
         total = len(names)
         for done, name in enumerate(names, start=1):
             try:
