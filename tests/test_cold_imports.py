@@ -9,7 +9,7 @@ import sys
 CODE = """
 import json, sys
 import wmcdp_desktop.ui.app
-print(json.dumps(sorted(m for m in sys.modules if m.startswith("wmcdp_desktop.core.models."))))
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("wmcdp_desktop.core."))))
 """
 
 
@@ -19,8 +19,9 @@ def test_rater_app_import_leaves_unused_models_unbuilt() -> None:
     assert proc.returncode == 0, proc.stderr
     loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
     assert "wmcdp_desktop.core.models.task" in loaded  # the check sees model modules at all
-    for unused in ("benchmark_item", "study", "unblinding_key"):
+    for unused in ("benchmark_item", "study", "unblinding_key", "results_manifest"):
         assert f"wmcdp_desktop.core.models.{unused}" not in loaded
+    assert "wmcdp_desktop.core.export" not in loaded  # imported when the rater exports
 
 
 def test_public_model_names_still_import() -> None:

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.errors import DocumentError, StorageError, WmcdpError
-from wmcdp_desktop.core.export import export_file_name, export_results
 from wmcdp_desktop.core.labels import task_title
 from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
 from wmcdp_desktop.core.resources import demo_bundle_path
@@ -618,6 +617,8 @@ class MainWindow(QMainWindow):
         s = self.session
         if s is None:
             return
+        from wmcdp_desktop.core.export import export_file_name  # on use: not needed for the first paint
+
         default = Path.home() / export_file_name(s.manifest.study_id, s.rater.rater_id, self.clock)
         path, _ = QFileDialog.getSaveFileName(self, "Export results", str(default), "Results (*.zip)")
         if path:
@@ -628,6 +629,8 @@ class MainWindow(QMainWindow):
         if s is None:
             return False
         self.save_now()
+        from wmcdp_desktop.core.export import export_results  # on use: not needed for the first paint
+
         try:
             manifest = export_results(
                 s.store,
