@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import Limits, deterministic_zip, open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zipsafe import READ_AHEAD, Limits, deterministic_zip, open_zip_bytes, open_zip_file
 
 from .hostile_zips import CASES
 
@@ -83,16 +83,18 @@ def test_members_read_from_disk_no_handle_left_open(tmp_path: Path) -> None:
 
 def test_a_file_changed_on_disk_after_opening_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "ok.wmcdp"
-    path.write_bytes(deterministic_zip({"a.json": b"1", "b.json": b"2"}))
+    # members larger than the read-ahead, so that reading b must go back to the file
+    a, b = os.urandom(3 * READ_AHEAD), os.urandom(3 * READ_AHEAD)
+    path.write_bytes(deterministic_zip({"a.json": a, "b.json": b}))
     sz = open_zip_file(path)
-    assert sz.read("a.json") == b"1"
+    assert sz.read("a.json") == a
     # same names, different content: read must not mix the new bytes with the old directory
-    path.write_bytes(deterministic_zip({"a.json": b"111111", "b.json": b"2"}))
+    path.write_bytes(deterministic_zip({"a.json": b"111111", "b.json": b}))
     with pytest.raises(DocumentError, match="changed on disk"):
         sz.read("b.json")
     # replaced by another file of the same size: the modification time / file id differ
     path2 = tmp_path / "two.wmcdp"
-    data = deterministic_zip({"a.json": b"1"})
+    data = deterministic_zip({"a.json": os.urandom(3 * READ_AHEAD)})
     path2.write_bytes(data)
     sz2 = open_zip_file(path2)
     tmp = tmp_path / "new"
@@ -110,3 +112,14 @@ def test_zipfile_module_sees_the_same_members(tmp_path: Path) -> None:
     path = tmp_path / "m.zip"
     path.write_bytes(data)
     assert open_zip_file(path).names() == sorted(i.filename for i in zipfile.ZipFile(path).infolist())
+
+
+def test_read_ahead_gives_the_same_bytes_for_many_members(tmp_path: Path) -> None:
+    files = {f"tasks/t{i:03d}.json": os.urandom(i * 997 % 9000) for i in range(60)}
+    files["big.json"] = os.urandom(2 * READ_AHEAD + 5)
+    path = tmp_path / "many.wmcdp"
+    path.write_bytes(deterministic_zip(files))
+    sz = open_zip_file(path)
+    names = sorted(files, reverse=True)  # out of order: reads jump back and forth in the file
+    assert {n: sz.read(n) for n in names} == files
+    assert sz.read_all() == files
