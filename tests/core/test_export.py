@@ -16,7 +16,7 @@ from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.export import export_file_name, export_results
+from wmcdp_desktop.core.export import export_file_name
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
@@ -46,16 +46,7 @@ def rated(tmp_path: Path, sample_docs: Any) -> RatingSession:
 
 
 def do_export(session: RatingSession, dest: Path) -> ResultsManifest:
-    return export_results(
-        session.store,
-        dest,
-        bundle_id=session.manifest.bundle_id,
-        bundle_sha256=session.bundle.manifest_sha256,
-        study_id=session.manifest.study_id,
-        task_ids=session.task_ids,
-        drafts_not_submitted=session.drafts_not_submitted(),
-        clock=session.clock,
-    )
+    return session.export_results(dest)
 
 
 def test_export_holds_every_revision_with_hashes(rated: RatingSession, tmp_path: Path) -> None:

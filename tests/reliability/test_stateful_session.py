@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from wmcdp_desktop.core.export import build_export, export_results
+from wmcdp_desktop.core.export import build_export
 from wmcdp_desktop.core.rating_session import RatingSession
 from wmcdp_desktop.core.timing import FakeClock
 from wmcdp_desktop.core.zipsafe import open_zip_bytes
@@ -142,16 +142,7 @@ class SessionMachine(RuleBasedStateMachine):
         out.mkdir(exist_ok=True)
         dest = out / f"results-{self.exports}.zip"
         self.exports += 1
-        manifest = export_results(
-            s.store,
-            dest,
-            bundle_id=s.manifest.bundle_id,
-            bundle_sha256=s.bundle.manifest_sha256,
-            study_id=s.manifest.study_id,
-            task_ids=s.task_ids,
-            drafts_not_submitted=s.drafts_not_submitted(),
-            clock=self.clock,
-        )
+        manifest = s.export_results(dest)
         safe = open_zip_bytes(dest.read_bytes(), dest.name)
         assert sorted(safe.names()) == sorted(["manifest.json", *(f.path for f in manifest.files)])
         assert manifest.counts.submitted == len(self.revisions)

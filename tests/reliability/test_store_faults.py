@@ -243,7 +243,6 @@ def test_other_process_refused_then_stale_lock_after_kill_9_recovered(tmp_path: 
 def test_export_on_a_full_disk_leaves_no_zip(
     where: str, bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally
 ) -> None:
-    from wmcdp_desktop.core.export import export_results
 
     with tally.fault(f"results export with the disk full (ENOSPC at {where.strip('_')})"):
         s = _prepared(bundle, tmp_path / "data")
@@ -255,16 +254,7 @@ def test_export_on_a_full_disk_leaves_no_zip(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
         def export() -> None:
-            export_results(
-                s.store,
-                dest,
-                bundle_id=s.manifest.bundle_id,
-                bundle_sha256=s.bundle.manifest_sha256,
-                study_id=s.manifest.study_id,
-                task_ids=s.task_ids,
-                drafts_not_submitted=s.drafts_not_submitted(),
-                clock=s.clock,
-            )
+            s.export_results(dest)
 
         with monkeypatch.context() as m:
             m.setattr(atomic, where, full)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import ValidationError
 
@@ -31,6 +32,9 @@ from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.record_rules import record_problems
 from wmcdp_desktop.core.storage import RaterStore, sha256_hex
 from wmcdp_desktop.core.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
+
+if TYPE_CHECKING:
+    from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 
 TaskState = Literal["not_started", "draft", "submitted"]
 STATE_LABELS: dict[str, str] = {"not_started": "Not started", "draft": "In progress", "submitted": "Submitted"}
@@ -329,6 +333,21 @@ class RatingSession:
 
     def drafts_not_submitted(self) -> int:
         return len(self._drafts - set(self._latest))
+
+    def export_results(self, destination: Path) -> ResultsManifest:
+        """Write this bundle's results zip (every submitted revision + manifest) atomically to ``destination``."""
+        from wmcdp_desktop.core.export import export_results  # on use: not needed for the app's first paint
+
+        return export_results(
+            self.store,
+            destination,
+            bundle_id=self.manifest.bundle_id,
+            bundle_sha256=self.bundle.manifest_sha256,
+            study_id=self.manifest.study_id,
+            task_ids=self.task_ids,
+            drafts_not_submitted=self.drafts_not_submitted(),
+            clock=self.clock,
+        )
 
     def position(self) -> int | None:
         return None if self.current_id is None else self._index[self.current_id]

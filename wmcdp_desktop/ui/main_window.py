@@ -629,19 +629,8 @@ class MainWindow(QMainWindow):
         if s is None:
             return False
         self.save_now()
-        from wmcdp_desktop.core.export import export_results  # on use: not needed for the first paint
-
         try:
-            manifest = export_results(
-                s.store,
-                path,
-                bundle_id=s.manifest.bundle_id,
-                bundle_sha256=s.bundle.manifest_sha256,
-                study_id=s.manifest.study_id,
-                task_ids=s.task_ids,
-                drafts_not_submitted=s.drafts_not_submitted(),
-                clock=self.clock,
-            )
+            manifest = s.export_results(path)
         except WmcdpError as exc:
             self.tell(f"The results could not be exported:\n{exc}\nNothing was written under that name.", error=True)
             return False
