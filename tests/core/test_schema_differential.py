@@ -37,6 +37,7 @@ from wmcdp_desktop.core.models import (
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.resources import schemas_dir
+from wmcdp_desktop.core.schemas import GENERATED, SEED_SCHEMA
 
 Docs = Callable[[str], dict[str, Any]]
 JsonPath = tuple[str | int, ...]
@@ -47,19 +48,26 @@ REGISTRY: Registry = Registry().with_resources(
 )
 
 # Sample name (tests/conftest.py) -> (model, published schema file).
+# The schema file of each model comes from the generator itself (core/schemas.py), so the two cannot drift.
+SCHEMA_FILE_OF: dict[type[BaseModel], str] = {model: name for name, model in GENERATED.items()} | {
+    BenchmarkItem: SEED_SCHEMA
+}
+SAMPLE_MODELS: dict[str, type[BaseModel]] = {
+    "BenchmarkItem": BenchmarkItem,
+    "RatingRecord": RatingRecord,
+    "Rubric": Rubric,
+    "Case": Case,
+    "Study": Study,
+    "BundleManifest": BundleManifest,
+    "Task": Task,
+    "CalibrationTask": Task,
+    "ResultsManifest": ResultsManifest,
+    "CandidateResponse": CandidateResponse,
+    "Draft": Draft,
+    "UnblindingKey": UnblindingKey,
+}
 TARGETS: dict[str, tuple[type[BaseModel], str]] = {
-    "BenchmarkItem": (BenchmarkItem, "benchmark-item.schema.json"),
-    "RatingRecord": (RatingRecord, "rating-record.schema.json"),
-    "Rubric": (Rubric, "rubric.schema.json"),
-    "Case": (Case, "case.schema.json"),
-    "Study": (Study, "study.schema.json"),
-    "BundleManifest": (BundleManifest, "bundle-manifest.schema.json"),
-    "Task": (Task, "task.schema.json"),
-    "CalibrationTask": (Task, "task.schema.json"),
-    "ResultsManifest": (ResultsManifest, "results-manifest.schema.json"),
-    "CandidateResponse": (CandidateResponse, "candidate-response.schema.json"),
-    "Draft": (Draft, "draft.schema.json"),
-    "UnblindingKey": (UnblindingKey, "unblinding-key.schema.json"),
+    name: (model, SCHEMA_FILE_OF[model]) for name, model in SAMPLE_MODELS.items()
 }
 VALIDATORS = {name: Draft202012Validator(schema, registry=REGISTRY) for name, schema in SCHEMA_FILES.items()}
 
