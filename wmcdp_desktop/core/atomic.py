@@ -40,7 +40,8 @@ def _plain(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or a new entry in ``directory`` durable (POSIX; a no-op elsewhere; best effort)."""
     if os.name != "posix":
         return
     try:
@@ -55,8 +56,14 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` atomically and durably. Raises :class:`StorageError` in plain words."""
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644, sync_dir: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically and durably. Raises :class:`StorageError` in plain words.
+
+    The file's bytes are always fsync'd before the replace, so the name holds the old or the new complete
+    file even after a power cut. ``sync_dir=False`` skips the fsync of the folder after the replace: the
+    rename itself may then be lost by a power cut (the name keeps its previous complete content), which
+    is right for a file that is rewritten every few seconds anyway (a draft).
+    """
     directory = path.parent
     tmp = directory / f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{time.monotonic_ns()}"
     try:
@@ -86,7 +93,8 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644) -> None:
                     raise
                 time.sleep(REPLACE_RETRY_DELAY * (attempt + 1))
         _step_hook("replaced")
-        _fsync_dir(directory)
+        if sync_dir:
+            fsync_dir(directory)
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -97,9 +105,9 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644) -> None:
         raise
 
 
-def atomic_write_text(path: Path, text: str, *, mode: int = 0o644) -> None:
+def atomic_write_text(path: Path, text: str, *, mode: int = 0o644, sync_dir: bool = True) -> None:
     """UTF-8 text version of :func:`atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode, sync_dir=sync_dir)
 
 
 def orphan_temp_files(directory: Path) -> list[Path]:

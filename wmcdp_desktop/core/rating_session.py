@@ -30,7 +30,7 @@ from wmcdp_desktop.core.models.rating_record import NA, RECORD_SCHEMA_ID, RECORD
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.record_rules import record_problems
-from wmcdp_desktop.core.storage import RaterStore, sha256_hex
+from wmcdp_desktop.core.storage import RaterStore
 from wmcdp_desktop.core.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 
 if TYPE_CHECKING:
@@ -573,7 +573,12 @@ class RatingSession:
     # ----- validation and submit -------------------------------------------------------------------------
     def problems(self) -> list[Problem]:
         """Why the open rating cannot be submitted yet (empty = it can)."""
-        rating = self._editable()
+        return self._checked_record(self._editable(), 1, "0" * 32, utc_iso(self.clock))[0]
+
+    def _checked_record(
+        self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str
+    ) -> tuple[list[Problem], RatingRecord | None]:
+        """The problems of ``rating``, and the record built from it when there are none."""
         problems: list[Problem] = []
         src = "rating"
         for dim in self.rubric.dimensions:
@@ -591,12 +596,13 @@ class RatingSession:
         if not rating.notes.get("brief_rationale", "").strip():
             problems.append(Problem(src, "clinician_notes.brief_rationale", "A brief rationale is required."))
         if problems:
-            return problems
+            return problems, None
         try:
-            record = self._build_record(rating, revision=1, record_id="0" * 32, submitted_at=utc_iso(self.clock))
+            record = self._build_record(rating, revision, record_id, submitted_at)
         except DocumentError as exc:
-            return exc.problems
-        return record_problems(record, self.rubric, self.task(), src)
+            return exc.problems, None
+        problems = record_problems(record, self.rubric, self.task(rating.task_id), src)
+        return problems, None if problems else record
 
     def _build_record(self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str) -> RatingRecord:
         task = self.task(rating.task_id)
@@ -662,13 +668,12 @@ class RatingSession:
         """Validate; when valid write the record (a new revision when revising) and move on."""
         self.tick()
         rating = self._editable()
-        problems = self.problems()
-        if problems:
-            return SubmitOutcome(problems)
         revision = (self._latest.get(rating.task_id) or 0) + 1
-        record = self._build_record(rating, revision, uuid.uuid4().hex, utc_iso(self.clock))
+        problems, record = self._checked_record(rating, revision, uuid.uuid4().hex, utc_iso(self.clock))
+        if record is None:
+            return SubmitOutcome(problems)
         try:
-            path = self.store.write_record(record)
+            saved = self.store.save_record(record)
         except StorageError as exc:
             self.save_draft()
             self.save_error = (
@@ -677,7 +682,7 @@ class RatingSession:
                 + ". Fix the problem, then submit again."
             )
             return SubmitOutcome([], error=self.save_error)
-        digest = sha256_hex(path.read_bytes())
+        path, digest = saved.path, saved.sha256
         self._latest[rating.task_id] = revision
         self.save_error = None
         try:
@@ -688,6 +693,7 @@ class RatingSession:
         try:
             self.store.audit(
                 "revised" if revision > 1 else "submitted",
+                durable=False,  # the record file is the durable evidence; see RaterStore.audit
                 task_id=rating.task_id,
                 revision=revision,
                 record_id=record.envelope.record_id,

@@ -10,9 +10,13 @@ Layout (INTERFACES.md)::
         audit.jsonl                           append-only: opened, draft saved, submitted, revised, exported
         quarantine/                           unreadable drafts moved aside (never silently dropped)
 
-Drafts and records are written with :mod:`wmcdp_desktop.core.atomic` (temp file, fsync, replace). The
-audit log is appended one whole line per ``write()`` with fsync; a crash can at worst leave a partial last
-line, which :func:`read_audit` skips.
+Drafts and records are written with :mod:`wmcdp_desktop.core.atomic` (temp file, fsync, replace). A
+record's folder is fsync'd after the replace too, so a submitted record survives a power cut; a draft's
+folder is not (after a power cut the draft is the previous or the new complete one). The audit log is
+appended one whole line per ``write()``; lines are fsync'd except ``draft_saved`` (informational) and
+``submitted``/``revised`` (rebuilt from the record files by :meth:`RaterStore.recover_unaudited_records`
+if a power cut loses them). A crash can at worst leave a partial last line, which :func:`read_audit`
+skips; a crash or kill of the app alone loses no line.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from wmcdp_desktop.core.atomic import atomic_write_text, orphan_temp_files
+from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text, fsync_dir, orphan_temp_files
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
 from wmcdp_desktop.core.models.draft import Draft
@@ -58,8 +62,20 @@ def record_file_name(task_id: str, revision: int) -> str:
 
 
 def _mkdir(path: Path) -> None:
+    """Create ``path`` and its missing parents; each new folder's entry is fsync'd into its parent (once),
+    so a record written into a new folder does not vanish with the folder after a power cut."""
+    missing: list[Path] = []
+    probe = path
+    while not probe.is_dir():
+        missing.append(probe)
+        if probe.parent == probe:
+            break
+        probe = probe.parent
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        for folder in reversed(missing):
+            with contextlib.suppress(FileExistsError):
+                folder.mkdir()
+            fsync_dir(folder.parent)
     except OSError as exc:
         raise StorageError(f"Could not create the folder {path}: {exc.strerror or exc}.") from exc
 
@@ -153,6 +169,14 @@ class RecordFile:
     path: Path
 
 
+@dataclass(frozen=True)
+class SavedRecord:
+    """A record just written: where, and the sha256 of its bytes."""
+
+    path: Path
+    sha256: str
+
+
 class RaterStore:
     """Drafts, records and the audit log of one rater for one bundle."""
 
@@ -178,13 +202,22 @@ class RaterStore:
             _mkdir(folder)
 
     # ----- audit --------------------------------------------------------------------------------------
-    def audit(self, event: str, **fields: Any) -> None:
-        """Append one event line (``at``, ``event``, fields). Raises :class:`StorageError` on failure."""
+    def audit(self, event: str, *, durable: bool = True, **fields: Any) -> None:
+        """Append one event line (``at``, ``event``, fields). Raises :class:`StorageError` on failure.
+
+        ``durable=False`` skips the fsync: for lines a power cut may lose because they are informational
+        (``draft_saved``) or rebuilt from the records on the next open (``submitted``/``revised``: see
+        :meth:`recover_unaudited_records`). A crash or kill of the app loses no line either way.
+        """
         line = json.dumps({"at": utc_iso(self.clock), "event": event, **fields}, ensure_ascii=False, sort_keys=True)
         data = (line + "\n").encode("utf-8")
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
         try:
-            _mkdir(self.root)
-            fd = os.open(self.audit_path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+            try:
+                fd = os.open(self.audit_path, flags, 0o644)
+            except FileNotFoundError:
+                _mkdir(self.root)
+                fd = os.open(self.audit_path, flags, 0o644)
             try:
                 # A crash mid-append leaves a torn last line; start on a new line so this event is not
                 # glued onto it (and lost with it).
@@ -194,7 +227,8 @@ class RaterStore:
                     if os.read(fd, 1) != b"\n":
                         data = b"\n" + data
                 os.write(fd, data)
-                os.fsync(fd)
+                if durable:
+                    os.fsync(fd)
             finally:
                 os.close(fd)
         except OSError as exc:
@@ -255,18 +289,33 @@ class RaterStore:
         with contextlib.suppress(StorageError):
             self.audit("draft_quarantined", file=path.name, moved_to=target.name, reason=reason[:500])
 
+    def _write(self, path: Path, text: str, *, sync_dir: bool) -> bytes:
+        """Atomic write into one of the store's folders, creating the folders when they are missing (first
+        save, or removed while the app ran). Returns the bytes written."""
+        data = text.encode("utf-8")
+        try:
+            atomic_write_bytes(path, data, sync_dir=sync_dir)
+        except StorageError as exc:
+            if not isinstance(exc.__cause__, FileNotFoundError):
+                raise
+            self.ensure()
+            atomic_write_bytes(path, data, sync_dir=sync_dir)
+        return data
+
     def save_draft(self, draft: Draft) -> str:
-        """Write the draft atomically; returns its sha256."""
-        self.ensure()
-        text = dumps_canonical(draft.to_json_obj())
-        atomic_write_text(self.draft_path(draft.task_id), text)
-        digest = sha256_hex(text.encode("utf-8"))
+        """Write the draft atomically; returns its sha256.
+
+        The draft's bytes are fsync'd before it replaces the previous draft, but its folder is not: after a
+        power cut the draft is the previous or the new complete one (autosave rewrites it every few
+        seconds while the rater works). This keeps an autosave to one fsync on a laptop's disk."""
+        data = self._write(self.draft_path(draft.task_id), dumps_canonical(draft.to_json_obj()), sync_dir=False)
+        digest = sha256_hex(data)
         now = self.clock.monotonic()
         last = self._last_draft_audit.get(draft.task_id)
         if last is None or now - last >= self.AUDIT_DRAFT_EVERY:
             self._last_draft_audit[draft.task_id] = now
             with contextlib.suppress(StorageError):
-                self.audit("draft_saved", task_id=draft.task_id, sha256=digest)
+                self.audit("draft_saved", durable=False, task_id=draft.task_id, sha256=digest)
         return digest
 
     def delete_draft(self, task_id: str) -> None:
@@ -335,11 +384,14 @@ class RaterStore:
 
     def write_record(self, record: RatingRecord) -> Path:
         """Write a submitted record under ``records/<task>.r<rev>.json``; never overwrites one."""
-        self.ensure()
+        return self.save_record(record).path
+
+    def save_record(self, record: RatingRecord) -> SavedRecord:
+        """:meth:`write_record`, also giving the sha256 of the bytes written. The record's bytes and the
+        folder entry are both fsync'd before this returns: a submitted record survives a power cut."""
         env = record.envelope
         path = self.records_dir / record_file_name(env.task_id, env.revision)
         if path.exists():
             raise StorageError(f"A record {path.name} already exists; it is never overwritten.")
-        text = dumps_canonical(record.to_json_obj())
-        atomic_write_text(path, text)
-        return path
+        data = self._write(path, dumps_canonical(record.to_json_obj()), sync_dir=True)
+        return SavedRecord(path, sha256_hex(data))
