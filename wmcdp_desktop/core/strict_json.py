@@ -242,9 +242,51 @@ def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
     return out
 
 
+class _NotPlain(Exception):
+    """A value the fast writer does not take (it is written by ``json.dumps`` instead)."""
+
+
+_I64 = 1 << 63
+
+
+def _sorted_plain(obj: Any) -> Any:
+    """A copy of ``obj`` with every object's keys in sorted order, if it holds only str-keyed dicts,
+    lists, str, bool, None and 64-bit ints; else :class:`_NotPlain`."""
+    kind = type(obj)
+    if kind is dict:
+        try:
+            keys = sorted(obj)
+        except TypeError:
+            raise _NotPlain from None
+        out = {}
+        for key in keys:
+            if type(key) is not str:
+                raise _NotPlain
+            out[key] = _sorted_plain(obj[key])
+        return out
+    if kind is list or kind is tuple:
+        return [_sorted_plain(v) for v in obj]
+    if kind is str or kind is bool or obj is None:
+        return obj
+    if kind is int and -_I64 <= obj < _I64:
+        return obj
+    raise _NotPlain
+
+
 def dumps_canonical(obj: Any) -> str:
     """The project's one way of writing JSON: UTF-8, sorted keys, 2-space indent, trailing newline.
 
-    Deterministic, so the same document always gives the same bytes (and sha256).
+    Deterministic, so the same document always gives the same bytes (and sha256). The text is exactly
+    ``json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\\n"``; the
+    standard library writes indented JSON in pure Python, so documents made only of strings, integers,
+    booleans, nulls, lists and objects (every record, draft and task) are written by pydantic-core's
+    serializer from a key-sorted copy instead (about 3x faster, same bytes: a Hypothesis test compares
+    the two); anything else (floats, lone surrogates, ...) goes through ``json.dumps``.
     """
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\n"
+    try:
+        plain = _sorted_plain(obj)
+        from pydantic_core import to_json
+
+        return to_json(plain, indent=2).decode("utf-8") + "\n"
+    except (_NotPlain, ValueError, RecursionError):
+        return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\n"
