@@ -45,9 +45,17 @@ def test_plain_documents_take_the_fast_path(obj: Any) -> None:
     strict_json._sorted_plain(obj)  # does not raise: these are written by pydantic-core
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False) | st.floats(min_value=-1e7, max_value=1e7))
+def test_floats_without_an_exponent_take_the_fast_path_with_the_same_text(x: float) -> None:
+    if "e" not in repr(x):
+        assert strict_json._sorted_plain([x]) == [x]
+    assert dumps_canonical({"active_seconds": x}) == reference({"active_seconds": x})
+
+
 @pytest.mark.parametrize(
     "obj",
-    [1.5, {"a": 1e16}, 2**63, -(2**63) - 1, "\ud800", {1: "x"}, {"a": (1, 2)}, {"b": {}, "a": []}],
+    [1.5, -0.0, 0.0001, 1e-05, 12.5, 1e15, 9999999999999998.0, {"a": 1e16}, 2**63, -(2**63) - 1, "\ud800", {1: "x"}, {"a": (1, 2)}, {"b": {}, "a": []}],
 )
 def test_edge_values_match(obj: Any) -> None:
     assert dumps_canonical(obj) == reference(obj)

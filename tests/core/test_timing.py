@@ -102,3 +102,18 @@ def test_gaps_up_to_the_timeout_between_ticks_count(tracker: ActivityTracker, cl
 def test_utc_iso(clock: FakeClock) -> None:
     clock.wall_time = 1_800_000_000.7
     assert utc_iso(clock) == "2027-01-15T08:00:00Z"
+
+
+def test_utc_iso_follows_the_clock_across_seconds_and_back(clock: FakeClock) -> None:
+    # utc_iso remembers the last second it formatted: a new second (forward or back) is formatted anew.
+    out = []
+    for wall in (1_800_000_000.2, 1_800_000_000.9, 1_800_000_001.0, 1_799_999_999.5, 1_800_000_001.4):
+        clock.wall_time = wall
+        out.append(utc_iso(clock))
+    assert out == [
+        "2027-01-15T08:00:00Z",
+        "2027-01-15T08:00:00Z",
+        "2027-01-15T08:00:01Z",
+        "2027-01-15T07:59:59Z",
+        "2027-01-15T08:00:01Z",
+    ]

@@ -247,11 +247,13 @@ class _NotPlain(Exception):
 
 
 _I64 = 1 << 63
+_NOT_FINITE = frozenset({"nan", "inf", "-inf"})
 
 
 def _sorted_plain(obj: Any) -> Any:
     """A copy of ``obj`` with every object's keys in sorted order, if it holds only str-keyed dicts,
-    lists, str, bool, None and 64-bit ints; else :class:`_NotPlain`."""
+    lists, str, bool, None, 64-bit ints and finite floats whose repr has no exponent; else
+    :class:`_NotPlain`."""
     kind = type(obj)
     if kind is dict:
         try:
@@ -270,6 +272,8 @@ def _sorted_plain(obj: Any) -> Any:
         return obj
     if kind is int and -_I64 <= obj < _I64:
         return obj
+    if kind is float and "e" not in (text := repr(obj)) and text not in _NOT_FINITE:
+        return obj  # Python's repr and pydantic-core agree on floats written without an exponent
     raise _NotPlain
 
 
@@ -279,7 +283,8 @@ def dumps_canonical(obj: Any) -> str:
     Deterministic, so the same document always gives the same bytes (and sha256). The text is exactly
     ``json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\\n"``; the
     standard library writes indented JSON in pure Python, so documents made only of strings, integers,
-    booleans, nulls, lists and objects (every record, draft and task) are written by pydantic-core's
+    booleans, nulls, lists, objects and floats written without an exponent (every record, draft
+    and task) are written by pydantic-core's
     serializer from a key-sorted copy instead (about 3x faster, same bytes: a Hypothesis test compares
     the two); anything else (floats, lone surrogates, ...) goes through ``json.dumps``.
     """
