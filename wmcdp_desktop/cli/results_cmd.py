@@ -22,9 +22,10 @@ from wmcdp_desktop.core.collect import collect, write_outputs
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
+from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, WorkerError
 from wmcdp_desktop.core.progress import ProgressBar
 from wmcdp_desktop.core.record_rules import record_problems
-from wmcdp_desktop.core.results_reader import ReadRecord, read_records
+from wmcdp_desktop.core.results_reader import PARALLEL_MIN_FILES, ReadRecord, read_records
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 
 VALIDATE_DESCRIPTION = """\
@@ -70,6 +71,15 @@ def register(sub: Any) -> None:
         help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
         "(*.wmcdp) in this folder; repeat for several",
     )
+    v.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="worker processes reading record files (default: one per CPU, up to "
+        f"{MAX_AUTO_WORKERS}, for folders of {PARALLEL_MIN_FILES:,} files or more; 1 reads in one process). "
+        "The output is the same either way",
+    )
     add_json_flag(v)
     v.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp results validate")
 
@@ -91,6 +101,16 @@ def register(sub: Any) -> None:
     )
     add_json_flag(c)
     c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1 (1 reads in one process)")
+    return value
 
 
 def _open_bundles(paths: list[Path]) -> list[OpenedBundle]:
@@ -172,21 +192,27 @@ def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Pr
 
 def _validate(args: argparse.Namespace) -> int:
     bundles = _open_bundles(args.bundle) if args.bundle else []
+    jobs = getattr(args, "jobs", None)
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
-        result = read_records(args.paths, progress=bar)
+        try:
+            # Only the bundle checks need the records themselves; without them the workers send back
+            # a summary of each (rater, task), which is much cheaper to pass between processes.
+            result = read_records(args.paths, progress=bar, jobs=jobs, keep_records=bool(bundles))
+        except WorkerError as exc:
+            raise WorkerError(exc.chunk, f"{exc.cause}; run again with --jobs 1 to read in one process") from None
     problems = list(result.problems)
     if bundles:
         problems += _match_bundles(result.records, bundles)
     bad_sources = {p.file for p in problems}
     bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"}
-    valid = [rr for rr in result.records if rr.source not in bad_sources and rr.export not in bad_exports]
-    raters = Counter(rr.record.rater_id for rr in valid)
+    valid = [s for s in result.summaries if s.source not in bad_sources and s.export not in bad_exports]
+    raters = Counter(s.rater_id for s in valid)
     summary: dict[str, Any] = {
         "ok": not problems,
         "files_read": result.files_read,
         "exports": len(result.exports),
         "valid_records": len(valid),
-        "tasks": len({rr.record.envelope.task_id for rr in valid}),
+        "tasks": len({s.task_id for s in valid}),
         "by_rater": dict(sorted(raters.items())),
         "problems": [problem_obj(p) for p in problems],
     }

@@ -1,0 +1,154 @@
+"""Running a function over chunks of work in a pool of worker processes (used by ``results validate``).
+
+Only plain data crosses to the workers (lists of path strings and flags), and the function is a
+top-level function of an importable module, so the pool works with every start method ('fork' on Linux,
+'spawn' on Windows and macOS, 'forkserver'). Workers ignore Ctrl-C: the parent gets it, stops the
+workers and lets the interrupt go on. A worker that raises, or dies, becomes :class:`WorkerError` (a
+plain :class:`WmcdpError`, never a traceback).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any, Generic, TypeVar
+
+from wmcdp_desktop.core.errors import WmcdpError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+START_METHOD: str | None = None
+"""multiprocessing start method of every pool (``None``: the platform's default); tests set it."""
+
+MAX_AUTO_WORKERS = 8
+"""Most workers chosen automatically (more rarely helps: the disk and the parent become the limit)."""
+
+
+class WorkerError(WmcdpError):
+    """A worker process raised or stopped while working on one chunk."""
+
+    def __init__(self, chunk: int, cause: str) -> None:
+        super().__init__(f"a worker process failed: {cause}")
+        self.chunk = chunk
+        self.cause = cause
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (the affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def auto_workers() -> int:
+    return min(available_cpus(), MAX_AUTO_WORKERS)
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C goes to the whole process group; only the parent acts on it (no traceback per worker).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored in this process for the block (only the main thread can change handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is None:  # installed outside Python: leave it alone
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class ChunkPool(Generic[T, R]):
+    """``with ChunkPool(fn, chunks, workers=2) as pool: ...; for i, value in pool.completed(): ...``.
+
+    Every chunk is submitted when the ``with`` block starts, so the parent can do other work while the
+    workers run. :meth:`completed` yields ``(chunk index, fn(chunk, *extra))`` in the order chunks
+    finish. Leaving the block with an exception (Ctrl-C included) cancels what has not started and
+    stops the workers; leaving it normally waits for them to exit.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., R],
+        chunks: list[list[T]],
+        *,
+        workers: int,
+        extra: tuple[Any, ...] = (),
+        start_method: str | None = None,
+    ) -> None:
+        self.fn = fn
+        self.chunks = chunks
+        self.workers = max(1, min(workers, len(chunks)))
+        self.extra = extra
+        self.start_method = start_method
+        self._executor: ProcessPoolExecutor | None = None
+        self._futures: dict[Future[R], int] = {}
+
+    def __enter__(self) -> ChunkPool[T, R]:
+        context = multiprocessing.get_context(self.start_method or START_METHOD)
+        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_ignore_sigint)
+        try:
+            with _sigint_ignored():
+                # The workers start during these submits; started with Ctrl-C ignored, none of them can be
+                # interrupted before its initializer runs (not even a 'spawn' worker still importing).
+                for index, chunk in enumerate(self.chunks):
+                    self._futures[self._executor.submit(self.fn, chunk, *self.extra)] = index
+        except BaseException:
+            self._stop()
+            raise
+        return self
+
+    def completed(self) -> Iterator[tuple[int, R]]:
+        for future in as_completed(self._futures):
+            index = self._futures[future]
+            try:
+                value = future.result()
+            except Exception as exc:  # raised in the worker, or the worker died (BrokenProcessPool)
+                raise WorkerError(index, _describe(exc)) from None
+            yield index, value
+
+    def _stop(self) -> None:
+        executor = self._executor
+        if executor is None:
+            return
+        for future in self._futures:
+            future.cancel()
+        # Stop the running chunks too: waiting for them would keep a Ctrl-C waiting for seconds.
+        # (``_processes`` is the executor's own table of worker processes; if a later Python drops it,
+        # shutdown below still waits for the running chunks and then stops.)
+        processes = getattr(executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            if process.is_alive():
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+        self._executor = None
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if exc_type is not None:
+            self._stop()
+        elif self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
