@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -436,16 +437,32 @@ def bench_report(ctx: Context, fig: Figure, with_bootstrap: bool = True) -> None
         matrices.append(m)
     del rows
     figure, floor = [], []
+    phases: dict[str, list[float]] = {}
     for _ in range(s.big_reps):
         t0 = time.perf_counter()
         for m in matrices:
             krippendorff.alpha(reliability_data=m, level_of_measurement="ordinal")
         floor.append(time.perf_counter() - t0)
         out = ctx.tmp("report")
-        t, _ = run_timed(wmcdp("report", str(collected), "--study", str(study), "--out", str(out), "--bootstrap", "0"))
+        t, proc = run_timed(
+            wmcdp("report", str(collected), "--study", str(study), "--out", str(out), "--bootstrap", "0", "--timings")
+        )
         figure.append(t)
+        for phase, seconds in re.findall(r"^  (\w+): ([0-9.]+) s$", proc.stderr, re.MULTILINE):
+            phases.setdefault(phase, []).append(float(seconds))
         shutil.rmtree(out)
     fig.settle(figure, floor)
+    if phases:
+        # Where the command's time goes (its own --timings), and the statistics alone against the floor.
+        med = {k: stats(v)["median"] for k, v in phases.items()}
+        fig.extra["phases_median_s"] = {k: round(v, 3) for k, v in med.items()}
+        statistics = sum(med.get(k, 0.0) for k in ("agreement", "models", "gold_behaviour"))
+        fig.notes.append(
+            "Phases of the command (median s, its --timings): "
+            + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in med.items())
+            + f". The statistics phases together (agreement, models, gold and behaviour) take {statistics:.2f} s, "
+            f"{statistics / fig.floor['median']:.1f}x the floor, scipy.stats import included."  # type: ignore[index]
+        )
     fig.extra.update(tasks=s.report_tasks, raters=s.report_raters, dimensions=len(matrices))
     # Context, not the floor: only reading the input (json.loads of every line) costs this much.
     lines = (collected / "ratings.jsonl").read_bytes().splitlines()
