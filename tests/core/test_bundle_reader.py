@@ -64,12 +64,18 @@ def test_opening_does_not_read_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyP
     path = write_zip(tmp_path / "b.wmcdp", files)
     loaded: list[str] = []
     real = bundle_reader.load_bytes
+    real_obj = bundle_reader.validate_obj  # bundle.json with plainly valid file entries: parsed, then validated
 
     def spy(model, data, source):  # type: ignore[no-untyped-def]
         loaded.append(model.__name__)
         return real(model, data, source)
 
+    def spy_obj(model, obj, source):  # type: ignore[no-untyped-def]
+        loaded.append(model.__name__)
+        return real_obj(model, obj, source)
+
     monkeypatch.setattr(bundle_reader, "load_bytes", spy)
+    monkeypatch.setattr(bundle_reader, "validate_obj", spy_obj)
     bundle = open_bundle(path)
     assert loaded == ["BundleManifest", "Rubric"]
     bundle.task("t0005")

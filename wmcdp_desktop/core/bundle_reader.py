@@ -8,20 +8,30 @@ and validates ``bundle.json`` and ``rubric.json`` and cross-checks the manifest 
 but does not read any task: :meth:`OpenedBundle.task` reads, hash-checks and validates one task on first
 access (then caches it), so a 10,000-task bundle opens as fast as a 10-task one.
 :meth:`OpenedBundle.verify_all` checks everything.
+
+bundle.json of a 10,000-task bundle holds 10,000 ``files`` entries. When every entry is plainly valid
+(an object of exactly ``path``, ``sha256``, ``size`` of the right types and forms, checked with a few
+regular expressions over all of them at once) the model validates the rest of the manifest only, and the
+cross-checks against the files present are set comparisons; anything else takes the full validation and
+the entry-by-entry checks, which word every problem (same messages, same order).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from operator import itemgetter
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from wmcdp_desktop.core.documents import load_bytes
+from wmcdp_desktop.core import strict_json
+from wmcdp_desktop.core.documents import load_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
+from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN, BundleManifest
+from wmcdp_desktop.core.models.common import SHA256_PATTERN
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.zipsafe import (
@@ -53,6 +63,7 @@ class _Source(Protocol):
     label: str
 
     def names(self) -> list[str]: ...
+    def sizes(self) -> dict[str, int]: ...
     def size(self, name: str) -> int: ...
     def read(self, name: str) -> bytes: ...
     def display(self, name: str) -> str: ...
@@ -66,6 +77,9 @@ class _ZipSource:
 
     def names(self) -> list[str]:
         return self._zip.names()
+
+    def sizes(self) -> dict[str, int]:
+        return self._zip.sizes()
 
     def size(self, name: str) -> int:
         return self._zip.size(name)
@@ -147,6 +161,9 @@ class _FolderSource:
     def names(self) -> list[str]:
         return sorted(self._sizes)
 
+    def sizes(self) -> dict[str, int]:
+        return dict(self._sizes)
+
     def size(self, name: str) -> int:
         return self._sizes[name]
 
@@ -179,9 +196,12 @@ class OpenedBundle:
         manifest: BundleManifest,
         manifest_sha256: str,
         rubric: Rubric,
+        files: dict[str, tuple[str, int]] | None = None,
     ) -> None:
         self.path = path
-        self.files: dict[str, tuple[str, int]] = {f.path: (f.sha256, f.size) for f in manifest.files}
+        if files is None:
+            files = {f.path: (f.sha256, f.size) for f in manifest.files}
+        self.files: dict[str, tuple[str, int]] = files
         """Every file listed in bundle.json: path -> (sha256, size), in bundle.json order."""
         self.manifest = manifest.model_copy(update={"files": []})
         """bundle.json, checked, without its per-file entries: those are :attr:`files` (a 10,000-task bundle
@@ -274,54 +294,118 @@ def _open_source(path: Path, limits: Limits) -> _Source:
     return _ZipSource(path, limits)
 
 
-def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
-    """Open a ``.wmcdp``/``.zip`` bundle or a bundle folder. See the module docstring.
+def _pattern_lines(pattern: str) -> re.Pattern[str]:
+    """Lines joined by ``\\n``, each matching ``pattern`` (a ``^...$`` pattern without newlines)."""
+    body = pattern.removeprefix("^").removesuffix("$")
+    return re.compile(rf"(?:(?:{body})\n)*(?:{body})")
 
-    Raises :class:`DocumentError` with every problem found (each naming the file and JSON path).
+
+_PATH_LINES = _pattern_lines(BUNDLE_PATH_PATTERN)
+_SHA256_LINES = _pattern_lines(SHA256_PATTERN)
+_ENTRY = itemgetter("path", "sha256", "size")
+_TASK_PATH = "tasks/{}.json"
+""":func:`task_path` as a ``str.format`` (mapped over 10,000 task ids without a Python call each)."""
+_SIZE_LIMIT = 1 << 63
+
+
+def _plain_file_entries(files: Any) -> list[tuple[str, str, int]] | None:
+    """bundle.json's ``files`` as (path, sha256, size) when every entry is certainly a valid ``BundleFile``
+    (an object with exactly those keys, a path and sha256 of their patterns, a non-negative integer size),
+    else ``None`` (then the model says what is wrong). Checked for all entries at once: joined by newlines
+    (which no valid value holds) and matched by one regular expression per field."""
+    if type(files) is not list or len(files) < 2:
+        return None
+    try:
+        if set(map(len, files)) != {3}:
+            return None
+        rows: list[tuple[str, str, int]] = list(map(_ENTRY, files))  # exactly path, sha256 and size
+    except (TypeError, KeyError):
+        return None
+    paths, shas, sizes = zip(*rows, strict=True)
+    if set(map(type, paths)) != {str} or set(map(type, shas)) != {str} or set(map(type, sizes)) != {int}:
+        return None  # type(...) is int: true and false are not sizes; 3.0 is left to the model
+    if min(sizes) < 0 or max(sizes) >= _SIZE_LIMIT:
+        return None
+    joined = "\n".join(paths)
+    if joined.count("\n") != len(paths) - 1 or not _PATH_LINES.fullmatch(joined):
+        return None
+    joined = "\n".join(shas)
+    if len(joined) != 65 * len(shas) - 1 or not _SHA256_LINES.fullmatch(joined):
+        return None
+    return rows
+
+
+def _load_manifest(data: bytes, mdisp: str) -> tuple[BundleManifest, list[tuple[str, str, int]]]:
+    """bundle.json checked: the manifest and its ``files`` entries as (path, sha256, size), in order.
+
+    Without a ``\\u`` surrogate escape, with every ``files`` entry plainly valid (:func:`_plain_file_entries`)
+    and the rest valid for the model, the result is what :func:`load_bytes` gives (the model keeps two
+    entries; :class:`OpenedBundle` keeps none). A document that parses and validates so is at most three
+    levels deep, which is all the strict parser's nesting check would add. Anything else, and every error,
+    goes through :func:`load_bytes` (strict JSON, then the whole model), whose messages are the ones shown.
     """
-    path = Path(path)
-    source = _open_source(path, limits)
-    names = set(source.names())
-    if MANIFEST_NAME not in names:
-        hint = ""
-        nested = sorted(n for n in names if n.endswith("/" + MANIFEST_NAME))
-        if nested:
-            hint = f" (found {nested[0]!r}: the bundle folder was zipped with an extra folder level)"
-        raise DocumentError.single(source.label, f"is not a WM-CDP bundle: bundle.json is missing{hint}")
-    manifest_bytes = source.read(MANIFEST_NAME)
-    manifest = load_bytes(BundleManifest, manifest_bytes, source.display(MANIFEST_NAME))
-    mdisp = source.display(MANIFEST_NAME)
+    try:
+        text = strict_json.decode_text(data, mdisp)
+        if "\\ud" in text or "\\uD" in text:
+            raise ValueError("surrogate escapes: the strict parser checks them")
+        obj = strict_json._DECODER.decode(text)  # the strict parser's own decoder (duplicate keys, NaN...)
+        rows = _plain_file_entries(obj.get("files")) if type(obj) is dict else None
+        if rows is not None:
+            manifest = validate_obj(BundleManifest, {**obj, "files": obj["files"][:2]}, mdisp)
+            return manifest, rows
+    except (DocumentError, ValueError, RecursionError):
+        pass
+    manifest = load_bytes(BundleManifest, data, mdisp)
+    return manifest, [(f.path, f.sha256, f.size) for f in manifest.files]
 
+
+def _cross_checks_pass(
+    sizes: dict[str, int], files: dict[str, tuple[str, int]], entries: int, task_order: list[str]
+) -> bool:
+    """True when the entry-by-entry checks of :func:`_cross_check_problems` would find nothing: set and
+    dict comparisons (entries are valid ``BundleFile`` paths: ``rubric.json`` or ``tasks/<id>.json``)."""
+    if len(files) != entries or RUBRIC_NAME not in files or len(set(task_order)) != len(task_order):
+        return False
+    if not {path: size for path, (_, size) in files.items()}.items() <= sizes.items():
+        return False  # listed but missing, or another size
+    task_files = set(map(_TASK_PATH.format, task_order))
+    if len(task_files) + 1 != len(files) or not task_files < files.keys():
+        return False  # a task without a file, or a task file not in task_order
+    return sizes.keys() - files.keys() == {MANIFEST_NAME}  # no unlisted file
+
+
+def _cross_check_problems(
+    source: _Source,
+    mdisp: str,
+    names: Iterable[str],
+    entries: list[tuple[str, str, int]],
+    task_order: list[str],
+) -> tuple[list[Problem], dict[str, int]]:
+    """Every disagreement between bundle.json and the files present, in the order they are reported;
+    and the index of each listed path's first entry."""
+    names = set(names)
     problems: list[Problem] = []
-    major = manifest.format_version.split(".", 1)[0]
-    if major != str(SUPPORTED_FORMAT_MAJOR):
-        raise DocumentError.single(
-            mdisp,
-            f"bundle format {manifest.format_version} is not supported by this version of the app "
-            f"(it reads {SUPPORTED_FORMAT_MAJOR}.x); please update the app",
-            "format_version",
-        )
     listed: dict[str, int] = {}
-    for i, entry in enumerate(manifest.files):
-        if entry.path in listed:
-            problems.append(Problem(mdisp, f"files[{i}].path", f"{entry.path!r} is listed twice"))
+    for i, (path, _sha256, size) in enumerate(entries):
+        if path in listed:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{path!r} is listed twice"))
             continue
-        listed[entry.path] = i
-        if entry.path not in names:
-            problems.append(Problem(mdisp, f"files[{i}].path", f"{entry.path!r} is listed but not in the bundle"))
-        elif source.size(entry.path) != entry.size:
+        listed[path] = i
+        if path not in names:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{path!r} is listed but not in the bundle"))
+        elif source.size(path) != size:
             problems.append(
                 Problem(
-                    source.display(entry.path),
+                    source.display(path),
                     "",
-                    f"is {source.size(entry.path)} bytes but bundle.json says {entry.size}: the bundle was changed "
+                    f"is {source.size(path)} bytes but bundle.json says {size}: the bundle was changed "
                     "or damaged",
                 )
             )
     if RUBRIC_NAME not in listed:
         problems.append(Problem(mdisp, "files", "rubric.json is not listed"))
     seen_tasks: set[str] = set()
-    for i, task_id in enumerate(manifest.task_order):
+    for i, task_id in enumerate(task_order):
         if task_id in seen_tasks:
             problems.append(Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} appears more than once"))
         seen_tasks.add(task_id)
@@ -332,12 +416,52 @@ def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
             problems.append(Problem(mdisp, f"files[{i}].path", f"{name!r} is not in task_order"))
     for name in sorted(names - set(listed) - {MANIFEST_NAME}):
         problems.append(Problem(source.display(name), "", "is not listed in bundle.json (unexpected file)"))
+    return problems, listed
+
+
+def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
+    """Open a ``.wmcdp``/``.zip`` bundle or a bundle folder. See the module docstring.
+
+    Raises :class:`DocumentError` with every problem found (each naming the file and JSON path).
+    """
+    path = Path(path)
+    source = _open_source(path, limits)
+    sizes = source.sizes()
+    names = sizes.keys()
+    if MANIFEST_NAME not in names:
+        hint = ""
+        nested = sorted(n for n in names if n.endswith("/" + MANIFEST_NAME))
+        if nested:
+            hint = f" (found {nested[0]!r}: the bundle folder was zipped with an extra folder level)"
+        raise DocumentError.single(source.label, f"is not a WM-CDP bundle: bundle.json is missing{hint}")
+    manifest_bytes = source.read(MANIFEST_NAME)
+    mdisp = source.display(MANIFEST_NAME)
+    manifest, entries = _load_manifest(manifest_bytes, mdisp)
+
+    major = manifest.format_version.split(".", 1)[0]
+    if major != str(SUPPORTED_FORMAT_MAJOR):
+        raise DocumentError.single(
+            mdisp,
+            f"bundle format {manifest.format_version} is not supported by this version of the app "
+            f"(it reads {SUPPORTED_FORMAT_MAJOR}.x); please update the app",
+            "format_version",
+        )
+    files = {name: (sha256, size) for name, sha256, size in entries}
+    if _cross_checks_pass(sizes, files, len(entries), manifest.task_order):
+        problems: list[Problem] = []
+        listed_rubric = True
+    else:
+        problems, listed = _cross_check_problems(source, mdisp, names, entries, manifest.task_order)
+        listed_rubric = RUBRIC_NAME in listed
+        files = {}
+        for name, sha256, size in entries:  # a path listed twice: its first entry, as the checks above
+            files.setdefault(name, (sha256, size))
+    del entries
     rubric: Rubric | None = None
-    if RUBRIC_NAME in listed and RUBRIC_NAME in names:
+    if listed_rubric and RUBRIC_NAME in names:
         try:
             data = source.read(RUBRIC_NAME)
-            entry = manifest.files[listed[RUBRIC_NAME]]
-            if sha256_hex(data) != entry.sha256:
+            if sha256_hex(data) != files[RUBRIC_NAME][0]:
                 problems.append(
                     Problem(source.display(RUBRIC_NAME), "", "does not match the SHA-256 in bundle.json: changed or damaged")
                 )
@@ -347,4 +471,4 @@ def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
             problems.extend(exc.problems)
     if problems or rubric is None:
         raise DocumentError(problems or [Problem(source.label, "", "rubric.json cannot be read")])
-    return OpenedBundle(path, source, manifest, sha256_hex(manifest_bytes), rubric)
+    return OpenedBundle(path, source, manifest, sha256_hex(manifest_bytes), rubric, files)

@@ -1,0 +1,250 @@
+"""open_bundle's fast way through bundle.json (plain file entries checked all at once, the model run on the
+rest, set-based cross-checks) gives what the entry-by-entry way gave: the same bundle, or the same problems
+in the same order. The reference below is open_bundle as it was before (docs/PERFORMANCE.md), run on the
+same bundles, valid and broken in many ways by Hypothesis.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
+
+from studyfix import bundle_files
+
+from wmcdp_desktop.core import bundle_reader
+from wmcdp_desktop.core.bundle_reader import (
+    MANIFEST_NAME,
+    RUBRIC_NAME,
+    SUPPORTED_FORMAT_MAJOR,
+    OpenedBundle,
+    _open_source,
+    open_bundle,
+    sha256_hex,
+    task_path,
+)
+from wmcdp_desktop.core.documents import load_bytes
+from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
+from wmcdp_desktop.core.models.rubric import Rubric
+from wmcdp_desktop.core.zipsafe import DEFAULT_LIMITS, deterministic_zip
+
+
+def reference_open_bundle(path: Path) -> OpenedBundle:
+    """open_bundle before the fast way (commit fb6f623), verbatim but for the names it imports."""
+    source = _open_source(path, DEFAULT_LIMITS)
+    names = set(source.names())
+    if MANIFEST_NAME not in names:
+        hint = ""
+        nested = sorted(n for n in names if n.endswith("/" + MANIFEST_NAME))
+        if nested:
+            hint = f" (found {nested[0]!r}: the bundle folder was zipped with an extra folder level)"
+        raise DocumentError.single(source.label, f"is not a WM-CDP bundle: bundle.json is missing{hint}")
+    manifest_bytes = source.read(MANIFEST_NAME)
+    manifest = load_bytes(BundleManifest, manifest_bytes, source.display(MANIFEST_NAME))
+    mdisp = source.display(MANIFEST_NAME)
+
+    problems: list[Problem] = []
+    major = manifest.format_version.split(".", 1)[0]
+    if major != str(SUPPORTED_FORMAT_MAJOR):
+        raise DocumentError.single(
+            mdisp,
+            f"bundle format {manifest.format_version} is not supported by this version of the app "
+            f"(it reads {SUPPORTED_FORMAT_MAJOR}.x); please update the app",
+            "format_version",
+        )
+    listed: dict[str, int] = {}
+    for i, entry in enumerate(manifest.files):
+        if entry.path in listed:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{entry.path!r} is listed twice"))
+            continue
+        listed[entry.path] = i
+        if entry.path not in names:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{entry.path!r} is listed but not in the bundle"))
+        elif source.size(entry.path) != entry.size:
+            problems.append(
+                Problem(
+                    source.display(entry.path),
+                    "",
+                    f"is {source.size(entry.path)} bytes but bundle.json says {entry.size}: the bundle was changed "
+                    "or damaged",
+                )
+            )
+    if RUBRIC_NAME not in listed:
+        problems.append(Problem(mdisp, "files", "rubric.json is not listed"))
+    seen_tasks: set[str] = set()
+    for i, task_id in enumerate(manifest.task_order):
+        if task_id in seen_tasks:
+            problems.append(Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} appears more than once"))
+        seen_tasks.add(task_id)
+        if task_path(task_id) not in listed:
+            problems.append(Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} has no file in files"))
+    for name, i in listed.items():
+        if name.startswith("tasks/") and name.removeprefix("tasks/").removesuffix(".json") not in seen_tasks:
+            problems.append(Problem(mdisp, f"files[{i}].path", f"{name!r} is not in task_order"))
+    for name in sorted(names - set(listed) - {MANIFEST_NAME}):
+        problems.append(Problem(source.display(name), "", "is not listed in bundle.json (unexpected file)"))
+    rubric: Rubric | None = None
+    if RUBRIC_NAME in listed and RUBRIC_NAME in names:
+        try:
+            data = source.read(RUBRIC_NAME)
+            entry = manifest.files[listed[RUBRIC_NAME]]
+            if sha256_hex(data) != entry.sha256:
+                problems.append(
+                    Problem(source.display(RUBRIC_NAME), "", "does not match the SHA-256 in bundle.json: changed or damaged")
+                )
+            else:
+                rubric = load_bytes(Rubric, data, source.display(RUBRIC_NAME))
+        except DocumentError as exc:
+            problems.extend(exc.problems)
+    if problems or rubric is None:
+        raise DocumentError(problems or [Problem(source.label, "", "rubric.json cannot be read")])
+    return OpenedBundle(path, source, manifest, sha256_hex(manifest_bytes), rubric)
+
+
+def outcome(opener: Any, path: Path) -> object:
+    try:
+        b = opener(path)
+    except DocumentError as exc:
+        return ("rejected", [str(p) for p in exc.problems])
+    return ("opened", b.manifest.to_json_obj(), list(b.files.items()), b.task_ids, b.manifest_sha256,
+            b.rubric.to_json_obj(), len(b))
+
+
+def same_outcome(files: dict[str, bytes], tmp_path: Path) -> object:
+    path = tmp_path / "b.wmcdp"
+    path.write_bytes(deterministic_zip(files))
+    new, old = outcome(open_bundle, path), outcome(reference_open_bundle, path)
+    assert new == old
+    return new
+
+
+# ----- bundle.json broken in the ways a hand edit, a bad tool or an attacker would break it ---------------
+ODD_VALUES = [None, True, False, 3.0, -1, 2**64, 1.5, "x", "", [], {}, "A" * 64, "tasks/t0000.json\ntasks/t0001.json",
+              "tasks/caf\u00e9.json", "rubric.json", "tasks/t0000.json", "bundle.json", "tasks/../x.json", "f" * 64]
+
+
+@st.composite
+def broken_bundles(draw: st.DrawFn) -> dict[str, bytes]:
+    files = bundle_files(draw(st.integers(1, 4)), rater_id=draw(st.sampled_from(["R1", None])))
+    manifest: dict[str, Any] = json.loads(files["bundle.json"])
+    entries: list[Any] = manifest["files"]
+    for _ in range(draw(st.integers(0, 3))):
+        what = draw(st.sampled_from(["value", "drop_key", "extra_key", "dup", "remove", "swap", "size+1",
+                                     "task_dup", "task_drop", "task_add", "task_odd", "files_odd", "top",
+                                     "unlisted", "missing_member", "rubric_hash", "sorted"]))
+        if not isinstance(entries, list):
+            entries = []
+        order = manifest["task_order"] if isinstance(manifest["task_order"], list) else []
+        i = draw(st.integers(0, len(entries) - 1)) if entries else 0
+        if what == "value" and entries and isinstance(entries[i], dict):
+            entries[i][draw(st.sampled_from(["path", "sha256", "size"]))] = draw(st.sampled_from(ODD_VALUES))
+        elif what == "drop_key" and entries and isinstance(entries[i], dict):
+            entries[i].pop(draw(st.sampled_from(["path", "sha256", "size"])), None)
+        elif what == "extra_key" and entries and isinstance(entries[i], dict):
+            entries[i][draw(st.sampled_from(["note", "mode"]))] = 1
+        elif what == "dup" and entries:
+            entries.insert(draw(st.integers(0, len(entries))), json.loads(json.dumps(entries[i])))
+        elif what == "remove" and entries:
+            entries.pop(i)
+        elif what == "swap" and len(entries) > 1:
+            entries[0], entries[-1] = entries[-1], entries[0]
+        elif what == "size+1" and entries and isinstance(entries[i], dict) and type(entries[i].get("size")) is int:
+            entries[i]["size"] += 1
+        elif what == "task_dup" and order:
+            order.append(order[0])
+        elif what == "task_drop" and order:
+            order.pop()
+        elif what == "task_add":
+            order.append(draw(st.sampled_from(["t9999", "t0000", "bad id", "x:y"])))
+        elif what == "task_odd":
+            manifest["task_order"] = draw(st.sampled_from([[], "t0000", [None], [1], None]))
+        elif what == "files_odd":
+            manifest["files"] = entries = draw(st.sampled_from([[], [entries[0] if entries else {}], None, "x",
+                                                                [1, 2], [[1, 2, 3], [4, 5, 6]], ["abc", "def"]]))
+        elif what == "top":
+            key, value = draw(st.sampled_from([("format_version", "2.0.0"), ("format_version", "1.2.0"),
+                                               ("study_title", " "), ("rater_id", None), ("extra", 1),
+                                               ("document_type", "wmcdp_task"), ("created_at", "2026-02-30T10:00:00Z")]))
+            manifest[key] = value
+        elif what == "unlisted":
+            files[draw(st.sampled_from(["tasks/t7777.json", "notes.txt", "rubric.json.bak"]))] = b"{}"
+        elif what == "missing_member" and len(files) > 1:
+            files.pop(draw(st.sampled_from(sorted(n for n in files if n != "bundle.json"))))
+        elif what == "rubric_hash" and "rubric.json" in files:
+            files["rubric.json"] = files["rubric.json"].replace(b'"', b'"', 1) + b" "
+        elif what == "sorted" and entries and all(isinstance(e, dict) for e in entries):
+            entries.sort(key=lambda e: str(e.get("path")), reverse=True)
+    text = json.dumps(manifest, indent=draw(st.sampled_from([None, 2])))
+    raw = draw(st.sampled_from(["", "", "", "dup_key", "surrogate", "nan", "bom", "deep"]))
+    if raw == "dup_key":
+        text = text.replace('"size":', '"size": 1, "size":', 1)
+    elif raw == "surrogate":
+        text = text.replace('"study_title": "', '"study_title": "\\ud800', 1)
+    elif raw == "nan":
+        text = text.replace('"size": ', '"size": NaN, "x": ', 1)
+    elif raw == "bom":
+        text = "\ufeff" + text
+    elif raw == "deep":
+        text = text.replace('"task_order": [', '"task_order": ' + "[" * 70 + "]" * 69 + ", [", 1)
+    files["bundle.json"] = text.encode("utf-8")
+    return files
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files=broken_bundles())
+def test_same_bundle_or_same_problems_as_before(files: dict[str, bytes], tmp_path: Path) -> None:
+    same_outcome(files, tmp_path)
+
+
+def test_valid_bundles_take_the_fast_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = bundle_files(30)
+    calls: list[str] = []
+    real_load = bundle_reader.load_bytes
+    monkeypatch.setattr(bundle_reader, "load_bytes", lambda m, d, s: (calls.append(m.__name__), real_load(m, d, s))[1])
+    result = same_outcome(files, tmp_path)
+    assert result[0] == "opened"
+    assert calls == ["Rubric"]  # bundle.json was not taken through load_bytes (the full model) by open_bundle
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda m: m["files"][1].update(size=3.0), None),  # JSON Schema's integer 3.0: accepted, by the model
+        (lambda m: m["files"][1].update(size=True), "whole number"),
+        (lambda m: m["files"][0].update(sha256="A" * 64), "SHA-256"),
+        (lambda m: m["files"].append(dict(m["files"][1])), "listed twice"),
+        (lambda m: m["task_order"].append("t0000"), "appears more than once"),
+    ],
+)
+def test_examples(edit: Any, words: str | None, tmp_path: Path) -> None:
+    files = bundle_files(3)
+    manifest = json.loads(files["bundle.json"])
+    if words is None:  # keep the size right: only its JSON form changes
+        files["bundle.json"] = json.dumps(manifest).replace(f'"size": {manifest["files"][1]["size"]}',
+                                                            f'"size": {manifest["files"][1]["size"]}.0', 1).encode()
+        assert same_outcome(files, tmp_path)[0] == "opened"
+        return
+    edit(manifest)
+    files["bundle.json"] = json.dumps(manifest).encode()
+    result = same_outcome(files, tmp_path)
+    assert result[0] == "rejected" and any(words in p for p in result[1])  # type: ignore[index]
+
+
+def test_folder_bundles_the_same(tmp_path: Path) -> None:
+    files = bundle_files(5)
+    root = tmp_path / "folder"
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    assert outcome(open_bundle, root) == outcome(reference_open_bundle, root)
+    (root / "tasks" / "extra.json").write_bytes(b"{}")
+    assert outcome(open_bundle, root) == outcome(reference_open_bundle, root)
+    assert outcome(open_bundle, root)[0] == "rejected"
