@@ -8,6 +8,7 @@ a zip that is no export), a record file named directly, a missing path and an em
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import multiprocessing
@@ -384,3 +385,24 @@ def test_record_sources_are_the_pathlib_strings_in_pathlib_order(
     assert _record_sources(Path("."), [])[0] == "a/b/c/d.json"
     monkeypatch.chdir(tmp_path)
     assert _record_sources(Path("tree/"), []) == [str(Path("tree") / Path(p).relative_to("tree")) for p in _old_record_files(Path("tree"))]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_garbage_collector_left_as_it_was(mixed: Mixed, jobs: int) -> None:
+    assert gc.isenabled()
+    seen: list[bool] = []
+    read_records(mixed.paths, lambda d, t: seen.append(gc.isenabled()), jobs=jobs, chunk_size=3)
+    assert gc.isenabled() and seen and not any(seen)  # paused while reading, back on after
+
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        read_records(mixed.paths, interrupt, jobs=jobs, chunk_size=3)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        read_records(mixed.paths, jobs=jobs, chunk_size=3)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -12,9 +12,11 @@ folder are skipped (drafts are not submitted records), as are symbolic links (re
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
@@ -311,15 +313,34 @@ def read_records(
     if workers > 1 and n_files:
         _read_parallel(targets, result, progress, workers, keep_records, chunk_size, start_method)
         return result
-    for done, (kind, target) in enumerate(targets, start=1):
-        if kind == "export":
-            _add_export(result, read_export(Path(target)), keep_records)
-        else:
-            source = str(target)
-            _add_record(result, source, _read_record_file(source, keep_records))
-        if progress is not None:
-            progress(done, len(targets))
+    with _gc_paused():
+        for done, (kind, target) in enumerate(targets, start=1):
+            if kind == "export":
+                _add_export(result, read_export(Path(target)), keep_records)
+            else:
+                source = str(target)
+                _add_record(result, source, _read_record_file(source, keep_records))
+            if progress is not None:
+                progress(done, len(targets))
     return result
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while records pile up (back on, as it was, afterwards).
+
+    Each full collection walks every object alive, and 100,000 kept records are millions of them: reading
+    and keeping 30,000 records took 4.4-4.9 s with the collector on, 3.7-4.1 s with it off. Reading makes
+    no reference cycles worth collecting meanwhile (documents are trees; exceptions are dropped as they
+    are handled).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _add_export(result: ReadResult, export: ExportRead, keep_records: bool) -> None:
@@ -370,7 +391,8 @@ def _read_parallel(
         extra=(keep_records,),
         start_method=start_method,
     )
-    with pool:
+    # The workers start (are forked) when the pool is entered, so they keep the collector as it was.
+    with pool, _gc_paused():
         for i, (kind, target) in enumerate(targets):
             if kind == "export":
                 exports[i] = read_export(Path(target))
@@ -391,10 +413,11 @@ def _read_parallel(
             raise parallel.WorkerError(
                 exc.chunk, f"{exc.cause} (while reading {len(chunk)} record file(s): {where})"
             ) from None
-    for i, (kind, _) in enumerate(targets):
-        if kind == "export":
-            _add_export(result, exports[i], keep_records)
-        else:
-            outcome = outcomes[i]
-            assert outcome is not None  # every chunk completed, or we raised above
-            _add_record(result, sources[i], outcome)
+    with _gc_paused():
+        for i, (kind, _) in enumerate(targets):
+            if kind == "export":
+                _add_export(result, exports[i], keep_records)
+            else:
+                outcome = outcomes[i]
+                assert outcome is not None  # every chunk completed, or we raised above
+                _add_record(result, sources[i], outcome)
