@@ -314,3 +314,17 @@ def test_io_bytes_and_zipfile_agree_on_a_zip_written_by_zipfile() -> None:
         zf.writestr("two/three.json", b"3")
     assert took_lean(buf.getvalue())
     assert open_zip_bytes(buf.getvalue(), "z").read_all() == {"one.json": ONE, "two/three.json": b"3"}
+
+
+def test_a_central_signature_inside_an_extra_field_or_comment_is_walked_header_by_header() -> None:
+    # Splitting the directory at its signatures would cut inside these: the header-by-header walk reads them.
+    sneaky = struct.pack("<HH", 0x5455, 9) + b"\x01PK\x01\x02PK\x01\x02"[:9]
+    ms = [Member(b"a.json", b"{}" * 300, extra=sneaky), Member(b"b.json", b"[]", comment=b"PK\x01\x02 and more")]
+    data = write_zip(ms)
+    assert data.count(b"PK\x01\x02") > 2 + 1
+    assert took_lean(data)
+    assert open_zip_bytes(data, "z").read_all() == {"a.json": b"{}" * 300, "b.json": b"[]"}
+    named = write_zip([Member(b"a\x01PK\x01\x02.json", b"{}"), Member(b"b.json", b"[]")])
+    assert not took_lean(named)
+    with pytest.raises(DocumentError, match="control character"):
+        open_zip_bytes(named, "z")

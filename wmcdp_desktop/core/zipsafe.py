@@ -42,7 +42,8 @@ import zipfile
 import zlib
 from array import array
 from dataclasses import dataclass
-from operator import lt, sub
+from itertools import repeat
+from operator import add, gt, itemgetter, lt, sub
 from pathlib import Path
 
 from wmcdp_desktop.core.errors import DocumentError, Problem
@@ -263,6 +264,10 @@ _CENTRAL = struct.Struct("<I2xHHH4xIIIHHH4xII")
 """A central directory header (46 bytes, then name, extra field, comment) without the fields nothing
 checks (version made by, time, date, disk, internal attributes): fewer objects per entry."""
 _CENTRAL_SIGNATURE = 0x02014B50
+_CENTRAL_SIGNATURE_BYTES = b"PK\x01\x02"
+_CENTRAL_AFTER_SIGNATURE = struct.Struct("<2xHHH4xIIIHHH4xII")
+""":data:`_CENTRAL` after its signature (42 bytes)."""
+_NAME_AFTER_SIGNATURE = itemgetter(slice(_CENTRAL_AFTER_SIGNATURE.size, None))
 _LOCAL = struct.Struct("<IHHHHHIIIHH")  # local file header: 30 bytes + name, extra
 _LOCAL_SIGNATURE = 0x04034B50
 _EXTRA = struct.Struct("<HH")
@@ -343,28 +348,14 @@ class _CentralIndex:
                 return None
         del tail
 
-        unpack = _CENTRAL.unpack_from
-        rows: list[tuple[int, ...]] = []
-        raw_names: list[bytes] = []
-        pos = 0
-        while pos < cd_size:
-            if cd_size - pos < _CENTRAL.size:
-                return None
-            row = unpack(cd, pos)
-            name_end = pos + 46 + row[7]
-            raw_names.append(cd[pos + 46 : name_end])
-            if row[8] and cls._zip64_or_bad_extra(cd[name_end : name_end + row[8]]):
-                return None
-            rows.append(row)
-            pos = name_end + row[8] + row[9]
-        n = len(rows)
-        if pos != cd_size or n != total:
+        walked = cls._split_walk(cd, total) or cls._walk(cd, total)
+        del cd
+        if walked is None:
             return None
-        sigs, extract, flag_bits, methods, crcs, csizes, fsizes, _nlen, _elen, _clen, external, offsets = zip(
-            *rows, strict=True
-        )
-        del rows
-        if set(sigs) != {_CENTRAL_SIGNATURE} or max(extract) > _MAX_EXTRACT_VERSION:
+        columns, raw_names = walked
+        n = total
+        extract, flag_bits, methods, crcs, csizes, fsizes, _nlen, _elen, _clen, external, offsets = columns
+        if max(extract) > _MAX_EXTRACT_VERSION:
             return None
         if any(f & ~_FLAGS_PLAIN for f in set(flag_bits)) or not set(methods) <= set(ALLOWED_COMPRESSION):
             return None
@@ -392,7 +383,7 @@ class _CentralIndex:
         ends = (*offsets[1:], cd_offset)
         if not all(map(lt, offsets, ends)):  # members in file order, each before the next
             return None
-        if any(c > room for c, room in zip(csizes, map(sub, ends, offsets), strict=True)):
+        if any(map(gt, csizes, map(sub, ends, offsets))):  # more compressed bytes than room before the next
             return None
         floor, ratio = limits.ratio_floor_bytes, limits.max_ratio
         if any(f > floor and f > ratio * (c or 1) for f, c in zip(fsizes, csizes, strict=True)):
@@ -415,6 +406,51 @@ class _CentralIndex:
             array("B", methods),
             array("H", flag_bits),
         )
+
+    @staticmethod
+    def _split_walk(cd: bytes, total: int) -> tuple[list[tuple[int, ...]], list[bytes]] | None:
+        """The central directory's columns (the fields of :data:`_CENTRAL` after the signature) and raw
+        names, when it splits at its ``PK\\x01\\x02`` signatures into exactly ``total`` headers without
+        extra fields or comments, each as long as its name length says (then no split fell inside a name);
+        else ``None``. The common case, with no Python step per entry."""
+        chunks = cd.split(_CENTRAL_SIGNATURE_BYTES)
+        if len(chunks) != total + 1 or chunks[0]:
+            return None
+        del chunks[0]
+        try:
+            columns = list(zip(*map(_CENTRAL_AFTER_SIGNATURE.unpack_from, chunks), strict=True))
+        except struct.error:  # a piece shorter than a header
+            return None
+        name_lengths, extra_lengths, comment_lengths = columns[6:9]
+        if set(extra_lengths) != {0} or set(comment_lengths) != {0}:
+            return None
+        if list(map(len, chunks)) != list(map(add, name_lengths, repeat(_CENTRAL_AFTER_SIGNATURE.size))):
+            return None
+        return columns, list(map(_NAME_AFTER_SIGNATURE, chunks))
+
+    @classmethod
+    def _walk(cls, cd: bytes, total: int) -> tuple[list[tuple[int, ...]], list[bytes]] | None:
+        """The columns and raw names of :meth:`_split_walk`, header by header (extra fields and comments
+        allowed; a zip64 or corrupt extra field gives ``None``, as does anything not adding up)."""
+        unpack = _CENTRAL.unpack_from
+        rows: list[tuple[int, ...]] = []
+        raw_names: list[bytes] = []
+        pos, end = 0, len(cd)
+        while pos < end:
+            if end - pos < _CENTRAL.size:
+                return None
+            row = unpack(cd, pos)
+            if row[0] != _CENTRAL_SIGNATURE:
+                return None
+            name_end = pos + 46 + row[7]
+            raw_names.append(cd[pos + 46 : name_end])
+            if row[8] and cls._zip64_or_bad_extra(cd[name_end : name_end + row[8]]):
+                return None
+            rows.append(row[1:])
+            pos = name_end + row[8] + row[9]
+        if pos != end or len(rows) != total:
+            return None
+        return list(zip(*rows, strict=True)), raw_names
 
     @staticmethod
     def _zip64_or_bad_extra(extra: bytes) -> bool:
