@@ -248,3 +248,13 @@ def test_folder_bundles_the_same(tmp_path: Path) -> None:
     (root / "tasks" / "extra.json").write_bytes(b"{}")
     assert outcome(open_bundle, root) == outcome(reference_open_bundle, root)
     assert outcome(open_bundle, root)[0] == "rejected"
+
+
+def test_the_fast_checks_follow_the_model_patterns() -> None:
+    from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN, BundleFile
+    from wmcdp_desktop.core.models.common import SHA256_PATTERN
+
+    assert SHA256_PATTERN == r"^[0-9a-f]{64}$"  # what bundle_reader._NOT_HEX and the length check encode
+    assert BundleFile.model_json_schema()["properties"]["path"]["pattern"] == BUNDLE_PATH_PATTERN
+    assert bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/a:b.json")
+    assert not bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/.json")

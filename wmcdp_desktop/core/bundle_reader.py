@@ -25,13 +25,12 @@ import threading
 from collections.abc import Callable, Iterable
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from wmcdp_desktop.core import strict_json
 from wmcdp_desktop.core.documents import load_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN, BundleManifest
-from wmcdp_desktop.core.models.common import SHA256_PATTERN
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.zipsafe import (
@@ -301,27 +300,36 @@ def _pattern_lines(pattern: str) -> re.Pattern[str]:
 
 
 _PATH_LINES = _pattern_lines(BUNDLE_PATH_PATTERN)
-_SHA256_LINES = _pattern_lines(SHA256_PATTERN)
-_ENTRY = itemgetter("path", "sha256", "size")
+_PATH_OF, _SHA256_OF, _SIZE_OF = itemgetter("path"), itemgetter("sha256"), itemgetter("size")
+_NOT_HEX = str.maketrans("", "", "0123456789abcdef")
+"""Deletes the characters of a lower-case hex digest (``SHA256_PATTERN``): nothing is left of a valid one."""
 _TASK_PATH = "tasks/{}.json"
 """:func:`task_path` as a ``str.format`` (mapped over 10,000 task ids without a Python call each)."""
 _SIZE_LIMIT = 1 << 63
 
 
-def _plain_file_entries(files: Any) -> list[tuple[str, str, int]] | None:
-    """bundle.json's ``files`` as (path, sha256, size) when every entry is certainly a valid ``BundleFile``
-    (an object with exactly those keys, a path and sha256 of their patterns, a non-negative integer size),
-    else ``None`` (then the model says what is wrong). Checked for all entries at once: joined by newlines
-    (which no valid value holds) and matched by one regular expression per field."""
+class _Entries(NamedTuple):
+    """bundle.json's ``files`` entries as columns, in bundle.json order."""
+
+    paths: list[str]
+    sha256s: list[str]
+    sizes: list[int]
+
+
+def _plain_file_entries(files: Any) -> _Entries | None:
+    """bundle.json's ``files`` as columns when every entry is certainly a valid ``BundleFile`` (an object
+    with exactly the keys path, sha256 and size, a path of its pattern, 64 lower-case hex digits, an
+    integer from 0), else ``None`` (then the model says what is wrong). Checked for all entries at once:
+    the paths joined by newlines (which no valid path holds) and matched by one regular expression."""
     if type(files) is not list or len(files) < 2:
         return None
     try:
         if set(map(len, files)) != {3}:
             return None
-        rows: list[tuple[str, str, int]] = list(map(_ENTRY, files))  # exactly path, sha256 and size
+        # exactly path, sha256 and size (a list or text of three raises TypeError)
+        paths, shas, sizes = list(map(_PATH_OF, files)), list(map(_SHA256_OF, files)), list(map(_SIZE_OF, files))
     except (TypeError, KeyError):
         return None
-    paths, shas, sizes = zip(*rows, strict=True)
     if set(map(type, paths)) != {str} or set(map(type, shas)) != {str} or set(map(type, sizes)) != {int}:
         return None  # type(...) is int: true and false are not sizes; 3.0 is left to the model
     if min(sizes) < 0 or max(sizes) >= _SIZE_LIMIT:
@@ -329,14 +337,13 @@ def _plain_file_entries(files: Any) -> list[tuple[str, str, int]] | None:
     joined = "\n".join(paths)
     if joined.count("\n") != len(paths) - 1 or not _PATH_LINES.fullmatch(joined):
         return None
-    joined = "\n".join(shas)
-    if len(joined) != 65 * len(shas) - 1 or not _SHA256_LINES.fullmatch(joined):
+    if set(map(len, shas)) != {64} or "".join(shas).translate(_NOT_HEX):
         return None
-    return rows
+    return _Entries(paths, shas, sizes)
 
 
-def _load_manifest(data: bytes, mdisp: str) -> tuple[BundleManifest, list[tuple[str, str, int]]]:
-    """bundle.json checked: the manifest and its ``files`` entries as (path, sha256, size), in order.
+def _load_manifest(data: bytes, mdisp: str) -> tuple[BundleManifest, _Entries]:
+    """bundle.json checked: the manifest and its ``files`` entries (as columns, in order).
 
     Without a ``\\u`` surrogate escape, with every ``files`` entry plainly valid (:func:`_plain_file_entries`)
     and the rest valid for the model, the result is what :func:`load_bytes` gives (the model keeps two
@@ -349,36 +356,36 @@ def _load_manifest(data: bytes, mdisp: str) -> tuple[BundleManifest, list[tuple[
         if "\\ud" in text or "\\uD" in text:
             raise ValueError("surrogate escapes: the strict parser checks them")
         obj = strict_json._DECODER.decode(text)  # the strict parser's own decoder (duplicate keys, NaN...)
-        rows = _plain_file_entries(obj.get("files")) if type(obj) is dict else None
-        if rows is not None:
+        entries = _plain_file_entries(obj.get("files")) if type(obj) is dict else None
+        if entries is not None:
             manifest = validate_obj(BundleManifest, {**obj, "files": obj["files"][:2]}, mdisp)
-            return manifest, rows
+            return manifest, entries
     except (DocumentError, ValueError, RecursionError):
         pass
     manifest = load_bytes(BundleManifest, data, mdisp)
-    return manifest, [(f.path, f.sha256, f.size) for f in manifest.files]
+    files = manifest.files
+    return manifest, _Entries([f.path for f in files], [f.sha256 for f in files], [f.size for f in files])
 
 
-def _cross_checks_pass(
-    sizes: dict[str, int], files: dict[str, tuple[str, int]], entries: int, task_order: list[str]
-) -> bool:
+def _cross_checks_pass(sizes: dict[str, int], entries: _Entries, task_order: list[str]) -> bool:
     """True when the entry-by-entry checks of :func:`_cross_check_problems` would find nothing: set and
-    dict comparisons (entries are valid ``BundleFile`` paths: ``rubric.json`` or ``tasks/<id>.json``)."""
-    if len(files) != entries or RUBRIC_NAME not in files or len(set(task_order)) != len(task_order):
-        return False
-    if not {path: size for path, (_, size) in files.items()}.items() <= sizes.items():
+    dict comparisons (the paths are valid ``BundleFile`` paths: ``rubric.json`` or ``tasks/<id>.json``)."""
+    listed = dict(zip(entries.paths, entries.sizes, strict=True))
+    if len(listed) != len(entries.paths) or RUBRIC_NAME not in listed or len(set(task_order)) != len(task_order):
+        return False  # a path listed twice, no rubric, a task listed twice
+    if not listed.items() <= sizes.items():
         return False  # listed but missing, or another size
     task_files = set(map(_TASK_PATH.format, task_order))
-    if len(task_files) + 1 != len(files) or not task_files < files.keys():
+    if len(task_files) + 1 != len(listed) or not task_files < listed.keys():
         return False  # a task without a file, or a task file not in task_order
-    return sizes.keys() - files.keys() == {MANIFEST_NAME}  # no unlisted file
+    return sizes.keys() - listed.keys() == {MANIFEST_NAME}  # no unlisted file
 
 
 def _cross_check_problems(
     source: _Source,
     mdisp: str,
     names: Iterable[str],
-    entries: list[tuple[str, str, int]],
+    entries: _Entries,
     task_order: list[str],
 ) -> tuple[list[Problem], dict[str, int]]:
     """Every disagreement between bundle.json and the files present, in the order they are reported;
@@ -386,7 +393,7 @@ def _cross_check_problems(
     names = set(names)
     problems: list[Problem] = []
     listed: dict[str, int] = {}
-    for i, (path, _sha256, size) in enumerate(entries):
+    for i, (path, size) in enumerate(zip(entries.paths, entries.sizes, strict=True)):
         if path in listed:
             problems.append(Problem(mdisp, f"files[{i}].path", f"{path!r} is listed twice"))
             continue
@@ -446,19 +453,15 @@ def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
             f"(it reads {SUPPORTED_FORMAT_MAJOR}.x); please update the app",
             "format_version",
         )
-    files = {name: (sha256, size) for name, sha256, size in entries}
-    if _cross_checks_pass(sizes, files, len(entries), manifest.task_order):
+    if _cross_checks_pass(sizes, entries, manifest.task_order):
         problems: list[Problem] = []
-        listed_rubric = True
+        files = dict(zip(entries.paths, zip(entries.sha256s, entries.sizes, strict=True), strict=True))
     else:
         problems, listed = _cross_check_problems(source, mdisp, names, entries, manifest.task_order)
-        listed_rubric = RUBRIC_NAME in listed
-        files = {}
-        for name, sha256, size in entries:  # a path listed twice: its first entry, as the checks above
-            files.setdefault(name, (sha256, size))
+        files = {path: (entries.sha256s[i], entries.sizes[i]) for path, i in listed.items()}  # first entries
     del entries
     rubric: Rubric | None = None
-    if listed_rubric and RUBRIC_NAME in names:
+    if RUBRIC_NAME in files and RUBRIC_NAME in names:
         try:
             data = source.read(RUBRIC_NAME)
             if sha256_hex(data) != files[RUBRIC_NAME][0]:
