@@ -128,7 +128,7 @@ def same_outcome(files: dict[str, bytes], tmp_path: Path) -> object:
 
 # ----- bundle.json broken in the ways a hand edit, a bad tool or an attacker would break it ---------------
 ODD_VALUES = [None, True, False, 3.0, -1, 2**64, 1.5, "x", "", [], {}, "A" * 64, "tasks/t0000.json\ntasks/t0001.json",
-              "tasks/caf\u00e9.json", "rubric.json", "tasks/t0000.json", "bundle.json", "tasks/../x.json", "f" * 64]
+              "tasks/caf\u00e9.json", "tasks/a:b.json", "rubric.json", "tasks/t0000.json", "bundle.json", "tasks/../x.json", "f" * 64]
 
 
 @st.composite
@@ -163,7 +163,7 @@ def broken_bundles(draw: st.DrawFn) -> dict[str, bytes]:
         elif what == "task_drop" and order:
             order.pop()
         elif what == "task_add":
-            order.append(draw(st.sampled_from(["t9999", "t0000", "bad id", "x:y"])))
+            order.append(draw(st.sampled_from(["t9999", "t0000", "bad id", "x:y", "a:b"])))
         elif what == "task_odd":
             manifest["task_order"] = draw(st.sampled_from([[], "t0000", [None], [1], None]))
         elif what == "files_odd":
@@ -183,15 +183,28 @@ def broken_bundles(draw: st.DrawFn) -> dict[str, bytes]:
         elif what == "sorted" and entries and all(isinstance(e, dict) for e in entries):
             entries.sort(key=lambda e: str(e.get("path")), reverse=True)
     text = json.dumps(manifest, indent=draw(st.sampled_from([None, 2])))
-    raw = draw(st.sampled_from(["", "", "", "dup_key", "surrogate", "nan", "bom", "deep"]))
+    raw = draw(st.sampled_from(["", "", "", "dup_key", "dup_key_space", "dup_title", "dup_title_colon",
+                                "escaped_colon", "surrogate", "nan", "bom", "deep", "big_int", "huge_float"]))
     if raw == "dup_key":
         text = text.replace('"size":', '"size": 1, "size":', 1)
+    elif raw == "dup_key_space":  # a repeated key written with a space before its colon
+        text = text.replace('"size":', '"size" : 1, "size":', 1)
+    elif raw == "dup_title":
+        text = text.replace("{", '{"study_title" :"x",', 1)
+    elif raw == "dup_title_colon":  # the colons of the repeated pair's values must not hide it
+        text = text.replace("{", '{"study_title": "a:b:c", "study_title" :"x\\":",', 1)
+    elif raw == "escaped_colon":
+        text = text.replace('"study_title": "', '"study_title": "\\u003a', 1)
     elif raw == "surrogate":
         text = text.replace('"study_title": "', '"study_title": "\\ud800', 1)
     elif raw == "nan":
         text = text.replace('"size": ', '"size": NaN, "x": ', 1)
     elif raw == "bom":
         text = "\ufeff" + text
+    elif raw == "big_int":
+        text = text.replace('"size": ', '"size": 1' + "0" * 30 + ', "x": ', 1)
+    elif raw == "huge_float":
+        text = text.replace('"size": ', '"size": 1e400, "x": ', 1)
     elif raw == "deep":
         text = text.replace('"task_order": [', '"task_order": ' + "[" * 70 + "]" * 69 + ", [", 1)
     files["bundle.json"] = text.encode("utf-8")
@@ -258,3 +271,34 @@ def test_the_fast_checks_follow_the_model_patterns() -> None:
     assert BundleFile.model_json_schema()["properties"]["path"]["pattern"] == BUNDLE_PATH_PATTERN
     assert bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/a:b.json")
     assert not bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/.json")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '{"study_title": "x", ',
+        '{"study_title" : "x:y", ',
+        '{"study_title"\n:\t"x", ',
+        '{"study_title": "a\\":b", ',
+        '{"zzz": "a", "zzz": "b:c:d", ',
+    ],
+)
+def test_a_repeated_key_is_refused_whatever_the_colons_around_it(head: str, tmp_path: Path) -> None:
+    files = bundle_files(2)
+    text = files["bundle.json"].decode()
+    files["bundle.json"] = (head + text.lstrip()[1:]).encode()
+    result = same_outcome(files, tmp_path)
+    assert result[0] == "rejected"
+    assert any("appears more than once" in p or "unknown field" in p for p in result[1])  # type: ignore[index]
+
+
+def test_colons_in_values_do_not_send_a_valid_bundle_the_slow_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = bundle_files(3)
+    manifest = json.loads(files["bundle.json"])
+    manifest["study_title"] = "Study: part 2: 10:30"
+    files["bundle.json"] = json.dumps(manifest, indent=1).encode()
+    slow: list[str] = []
+    real_load = bundle_reader.load_bytes
+    monkeypatch.setattr(bundle_reader, "load_bytes", lambda m, d, s: (slow.append(m.__name__), real_load(m, d, s))[1])
+    assert same_outcome(files, tmp_path)[0] == "opened"
+    assert slow == ["Rubric"]

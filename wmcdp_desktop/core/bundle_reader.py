@@ -19,6 +19,7 @@ the entry-by-entry checks, which word every problem (same messages, same order).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import threading
@@ -342,24 +343,44 @@ def _plain_file_entries(files: Any) -> _Entries | None:
     return _Entries(paths, shas, sizes)
 
 
+_PLAIN_DECODER = json.JSONDecoder()
+"""Python's JSON parser without the strict parser's hooks: objects are built in C (the duplicate-key hook
+was a Python call per object: 10,000 for a 10,000-task bundle.json). See :func:`_load_manifest`."""
+
+
 def _load_manifest(data: bytes, mdisp: str) -> tuple[BundleManifest, _Entries]:
     """bundle.json checked: the manifest and its ``files`` entries (as columns, in order).
 
-    Without a ``\\u`` surrogate escape, with every ``files`` entry plainly valid (:func:`_plain_file_entries`)
-    and the rest valid for the model, the result is what :func:`load_bytes` gives (the model keeps two
-    entries; :class:`OpenedBundle` keeps none). A document that parses and validates so is at most three
-    levels deep, which is all the strict parser's nesting check would add. Anything else, and every error,
-    goes through :func:`load_bytes` (strict JSON, then the whole model), whose messages are the ones shown.
+    The fast way, taken only when all of this holds, gives what :func:`load_bytes` gives (the model keeps
+    two entries; :class:`OpenedBundle` keeps none):
+
+    - no ``\\u`` escape anywhere (so no surrogate escape, and every character of a parsed string is one
+      of the text);
+    - the text is UTF-8 without BOM and JSON (the same parser as the strict one, without its hooks);
+    - every ``files`` entry is plainly valid (:func:`_plain_file_entries`) and the rest valid for the model:
+      then the document is at most three levels deep (all the strict nesting check would add), and holds no
+      NaN or float (the model takes none: what the strict number hooks refuse);
+    - no key appears twice in an object: every colon of the text separates a key from its value or is
+      inside a string, so the colons of the text less those of the parsed strings count the keys of the
+      text; that count equals the keys of the parsed objects only if no object lost a repeated key.
+
+    Anything else, and every error, goes through :func:`load_bytes` (strict JSON, then the whole model),
+    whose messages are the ones shown.
     """
     try:
-        text = strict_json.decode_text(data, mdisp)
-        if "\\ud" in text or "\\uD" in text:
-            raise ValueError("surrogate escapes: the strict parser checks them")
-        obj = strict_json._DECODER.decode(text)  # the strict parser's own decoder (duplicate keys, NaN...)
-        entries = _plain_file_entries(obj.get("files")) if type(obj) is dict else None
-        if entries is not None:
-            manifest = validate_obj(BundleManifest, {**obj, "files": obj["files"][:2]}, mdisp)
-            return manifest, entries
+        if b"\\u" not in data:
+            obj = _PLAIN_DECODER.decode(strict_json.decode_text(data, mdisp))
+            entries = _plain_file_entries(obj.get("files")) if type(obj) is dict else None
+            if entries is not None:
+                manifest = validate_obj(BundleManifest, {**obj, "files": obj["files"][:2]}, mdisp)
+                # The parsed strings: top-level values, task ids, paths (keys are field names, digests hex).
+                string_colons = (
+                    sum(value.count(":") for value in obj.values() if type(value) is str)
+                    + "".join(manifest.task_order).count(":")
+                    + "".join(entries.paths).count(":")
+                )
+                if data.count(b":") - string_colons == len(obj) + 3 * len(entries.paths):
+                    return manifest, entries
     except (DocumentError, ValueError, RecursionError):
         pass
     manifest = load_bytes(BundleManifest, data, mdisp)
