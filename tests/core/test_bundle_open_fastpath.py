@@ -302,3 +302,29 @@ def test_colons_in_values_do_not_send_a_valid_bundle_the_slow_way(tmp_path: Path
     monkeypatch.setattr(bundle_reader, "load_bytes", lambda m, d, s: (slow.append(m.__name__), real_load(m, d, s))[1])
     assert same_outcome(files, tmp_path)[0] == "opened"
     assert slow == ["Rubric"]
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [["rubric", "t1"], ["a.json", "a.json.json", "b:c"], ["tasks", "x.json"], ["t1"], ["Z", "y9"]],
+)
+def test_task_ids_that_look_like_paths(ids: list[str], tmp_path: Path) -> None:
+    from studyfix import rehash, task_obj
+
+    from wmcdp_desktop.core.strict_json import dumps_canonical
+
+    files = bundle_files(1)
+    del files["tasks/t0000.json"]
+    for task_id in ids:
+        files[f"tasks/{task_id}.json"] = dumps_canonical(task_obj(task_id)).encode()
+    manifest = json.loads(files["bundle.json"])
+    manifest["task_order"] = ids
+    files["bundle.json"] = json.dumps(manifest).encode()
+    files = rehash(files)
+    result = same_outcome(files, tmp_path)
+    assert result[0] == "opened" and result[3] == ids  # type: ignore[index]
+    # and one of them missing from task_order, or from the files
+    manifest = json.loads(files["bundle.json"])
+    manifest["task_order"] = ids[:-1] or ["other"]
+    files["bundle.json"] = json.dumps(manifest).encode()
+    assert same_outcome(files, tmp_path)[0] == "rejected"

@@ -43,7 +43,7 @@ import zlib
 from array import array
 from dataclasses import dataclass
 from itertools import repeat
-from operator import add, gt, itemgetter, lt, sub
+from operator import add, gt, itemgetter, lt, mul, sub
 from pathlib import Path
 
 from wmcdp_desktop.core.errors import DocumentError, Problem
@@ -320,8 +320,7 @@ class _CentralIndex:
         self.flags = flags
 
     def sizes(self) -> dict[str, int]:
-        file_sizes = self.file_sizes
-        return {name: file_sizes[i] for name, i in self.index.items()}
+        return dict(zip(self.index, map(self.file_sizes.__getitem__, self.index.values()), strict=True))
 
     @classmethod
     def build(cls, fp: io.BytesIO | _DiskFile, size: int, limits: Limits) -> _CentralIndex | None:
@@ -385,8 +384,9 @@ class _CentralIndex:
             return None
         if any(map(gt, csizes, map(sub, ends, offsets))):  # more compressed bytes than room before the next
             return None
-        floor, ratio = limits.ratio_floor_bytes, limits.max_ratio
-        if any(f > floor and f > ratio * (c or 1) for f, c in zip(fsizes, csizes, strict=True)):
+        # A member over the ratio floor expanding more than max_ratio times its compressed size (at least 1).
+        caps = map(max, repeat(limits.ratio_floor_bytes), map(mul, map(max, csizes, repeat(1)), repeat(limits.max_ratio)))
+        if any(map(gt, fsizes, caps)):
             return None
         if 0 in methods and any(m == 0 and c != f for m, c, f in zip(methods, csizes, fsizes, strict=True)):
             return None
