@@ -466,6 +466,8 @@ def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
     manifest_bytes = source.read(MANIFEST_NAME)
     mdisp = source.display(MANIFEST_NAME)
     manifest, entries = _load_manifest(manifest_bytes, mdisp)
+    manifest_sha256 = sha256_hex(manifest_bytes)
+    del manifest_bytes  # 1.8 MB for 10,000 tasks: not kept while the rest is checked
 
     major = manifest.format_version.split(".", 1)[0]
     if major != str(SUPPORTED_FORMAT_MAJOR):
@@ -496,4 +498,4 @@ def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
             problems.extend(exc.problems)
     if problems or rubric is None:
         raise DocumentError(problems or [Problem(source.label, "", "rubric.json cannot be read")])
-    return OpenedBundle(path, source, manifest, sha256_hex(manifest_bytes), rubric, files)
+    return OpenedBundle(path, source, manifest, manifest_sha256, rubric, files)

@@ -384,9 +384,12 @@ class _CentralIndex:
             return None
         if any(map(gt, csizes, map(sub, ends, offsets))):  # more compressed bytes than room before the next
             return None
-        # A member over the ratio floor expanding more than max_ratio times its compressed size (at least 1).
-        caps = map(max, repeat(limits.ratio_floor_bytes), map(mul, map(max, csizes, repeat(1)), repeat(limits.max_ratio)))
-        if any(map(gt, fsizes, caps)):
+        # A member over the ratio floor expanding more than max_ratio times its compressed size (at least 1);
+        # looked for one by one only if some member is over max_ratio times its compressed size as stored.
+        floor, ratio = limits.ratio_floor_bytes, limits.max_ratio
+        if any(map(gt, fsizes, map(mul, csizes, repeat(ratio)))) and any(
+            f > floor and f > ratio * max(c, 1) for f, c in zip(fsizes, csizes, strict=True)
+        ):
             return None
         if 0 in methods and any(m == 0 and c != f for m, c, f in zip(methods, csizes, fsizes, strict=True)):
             return None
