@@ -328,3 +328,28 @@ def test_task_ids_that_look_like_paths(ids: list[str], tmp_path: Path) -> None:
     manifest["task_order"] = ids[:-1] or ["other"]
     files["bundle.json"] = json.dumps(manifest).encode()
     assert same_outcome(files, tmp_path)[0] == "rejected"
+
+
+def test_the_garbage_collector_is_left_as_it_was(tmp_path: Path) -> None:
+    import gc
+
+    path = tmp_path / "b.wmcdp"
+    path.write_bytes(deterministic_zip(bundle_files(2)))
+    broken = tmp_path / "broken.wmcdp"
+    broken.write_bytes(b"PK not a zip")
+    assert gc.isenabled()
+    seen: list[bool] = []
+    real = bundle_reader._open_source
+    try:
+        bundle_reader._open_source = lambda *a: (seen.append(gc.isenabled()), real(*a))[1]  # type: ignore[assignment]
+        open_bundle(path)
+        assert seen == [False] and gc.isenabled()  # held off while opening, then on again
+        with pytest.raises(DocumentError):
+            open_bundle(broken)
+        assert gc.isenabled()
+        gc.disable()
+        open_bundle(path)
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        bundle_reader._open_source = real  # type: ignore[assignment]
+        gc.enable()
