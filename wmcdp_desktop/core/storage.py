@@ -66,15 +66,20 @@ def _mkdir(path: Path) -> None:
     so a record written into a new folder does not vanish with the folder after a power cut."""
     missing: list[Path] = []
     probe = path
-    while not probe.is_dir():
-        missing.append(probe)
-        if probe.parent == probe:
-            break
-        probe = probe.parent
     try:
+        # os.path.isdir: False (not a raw PermissionError as Path.is_dir on 3.11) for a folder that cannot
+        # be entered; mkdir below then fails with the reason.
+        while not os.path.isdir(probe):
+            missing.append(probe)
+            if probe.parent == probe:
+                break
+            probe = probe.parent
         for folder in reversed(missing):
-            with contextlib.suppress(FileExistsError):
+            try:
                 folder.mkdir()
+            except FileExistsError:
+                if not os.path.isdir(folder):
+                    raise  # a file or a dangling link in the way: not a folder we can use
             fsync_dir(folder.parent)
     except OSError as exc:
         raise StorageError(f"Could not create the folder {path}: {exc.strerror or exc}.") from exc
