@@ -18,14 +18,12 @@ the entry-by-entry checks, which word every problem (same messages, same order).
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -33,6 +31,7 @@ from typing import Any, NamedTuple, Protocol
 from wmcdp_desktop.core import strict_json
 from wmcdp_desktop.core.documents import load_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.gc_pause import gc_paused
 from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN, BundleManifest
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
@@ -450,29 +449,14 @@ def _cross_check_problems(
     return problems, listed
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector held off (then left as it was).
-
-    Opening a 10,000-task bundle makes tens of thousands of short-lived tuples, dicts and lists; in the app,
-    where Qt, pydantic and the window already hold some 45,000 tracked objects, the collections they set off
-    (one of them over every object) took 20-30 ms of about 100 (benchmarks/). Nothing opened here makes a
-    reference cycle that must be collected meanwhile; the next collection after it sees what survived."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
     """Open a ``.wmcdp``/``.zip`` bundle or a bundle folder. See the module docstring.
 
     Raises :class:`DocumentError` with every problem found (each naming the file and JSON path).
     """
-    with _gc_paused():
+    # Opening 10,000 tasks makes tens of thousands of short-lived tuples, dicts and lists; in the app (some
+    # 45,000 tracked objects) the collections they set off took 20-30 ms of about 100 (benchmarks/).
+    with gc_paused():
         return _open_bundle(Path(path), limits)
 
 
