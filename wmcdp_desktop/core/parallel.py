@@ -10,6 +10,7 @@ plain :class:`WmcdpError`, never a traceback).
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -55,6 +56,28 @@ def auto_workers() -> int:
 def _ignore_sigint() -> None:
     # Ctrl-C goes to the whole process group; only the parent acts on it (no traceback per worker).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_worker() -> None:
+    """Initializer of every worker: Ctrl-C ignored, and the worker ends when its parent is gone.
+
+    A pool's workers wait on their task queue for ever; a parent killed without cleaning up (``kill``,
+    ``kill -9``, a closed terminal, a cancelled CI job) would leave them behind, and holding its output
+    pipe they would keep whoever reads it waiting too. A daemon thread waits on the parent's sentinel
+    (the end of a pipe only the parent holds on POSIX, the parent's process handle on Windows) and
+    ends the worker when it fires.
+    """
+    _ignore_sigint()
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        threading.Thread(
+            target=_exit_with_parent, args=(parent.sentinel,), name="wmcdp-parent-watch", daemon=True
+        ).start()
+
+
+def _exit_with_parent(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)  # the parent is gone: nobody is left to take this worker's results
 
 
 @contextmanager
@@ -107,7 +130,7 @@ class ChunkPool(Generic[T, R]):
 
     def __enter__(self) -> ChunkPool[T, R]:
         context = multiprocessing.get_context(self.start_method or START_METHOD)
-        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_ignore_sigint)
+        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_start_worker)
         try:
             with _sigint_ignored():
                 # The workers start during these submits; started with Ctrl-C ignored, none of them can be
