@@ -37,6 +37,7 @@ import os
 import re
 import stat
 import struct
+import sys
 import unicodedata
 import zipfile
 import zlib
@@ -267,7 +268,15 @@ _CENTRAL_SIGNATURE = 0x02014B50
 _CENTRAL_SIGNATURE_BYTES = b"PK\x01\x02"
 _CENTRAL_AFTER_SIGNATURE = struct.Struct("<2xHHH4xIIIHHH4xII")
 """:data:`_CENTRAL` after its signature (42 bytes)."""
-_NAME_AFTER_SIGNATURE = itemgetter(slice(_CENTRAL_AFTER_SIGNATURE.size, None))
+_HEAD = _CENTRAL_AFTER_SIGNATURE.size
+_HEAD_OF = itemgetter(slice(0, _HEAD))
+_NAME_AFTER_SIGNATURE = itemgetter(slice(_HEAD, None))
+_COLUMNS = ((2, 2), (4, 2), (6, 2), (12, 4), (16, 4), (20, 4), (24, 2), (26, 2), (28, 2), (34, 4), (38, 4))
+"""Where each field of :data:`_CENTRAL_AFTER_SIGNATURE` lies in the 42 bytes after the signature, and its
+width: version needed, flags, method, CRC, compressed size, size, name/extra/comment lengths, external
+attributes, local header offset."""
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+_TYPECODES = tuple("H" if width == 2 else _U32 for _, width in _COLUMNS)
 _LOCAL = struct.Struct("<IHHHHHIIIHH")  # local file header: 30 bytes + name, extra
 _LOCAL_SIGNATURE = 0x04034B50
 _EXTRA = struct.Struct("<HH")
@@ -284,6 +293,18 @@ _S_IFLNK_TOP = stat.S_IFLNK >> 12
 _PLAIN_NAMES = re.compile(rf"(?:(?:{_PLAIN_NAME.pattern})\n)*(?:{_PLAIN_NAME.pattern})")
 """Names joined by newlines, each one a ``_PLAIN_NAME`` (a newline is in no plain name)."""
 _DIR_AT_END = re.compile(r"/+(?=\n|\Z)")
+
+
+def _column(heads: bytes, at: int, width: int) -> array[int]:
+    """The little-endian field of ``width`` bytes at ``at`` in each 42-byte header of ``heads``."""
+    count = len(heads) // _HEAD
+    raw = bytearray(width * count)
+    for byte in range(width):
+        raw[byte::width] = heads[at + byte :: _HEAD]
+    column = array("H" if width == 2 else _U32, raw)
+    if sys.byteorder == "big":
+        column.byteswap()
+    return column
 
 
 class _CentralIndex:
@@ -354,6 +375,7 @@ class _CentralIndex:
         columns, raw_names = walked
         n = total
         extract, flag_bits, methods, crcs, csizes, fsizes, _nlen, _elen, _clen, external, offsets = columns
+        del columns
         if max(extract) > _MAX_EXTRACT_VERSION:
             return None
         if any(f & ~_FLAGS_PLAIN for f in set(flag_bits)) or not set(methods) <= set(ALLOWED_COMPRESSION):
@@ -379,7 +401,8 @@ class _CentralIndex:
         # Sizes, room and ratio, as _open_checked checks them (folders included: stricter, never laxer).
         if max(fsizes) > limits.max_member_bytes or sum(fsizes) > limits.max_total_bytes:
             return None
-        ends = (*offsets[1:], cd_offset)
+        ends = offsets[1:]
+        ends.append(cd_offset)
         if not all(map(lt, offsets, ends)):  # members in file order, each before the next
             return None
         if any(map(gt, csizes, map(sub, ends, offsets))):  # more compressed bytes than room before the next
@@ -399,40 +422,34 @@ class _CentralIndex:
             index = {name: i for i, name in enumerate(names) if not name.endswith("/")}
         else:
             index = dict(zip(names, range(n), strict=True))
-        return cls(
-            index,
-            array("Q", offsets),
-            array("Q", ends),
-            array("Q", csizes),
-            array("Q", fsizes),
-            array("Q", crcs),
-            array("B", methods),
-            array("H", flag_bits),
-        )
+        return cls(index, offsets, ends, csizes, fsizes, crcs, methods, flag_bits)
 
     @staticmethod
-    def _split_walk(cd: bytes, total: int) -> tuple[list[tuple[int, ...]], list[bytes]] | None:
-        """The central directory's columns (the fields of :data:`_CENTRAL` after the signature) and raw
-        names, when it splits at its ``PK\\x01\\x02`` signatures into exactly ``total`` headers without
-        extra fields or comments, each as long as its name length says (then no split fell inside a name);
-        else ``None``. The common case, with no Python step per entry."""
+    def _split_walk(cd: bytes, total: int) -> tuple[list[array[int]], list[bytes]] | None:
+        """The central directory's columns (the fields of :data:`_CENTRAL` after the signature, as arrays)
+        and raw names, when it splits at its ``PK\\x01\\x02`` signatures into exactly ``total`` headers
+        without extra fields or comments, each as long as its name length says (then no split fell inside a
+        name); else ``None``. The common case: the fixed 42 bytes of every header are joined and each field
+        is cut out of them with strided slices, so no Python object is made per entry and field."""
         chunks = cd.split(_CENTRAL_SIGNATURE_BYTES)
         if len(chunks) != total + 1 or chunks[0]:
             return None
         del chunks[0]
-        try:
-            columns = list(zip(*map(_CENTRAL_AFTER_SIGNATURE.unpack_from, chunks), strict=True))
-        except struct.error:  # a piece shorter than a header
+        lengths = list(map(len, chunks))
+        if min(lengths) < _HEAD:
             return None
+        heads = b"".join(map(_HEAD_OF, chunks))
+        columns = [_column(heads, at, width) for at, width in _COLUMNS]
+        del heads
         name_lengths, extra_lengths, comment_lengths = columns[6:9]
-        if set(extra_lengths) != {0} or set(comment_lengths) != {0}:
+        if extra_lengths.count(0) != total or comment_lengths.count(0) != total:
             return None
-        if list(map(len, chunks)) != list(map(add, name_lengths, repeat(_CENTRAL_AFTER_SIGNATURE.size))):
+        if lengths != list(map(add, name_lengths, repeat(_HEAD))):
             return None
         return columns, list(map(_NAME_AFTER_SIGNATURE, chunks))
 
     @classmethod
-    def _walk(cls, cd: bytes, total: int) -> tuple[list[tuple[int, ...]], list[bytes]] | None:
+    def _walk(cls, cd: bytes, total: int) -> tuple[list[array[int]], list[bytes]] | None:
         """The columns and raw names of :meth:`_split_walk`, header by header (extra fields and comments
         allowed; a zip64 or corrupt extra field gives ``None``, as does anything not adding up)."""
         unpack = _CENTRAL.unpack_from
@@ -453,7 +470,7 @@ class _CentralIndex:
             pos = name_end + row[8] + row[9]
         if pos != end or len(rows) != total:
             return None
-        return list(zip(*rows, strict=True)), raw_names
+        return [array(code, column) for code, column in zip(_TYPECODES, zip(*rows, strict=True), strict=True)], raw_names
 
     @staticmethod
     def _zip64_or_bad_extra(extra: bytes) -> bool:
