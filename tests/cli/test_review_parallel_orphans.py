@@ -81,3 +81,20 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path: Path, start_method: st
         for pid in workers:  # the test's own orphans, if any
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _noop(chunk: list[int]) -> list[int]:
+    return chunk
+
+
+def test_windows_pool_size_stays_within_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Windows ``ProcessPoolExecutor`` refuses more than 61 workers with a ValueError (``--jobs 64`` on a
+    big workstation was an "unexpected internal error"); the pool takes at most that many there."""
+    from wmcdp_desktop.core import parallel
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    pool = parallel.ChunkPool(_noop, [[i] for i in range(100)], workers=100)
+    assert pool.workers == 61
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert parallel.ChunkPool(_noop, [[i] for i in range(100)], workers=100).workers == 100
+    assert parallel.ChunkPool(_noop, [[1], [2]], workers=100).workers == 2

@@ -13,6 +13,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -30,6 +31,9 @@ START_METHOD: str | None = None
 
 MAX_AUTO_WORKERS = 8
 """Most workers chosen automatically (more rarely helps: the disk and the parent become the limit)."""
+
+WINDOWS_MAX_WORKERS = 61
+"""``ProcessPoolExecutor`` on Windows refuses more workers than this (it waits on at most 63 handles)."""
 
 
 class WorkerError(WmcdpError):
@@ -122,7 +126,8 @@ class ChunkPool(Generic[T, R]):
     ) -> None:
         self.fn = fn
         self.chunks = chunks
-        self.workers = max(1, min(workers, len(chunks)))
+        limit = WINDOWS_MAX_WORKERS if sys.platform == "win32" else workers
+        self.workers = max(1, min(workers, len(chunks), limit))
         self.extra = extra
         self.start_method = start_method
         self._executor: ProcessPoolExecutor | None = None
