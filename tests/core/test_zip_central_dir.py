@@ -328,3 +328,31 @@ def test_a_central_signature_inside_an_extra_field_or_comment_is_walked_header_b
     assert not took_lean(named)
     with pytest.raises(DocumentError, match="control character"):
         open_zip_bytes(named, "z")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(list("aZ9_-./\\: é\x00")), max_size=8), min_size=1, max_size=5))
+def test_names_checked_joined_as_each_by_the_plain_name_pattern(names: list[str]) -> None:
+    joined = "\n".join(names).encode("utf-8")
+    assert zipsafe._plain_names(joined) == all(zipsafe._PLAIN_NAME.fullmatch(n) is not None for n in names)
+
+
+@pytest.mark.parametrize(
+    ("names", "plain"),
+    [
+        (["tasks/", "tasks/a.json"], True),
+        (["a"], True),
+        ([""], False),
+        (["a", ""], False),
+        (["", "a"], False),
+        (["a/", "/b"], False),
+        (["a", ".b"], False),
+        (["a/.b"], False),
+        (["a//b"], False),
+        (["a//"], False),
+        (["-x/y_z.json"], True),
+        (["x:y"], False),
+    ],
+)
+def test_plain_names_examples(names: list[str], plain: bool) -> None:
+    assert zipsafe._plain_names("\n".join(names).encode()) is plain

@@ -290,8 +290,21 @@ _FLAGS_PLAIN = _FLAG_UTF8 | 0x6
 """Flag bits a zip the lean reader takes may have: UTF-8 names, deflate's speed/size hint. Encryption (bit
 0), data descriptors (3), patches (5), strong encryption (6) and the rest go to zipfile."""
 _S_IFLNK_TOP = stat.S_IFLNK >> 12
-_PLAIN_NAMES = re.compile(rf"(?:(?:{_PLAIN_NAME.pattern})\n)*(?:{_PLAIN_NAME.pattern})")
-"""Names joined by newlines, each one a ``_PLAIN_NAME`` (a newline is in no plain name)."""
+_PLAIN_NAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/"
+
+
+def _plain_names(joined: bytes) -> bool:
+    """Whether every name of ``joined`` (names joined by newlines, none holding one) is a ``_PLAIN_NAME``:
+    path parts of letters, digits, ``.``, ``_``, ``-``, none empty or starting with ``.``, one ``/`` at
+    most at the end. Said with byte-string operations (C speed; the regular expression over 10,000 names
+    took twice as long)."""
+    return (
+        bool(joined)
+        and not joined.translate(None, _PLAIN_NAME_BYTES + b"\n")
+        and not joined.startswith((b"/", b".", b"\n"))
+        and not joined.endswith(b"\n")
+        and all(part not in joined for part in (b"\n\n", b"\n/", b"\n.", b"//", b"/."))
+    )
 _DIR_AT_END = re.compile(r"/+(?=\n|\Z)")
 
 
@@ -391,7 +404,7 @@ class _CentralIndex:
             return None
         text = joined.decode("ascii")
         names = text.split("\n")
-        if not _PLAIN_NAMES.fullmatch(text) and any(map(name_problem, names)):
+        if not _plain_names(joined) and any(map(name_problem, names)):
             return None
         has_dirs = "/\n" in text or text.endswith("/")
         folded = _DIR_AT_END.sub("", text.lower()) if has_dirs else text.lower()
