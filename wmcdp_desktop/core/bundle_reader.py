@@ -395,13 +395,15 @@ def _cross_checks_pass(sizes: dict[str, int], entries: _Entries, task_order: lis
         return False  # a path listed twice, or no rubric
     if not listed.items() <= sizes.items():
         return False  # listed but missing, or another size
-    # Each path but rubric.json is tasks/<id>.json, <id> without "/" or a newline: the ids of the task files
-    # are their paths joined by newlines less "tasks/" and the ".json" before each newline.
-    tasks = "\n".join(path for path in listed if path != RUBRIC_NAME) + "\n"
-    file_ids = tasks.replace("tasks/", "").replace(".json\n", "\n").split("\n")[:-1]
-    if len(file_ids) != len(task_order) or set(file_ids) != set(task_order):
-        return False  # a task without a file, or a task file not in task_order
-    return sizes.keys() - listed.keys() == {MANIFEST_NAME}  # no unlisted file
+    # Each path but rubric.json (listed once) is tasks/<id>.json, <id> without "/" or a newline: the ids of
+    # the task files are the paths joined by newlines less rubric.json's line, "tasks/" after each newline
+    # and ".json" before each.
+    lines = ("\n" + "\n".join(entries.paths) + "\n").replace(f"\n{RUBRIC_NAME}\n", "\n", 1)
+    file_ids = lines.replace("\ntasks/", "\n").replace(".json\n", "\n")[1:-1].split("\n")
+    order = set(task_order)
+    if not len(file_ids) == len(order) == len(task_order) or not order.issuperset(file_ids):
+        return False  # a task without a file, a task file not in task_order, a task listed twice
+    return len(sizes) == len(listed) + 1 and MANIFEST_NAME in sizes  # no unlisted file (listed <= present)
 
 
 def _cross_check_problems(
