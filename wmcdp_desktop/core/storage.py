@@ -246,7 +246,7 @@ class RaterStore:
         except FileNotFoundError:
             return []
         out = []
-        for line in text.splitlines():
+        for line in text.split("\n"):  # not splitlines: U+2028, U+0085 ... may be inside a line's strings
             try:
                 obj = json.loads(line)
             except ValueError:
