@@ -6,9 +6,6 @@ Decisions (see docs/FORMATS.md):
 - ``extra="forbid"``: an unknown field is an error (usually a typo that would otherwise be lost).
 - ``frozen=True``: documents are values; the UI builds new ones instead of mutating.
 - Field docstrings become ``description`` in the generated JSON Schemas.
-- ``defer_build=True``: a model's validator is built when it is first used, not when its module is
-  imported (the rater app starts without building the record, draft and case models it may not need
-  until the first save; docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -39,7 +36,6 @@ class Document(BaseModel):
         frozen=True,
         use_attribute_docstrings=True,
         validate_default=False,
-        defer_build=True,
     )
 
     @model_validator(mode="before")
