@@ -287,7 +287,10 @@ class RatingSession:
         A draft holding only time (a task looked at) keeps the time but leaves the task "not started"."""
         for tid in sorted(store.draft_task_ids() & set(self.task_ids)):
             draft = store.load_draft(tid)  # an unreadable one is quarantined and reported
-            if draft is not None and WorkingRating.from_draft(draft).has_content():
+            latest = self._latest.get(tid)
+            if draft is None or (latest is not None and draft.base_revision != latest):
+                continue  # older than the latest record (its removal was lost): open_task ignores it too
+            if WorkingRating.from_draft(draft).has_content():
                 self._drafts.add(tid)
         self.current_id: str | None = None
         self.current: WorkingRating | None = None
