@@ -12,7 +12,7 @@ Layout (INTERFACES.md)::
 
 Drafts and records are written with :mod:`wmcdp_desktop.core.atomic` (temp file, fsync, replace). A
 record's folder is fsync'd after the replace too, so a submitted record survives a power cut; a draft's
-folder is not (after a power cut the draft is the previous or the new complete one). The audit log is
+folder is not (after a power cut the draft is an earlier or the new complete one). The audit log is
 appended one whole line per ``write()``; lines are fsync'd except ``draft_saved`` (informational) and
 ``submitted``/``revised`` (rebuilt from the record files by :meth:`RaterStore.recover_unaudited_records`
 if a power cut loses them). A crash can at worst leave a partial last line, which :func:`read_audit`
@@ -311,8 +311,9 @@ class RaterStore:
         """Write the draft atomically; returns its sha256.
 
         The draft's bytes are fsync'd before it replaces the previous draft, but its folder is not: after a
-        power cut the draft is the previous or the new complete one (autosave rewrites it every few
-        seconds while the rater works). This keeps an autosave to one fsync on a laptop's disk."""
+        power cut the draft is an earlier or the new complete one (or none, for a first save the file
+        system had not committed; autosave rewrites it every few seconds while the rater works). This
+        keeps an autosave to one fsync on a laptop's disk."""
         data = self._write(self.draft_path(draft.task_id), dumps_canonical(draft.to_json_obj()), sync_dir=False)
         digest = sha256_hex(data)
         now = self.clock.monotonic()
