@@ -162,3 +162,37 @@ def test_common_defs_are_the_formats_list() -> None:
 )
 def test_common_defs_validate(name: str, value: Any, valid: bool) -> None:
     assert _def_validator(name).is_valid(value) == valid
+
+
+def test_field_descriptions_come_from_docstrings_read_when_writing_schemas() -> None:
+    import pydantic._internal._docs_extraction as pydantic_docs
+
+    from wmcdp_desktop.core import schemas
+    from wmcdp_desktop.core.models import RatingRecord
+    from wmcdp_desktop.core.models.rating_record import Envelope
+
+    # The models do not parse their own source at import (start-up time of the rater app) ...
+    assert RatingRecord.model_fields["benchmark_item_id"].description is None
+    # ... the published schema still describes every documented field, read the way pydantic reads them.
+    body = schemas.model_schema("rating-record.schema.json", RatingRecord)
+    assert body["properties"]["benchmark_item_id"]["description"] == "WM-FLD-001 Benchmark item ID."
+    import wmcdp_desktop.core.models as models_pkg
+    from wmcdp_desktop.core.models._base import Document
+
+    for name in models_pkg.__all__:
+        getattr(models_pkg, name)  # import every model module
+    classes: list[type] = []
+    todo: list[type] = [Document]
+    while todo:
+        cls = todo.pop()
+        classes.append(cls)
+        todo.extend(cls.__subclasses__())
+    assert Envelope in classes and len(classes) > 20
+    compared = 0
+    for cls in classes:
+        theirs = pydantic_docs.extract_docstrings_from_cls(cls, use_inspect=True)
+        ours = schemas.field_docstrings(cls)
+        for field, doc in theirs.items():
+            assert ours.get(field) == doc, (cls, field)
+            compared += 1
+    assert compared > 100

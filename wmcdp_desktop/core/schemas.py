@@ -10,6 +10,11 @@ file is stale.
 
 from __future__ import annotations
 
+import ast
+import functools
+import inspect
+import itertools
+import textwrap
 from pathlib import Path
 from typing import Any, get_args
 
@@ -59,8 +64,68 @@ SEED_SCHEMA = "benchmark-item.schema.json"
 COMMON_SCHEMA = "common.schema.json"
 
 
+@functools.cache
+def field_docstrings(cls: type) -> dict[str, str]:
+    """Field name -> the docstring under it (``x: int`` then ``\"\"\"doc\"\"\"``), for ``cls`` and its bases.
+
+    The models keep their field documentation as attribute docstrings. pydantic can read them itself
+    (``use_attribute_docstrings``), but it does so for every model class when the models are imported,
+    parsing their source (0.1-0.2 s of the rater app's start-up); the descriptions are only needed here,
+    for the published schemas, so they are read here, the way pydantic reads them.
+    """
+    out: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if klass in (object, BaseModel) or not issubclass(klass, BaseModel):
+            continue
+        try:
+            source = textwrap.dedent(inspect.getsource(klass))
+        except (OSError, TypeError):
+            continue
+        node = ast.parse(source).body[0]
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for stmt, nxt in itertools.pairwise(node.body):
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and isinstance(nxt, ast.Expr)
+                and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)
+            ):
+                out[stmt.target.id] = inspect.cleandoc(nxt.value.value)
+    return out
+
+
 class _NoNullSchema(GenerateJsonSchema):
-    """Optional fields are omitted, never null: drop the ``null`` branch and ``default: null``."""
+    """Optional fields are omitted, never null: drop the ``null`` branch and ``default: null``.
+
+    Also gives each field the description of its docstring (:func:`field_docstrings`), through the same
+    metadata pydantic itself would have set."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._classes: list[type] = []
+
+    def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
+        self._classes.append(schema["cls"])
+        try:
+            return super().model_schema(schema)
+        finally:
+            self._classes.pop()
+
+    def model_fields_schema(self, schema: core_schema.ModelFieldsSchema) -> JsonSchemaValue:
+        docs = field_docstrings(self._classes[-1]) if self._classes else {}
+        if docs:
+            fields = {}
+            for name, field in schema["fields"].items():
+                doc = docs.get(name)
+                if doc is not None:
+                    metadata = dict(field.get("metadata") or {})
+                    metadata["pydantic_js_updates"] = {"description": doc, **metadata.get("pydantic_js_updates", {})}
+                    field = {**field, "metadata": metadata}
+                fields[name] = field
+            schema = {**schema, "fields": fields}
+        return super().model_fields_schema(schema)
 
     def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
         return self.generate_inner(schema["schema"])
