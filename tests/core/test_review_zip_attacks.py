@@ -348,13 +348,7 @@ def test_a_stored_member_declared_huge_is_not_read_into_memory() -> None:
     assert_same(data)
 
 
-# ----- defects -------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "DEFECT: _CentralIndex.read compares block[30:30+local_name_len] with the name, but the block read is only "
-    "30+len(name)+csize bytes long; for an empty member (csize 0) a local header whose name length is longer "
-    "than the central name (the extra bytes sitting in a gap before the next header) still matches, and the "
-    "lean reader returns b'' where zipfile refuses the member ('File name in directory ... and header ... "
-    "differ')"))
+# ----- defects found by the review (fixed) ---------------------------------------------------------------
 def test_empty_member_whose_local_name_length_is_longer_than_its_name() -> None:
     data = two(M(b"a.json", b"", method=0, local_name_len=10, gap=b"JUNK"))
     assert took_lean(data)
@@ -435,33 +429,24 @@ def test_unicode_path_extra_is_ignored_the_same_way_on_this_python() -> None:
     if sys.version_info >= (3, 12):
         pytest.skip("zipfile reads 0x7075 here: see the 3.12+ tests below")
     for name, data in UNICODE_PATH_ATTACKS.items():
-        assert took_lean(data), name
+        assert not took_lean(data), name  # the lean reader leaves a 0x7075 field to zipfile and the old checks
         new = assert_same(data)
         assert new[1] == ["a.json", "b.json"], name  # type: ignore[index]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "DEFECT (Python >= 3.12 only): zipfile takes a member's name from an Info-ZIP Unicode Path extra field "
-    "(0x7075) and refuses a corrupt one; the lean reader walks past the field (not zip64, lengths add up) and "
-    "keeps the raw name, so the two ways disagree: a corrupt field is refused by zipfile and accepted by "
-    "the lean reader, and a valid one gives different names"))
 @pytest.mark.parametrize("attack", sorted(UNICODE_PATH_ATTACKS))
 def test_unicode_path_extra_same_outcome_on_python_312(attack: str) -> None:
     new, old = _both_ways_on_312(UNICODE_PATH_ATTACKS[attack])
     assert new == old
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "DEFECT (Python >= 3.12 only, in the zipfile way every non-plain zip takes): _open_checked checks "
-    "info.orig_filename but SafeZip hands out info.filename, which zipfile >= 3.12 replaces with the "
-    "0x7075 Unicode Path; a zip with an archive comment (so not plain) names a member '../../evil.json' "
-    "unchecked"))
 def test_zipfile_way_hands_out_only_checked_names_on_python_312() -> None:
     data = two(M(b"a.json", b"{}", extra=_unicode_path_extra(b"a.json", b"../../evil.json")), comment=b"not plain")
     new, old = _both_ways_on_312(data)
     for result in (new, old):
-        assert result[0] == "opened"  # type: ignore[index]
-        assert result[2] == [None, None]  # type: ignore[index]  # every name handed out passes name_problem
+        # Refused: the name zipfile would hand out is not the stored name the checks saw.
+        assert result[0] == "rejected", result  # type: ignore[index]
+        assert any("second, different name" in p and "evil" in p for p in result[1]), result  # type: ignore[index]
 
 
 # ----- entry-count bombs whose end record under-declares the entries --------------------------------------
@@ -481,15 +466,11 @@ def test_an_entry_count_bomb_is_refused_both_ways() -> None:
     data = _many_entries(3000, 1)
     limits = Limits(max_entries=10)
     new = assert_same(data, limits)
-    assert new == ("rejected", ["z.wmcdp: has 3000 entries; at most 10 are allowed"])
+    assert new == ("rejected", [
+        "z.wmcdp: has a central directory of 162000 bytes, room for more than 10 entries; at most 10 are allowed"
+    ])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "DEFECT (both ways; pre-existing in the zipfile way, the lean reader adds its own walk): when the end "
-    "record under-declares the entries, the entry limit is only applied after every central-directory entry "
-    "was parsed (the lean _walk keeps going past `total` and builds a tuple per entry, then zipfile builds a "
-    "ZipInfo per entry): about 9x the zip's size in memory, so a 1 GB bundle (open_zip_file's size limit) of "
-    "46-byte entries would need ~10 GB and minutes; cd_size // 46 > max_entries could refuse it up front"))
 def test_an_under_declared_entry_count_bomb_is_refused_before_parsing_every_entry() -> None:
     data = _many_entries(8_000, 1)
     limits = Limits(max_entries=10)

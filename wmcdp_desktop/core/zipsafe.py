@@ -280,6 +280,8 @@ _TYPECODES = tuple("H" if width == 2 else _U32 for _, width in _COLUMNS)
 _LOCAL = struct.Struct("<IHHHHHIIIHH")  # local file header: 30 bytes + name, extra
 _LOCAL_SIGNATURE = 0x04034B50
 _EXTRA = struct.Struct("<HH")
+_UNICODE_PATH_EXTRA = 0x7075
+"""Info-ZIP Unicode Path extra field: zipfile (Python 3.12+) names a member by it instead of the stored name."""
 _TAIL = 64 * 1024
 """Bytes read from the end of the zip at first: the end record, and the whole central directory of a
 small zip."""
@@ -370,6 +372,8 @@ class _CentralIndex:
             return None
         if total > limits.max_entries or total == 0xFFFF or cd_offset + cd_size != size - _END.size:
             return None  # a prefix before the zip ("concat") or zip64 records in between
+        if cd_size // _CENTRAL.size > limits.max_entries:
+            return None  # more entries than allowed, whatever the end record says (refused in _open_checked)
         if len(tail) >= _END.size + 20 and tail[-_END.size - 20 : -_END.size - 16] == _ZIP64_LOCATOR:
             return None
         if cd_size + _END.size <= len(tail):
@@ -470,7 +474,7 @@ class _CentralIndex:
         raw_names: list[bytes] = []
         pos, end = 0, len(cd)
         while pos < end:
-            if end - pos < _CENTRAL.size:
+            if end - pos < _CENTRAL.size or len(rows) == total:
                 return None
             row = unpack(cd, pos)
             if row[0] != _CENTRAL_SIGNATURE:
@@ -487,10 +491,11 @@ class _CentralIndex:
 
     @staticmethod
     def _zip64_or_bad_extra(extra: bytes) -> bool:
-        """The extra field holds a zip64 block, or blocks that zipfile would call corrupt."""
+        """The extra field holds a zip64 block, an Info-ZIP Unicode Path block (from Python 3.12 zipfile
+        names the member by it), or blocks that zipfile would call corrupt."""
         while len(extra) >= 4:
             kind, length = _EXTRA.unpack_from(extra)
-            if kind == 0x0001 or length + 4 > len(extra):
+            if kind in (0x0001, _UNICODE_PATH_EXTRA) or length + 4 > len(extra):
                 return True
             extra = extra[length + 4 :]
         return False
@@ -509,7 +514,7 @@ class _CentralIndex:
         sig, _version, flags, _method, _time, _date, _crc, _csize, _fsize, name_len, extra_len = _LOCAL.unpack_from(block)
         if sig != _LOCAL_SIGNATURE or (flags ^ self.flags[i]) & _FLAG_UTF8:
             return None
-        if block[_LOCAL.size : _LOCAL.size + name_len] != raw_name:
+        if name_len != len(raw_name) or block[_LOCAL.size : _LOCAL.size + name_len] != raw_name:
             return None
         start = _LOCAL.size + name_len + extra_len
         if offset + start + csize > self.ends[i]:  # data running into the next member (overlapping entries)
@@ -544,8 +549,9 @@ def _mb(n: int) -> str:
     return f"{n} bytes"
 
 
-def _declared_entry_count(fp: io.BytesIO | _DiskFile) -> int | None:
-    """Entry count from the end-of-central-directory record, read before zipfile parses every entry."""
+def _declared_entry_count(fp: io.BytesIO | _DiskFile) -> tuple[int, int] | None:
+    """Entry count and central-directory size from the end-of-central-directory record, read before
+    zipfile parses every entry."""
     try:
         end = zipfile._EndRecData(fp)  # type: ignore[attr-defined]
     except DocumentError:
@@ -555,7 +561,7 @@ def _declared_entry_count(fp: io.BytesIO | _DiskFile) -> int | None:
     if not end:
         return None
     try:
-        return int(end[zipfile._ECD_ENTRIES_TOTAL])  # type: ignore[attr-defined]
+        return int(end[zipfile._ECD_ENTRIES_TOTAL]), int(end[zipfile._ECD_SIZE])  # type: ignore[attr-defined]
     except Exception:
         return None
 
@@ -578,8 +584,18 @@ def _open_checked(fp: io.BytesIO | _DiskFile, head: bytes, size: int, label: str
     if central is not None:
         return SafeZip(None, label, limits, central=central, fp=fp)
     declared = _declared_entry_count(fp)
-    if declared is not None and declared > limits.max_entries:
-        raise DocumentError.single(label, f"has {declared} entries; at most {limits.max_entries} are allowed")
+    if declared is not None:
+        entries, cd_size = declared
+        if entries > limits.max_entries:
+            raise DocumentError.single(label, f"has {entries} entries; at most {limits.max_entries} are allowed")
+        # An end record may under-declare the entries: bound them by the central directory's size (46 bytes
+        # at least per entry) before zipfile builds an object for every one of them.
+        if cd_size // _CENTRAL.size > limits.max_entries:
+            raise DocumentError.single(
+                label,
+                f"has a central directory of {cd_size} bytes, room for more than {limits.max_entries} entries; "
+                f"at most {limits.max_entries} are allowed",
+            )
     try:
         zf = zipfile.ZipFile(fp)
     except zipfile.BadZipFile as exc:
@@ -608,6 +624,9 @@ def _open_checked(fp: io.BytesIO | _DiskFile, head: bytes, size: int, label: str
         reason = name_problem(raw)
         if reason:
             bad(raw, reason)
+            continue
+        if info.filename != raw:  # Python 3.12+ names a member by an Info-ZIP Unicode Path extra field
+            bad(raw, f"has a second, different name in an extra field ({info.filename!r})")
             continue
         if raw in seen_exact:
             bad(raw, "appears more than once")
