@@ -356,3 +356,25 @@ def test_names_checked_joined_as_each_by_the_plain_name_pattern(names: list[str]
 )
 def test_plain_names_examples(names: list[str], plain: bool) -> None:
     assert zipsafe._plain_names("\n".join(names).encode()) is plain
+
+
+@pytest.mark.parametrize("width", [2, 4])
+def test_column_byte_swap_branch_gives_the_values_on_a_big_endian_machine(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_column` turns little-endian header fields into native integers; on a big-endian machine the array
+    reads them swapped and `byteswap` puts them right. Simulated here: fields stored in this machine's
+    opposite order, with `sys.byteorder` saying "big", must come out as the true values."""
+    import sys as _sys
+
+    from wmcdp_desktop.core import zipsafe
+
+    values = [0, 1, 0x1234, 0xFFFF] if width == 2 else [0, 1, 0x12345678, 0xFFFFFFFF]
+    at = 10
+    swapped_order = "big" if _sys.byteorder == "little" else "little"
+    heads = b"".join(
+        bytes(at) + v.to_bytes(width, swapped_order) + bytes(zipsafe._HEAD - at - width) for v in values
+    )
+    assert list(zipsafe._column(heads, at, width)) != values  # read natively: swapped
+    monkeypatch.setattr(zipsafe.sys, "byteorder", swapped_order)
+    assert list(zipsafe._column(heads, at, width)) == values
