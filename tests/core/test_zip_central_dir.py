@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wmcdp_desktop.core import zipsafe
+from wmcdp_desktop.core import zip_index, zip_rules, zipsafe
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zipsafe import Limits, deterministic_zip, open_zip_bytes, open_zip_file
 
@@ -334,7 +334,7 @@ def test_a_central_signature_inside_an_extra_field_or_comment_is_walked_header_b
 @given(st.lists(st.text(alphabet=st.sampled_from(list("aZ9_-./\\: é\x00")), max_size=8), min_size=1, max_size=5))
 def test_names_checked_joined_as_each_by_the_plain_name_pattern(names: list[str]) -> None:
     joined = "\n".join(names).encode("utf-8")
-    assert zipsafe._plain_names(joined) == all(zipsafe._PLAIN_NAME.fullmatch(n) is not None for n in names)
+    assert zip_index._plain_names(joined) == all(zip_rules._PLAIN_NAME.fullmatch(n) is not None for n in names)
 
 
 @pytest.mark.parametrize(
@@ -355,7 +355,7 @@ def test_names_checked_joined_as_each_by_the_plain_name_pattern(names: list[str]
     ],
 )
 def test_plain_names_examples(names: list[str], plain: bool) -> None:
-    assert zipsafe._plain_names("\n".join(names).encode()) is plain
+    assert zip_index._plain_names("\n".join(names).encode()) is plain
 
 
 @pytest.mark.parametrize("width", [2, 4])
@@ -367,14 +367,12 @@ def test_column_byte_swap_branch_gives_the_values_on_a_big_endian_machine(
     opposite order, with `sys.byteorder` saying "big", must come out as the true values."""
     import sys as _sys
 
-    from wmcdp_desktop.core import zipsafe
-
     values = [0, 1, 0x1234, 0xFFFF] if width == 2 else [0, 1, 0x12345678, 0xFFFFFFFF]
     at = 10
     swapped_order = "big" if _sys.byteorder == "little" else "little"
     heads = b"".join(
-        bytes(at) + v.to_bytes(width, swapped_order) + bytes(zipsafe._HEAD - at - width) for v in values
+        bytes(at) + v.to_bytes(width, swapped_order) + bytes(zip_index._HEAD - at - width) for v in values
     )
-    assert list(zipsafe._column(heads, at, width)) != values  # read natively: swapped
-    monkeypatch.setattr(zipsafe.sys, "byteorder", swapped_order)
-    assert list(zipsafe._column(heads, at, width)) == values
+    assert list(zip_index._column(heads, at, width)) != values  # read natively: swapped
+    monkeypatch.setattr(zip_index.sys, "byteorder", swapped_order)
+    assert list(zip_index._column(heads, at, width)) == values
