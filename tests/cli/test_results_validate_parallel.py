@@ -32,7 +32,6 @@ from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.results_reader import (
     ReadResult,
-    _read_bytes,
     _record_files,
     _record_sources,
     read_records,
@@ -344,18 +343,19 @@ def test_ctrl_c_stops_the_pool_without_tracebacks(mixed: Mixed, tmp_path: Path) 
 # ------------------------------------------------------------------ the per-file pieces
 
 
-def test_read_bytes_matches_read_file_bytes(tmp_path: Path) -> None:
+def test_read_file_bytes_reads_whole_files_and_words_errors_plainly(tmp_path: Path) -> None:
+    # documents.read_file_bytes reads with os.open + os.read (the record files of results validate).
     (tmp_path / "big.json").write_bytes(b"x" * 3_000_000)
     (tmp_path / "empty.json").write_bytes(b"")
     for name in ("big.json", "empty.json"):
-        assert _read_bytes(str(tmp_path / name)) == read_file_bytes(tmp_path / name)
-    for name in ("missing.json", ""):
+        assert read_file_bytes(str(tmp_path / name)) == (tmp_path / name).read_bytes()
+        assert read_file_bytes(tmp_path / name) == (tmp_path / name).read_bytes()
+    for name, message in (("missing.json", "file not found"), ("", "is a folder, not a file")):
         path = tmp_path / name
-        with pytest.raises(DocumentError) as new:
-            _read_bytes(str(path))
-        with pytest.raises(DocumentError) as old:
-            read_file_bytes(path)
-        assert new.value.problems == old.value.problems
+        with pytest.raises(DocumentError) as raised:
+            read_file_bytes(str(path))
+        assert [p.message for p in raised.value.problems] == [message]
+        assert raised.value.problems[0].file == str(path)
 
 
 def _old_record_files(folder: Path) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -130,11 +131,24 @@ def load_bytes(model: type[M], data: bytes, source: str) -> M:
     return validate_obj(model, parse_json_bytes(data, source), source)
 
 
-def read_file_bytes(path: Path, source: str | None = None) -> bytes:
-    """Read a file, turning OS errors into a plain :class:`DocumentError`."""
-    name = source or str(path)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+
+
+def read_file_bytes(path: str | os.PathLike[str], source: str | None = None) -> bytes:
+    """Read a file, turning OS errors into a plain :class:`DocumentError`.
+
+    ``os.open`` + ``os.read``: no buffered file object per file (9 µs for a 3 KB record where
+    ``Path.read_bytes`` took 18-27 µs; `wmcdp results validate` reads 100,000 of them)."""
+    name = source or os.fspath(path)
     try:
-        return path.read_bytes()
+        fd = os.open(path, _OPEN_FLAGS)
+        try:
+            parts = []
+            while chunk := os.read(fd, 1 << 20):
+                parts.append(chunk)
+        finally:
+            os.close(fd)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
     except FileNotFoundError:
         raise DocumentError.single(name, "file not found") from None
     except IsADirectoryError:

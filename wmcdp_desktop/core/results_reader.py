@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from wmcdp_desktop.core import parallel
-from wmcdp_desktop.core.documents import load_bytes
+from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.gc_pause import gc_paused
 from wmcdp_desktop.core.models.rating_record import RatingRecord
@@ -227,32 +227,9 @@ _Outcome = tuple[str, RatingRecord | None, str, str, str] | list[Problem]
 """One record file read: ``(sha256, record or None, rater_id, task_id, bundle_id)``, or its problems."""
 
 
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
-
-
-def _read_bytes(source: str) -> bytes:
-    # documents.read_file_bytes (same messages) without a Path and a buffered file object per file:
-    # os.open + os.read take 9 microseconds for a 3 KB record where Path.read_bytes took 18-27.
-    try:
-        fd = os.open(source, _OPEN_FLAGS)
-        try:
-            parts = []
-            while chunk := os.read(fd, 1 << 20):
-                parts.append(chunk)
-        finally:
-            os.close(fd)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
-    except FileNotFoundError:
-        raise DocumentError.single(source, "file not found") from None
-    except IsADirectoryError:
-        raise DocumentError.single(source, "is a folder, not a file") from None
-    except OSError as exc:
-        raise DocumentError.single(source, f"cannot be read ({exc.strerror or exc})") from None
-
-
 def _read_record_file(source: str, keep_record: bool) -> _Outcome:
     try:
-        data = _read_bytes(source)
+        data = read_file_bytes(source)
         record = load_bytes(RatingRecord, data, source)
     except DocumentError as exc:
         return exc.problems
