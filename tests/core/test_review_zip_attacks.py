@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from zipkit import assert_same, outcome, took_lean
 
 from wmcdp_desktop.core import zipsafe
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import DEFAULT_LIMITS, Limits, name_problem, open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zipsafe import Limits, name_problem, open_zip_bytes, open_zip_file
 
 MAIN = Path(__file__).resolve().parents[2]
 
@@ -94,40 +95,6 @@ def write(ms: list[M], *, prefix: bytes = b"", comment: bytes = b"", order: list
     out += cd
     out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, n, n, len(cd), start, len(comment))
     return bytes(out + comment)
-
-
-def outcome(data: bytes, *, lean: bool, limits: Limits = DEFAULT_LIMITS) -> object:
-    """Verdict, names, sizes and every member's bytes (or message), through the lean reader or zipfile."""
-    saved = zipsafe._CentralIndex.build
-    if not lean:
-        zipsafe._CentralIndex.build = classmethod(lambda cls, fp, size, limits: None)  # type: ignore[assignment]
-    try:
-        try:
-            sz = open_zip_bytes(data, "z.wmcdp", limits)
-        except DocumentError as exc:
-            return ("rejected", [str(p) for p in exc.problems])
-        reads: dict[str, object] = {}
-        for name in sz.names():
-            try:
-                reads[name] = sz.read(name)
-            except DocumentError as exc:
-                reads[name] = [str(p) for p in exc.problems]
-        return ("opened", sz.names(), sz.sizes(), {n: sz.size(n) for n in sz.names()}, "x" in sz, reads)
-    finally:
-        zipsafe._CentralIndex.build = saved  # type: ignore[method-assign]
-
-
-def took_lean(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bool:
-    try:
-        return open_zip_bytes(data, "z.wmcdp", limits)._central is not None
-    except DocumentError:
-        return False
-
-
-def assert_same(data: bytes, limits: Limits = DEFAULT_LIMITS) -> object:
-    new, old = outcome(data, lean=True, limits=limits), outcome(data, lean=False, limits=limits)
-    assert new == old
-    return new
 
 
 BODY = b'{"k": "' + os.urandom(1500).hex().encode() + b'"}'  # compresses about 2:1 (under every ratio limit)

@@ -17,37 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from zipkit import assert_same, took_lean
 
-from wmcdp_desktop.core import zip_index, zip_rules, zipsafe
+from wmcdp_desktop.core import zip_index, zip_rules
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zipsafe import Limits, deterministic_zip, open_zip_bytes, open_zip_file
-
-
-def outcome(data: bytes, limits: Limits, *, lean: bool, monkeypatch: pytest.MonkeyPatch) -> object:
-    """What opening ``data`` and reading every member gives: problems, or names, sizes and each read."""
-    with monkeypatch.context() as m:
-        if not lean:
-            m.setattr(zipsafe._CentralIndex, "build", classmethod(lambda cls, fp, size, limits: None))
-        try:
-            sz = open_zip_bytes(data, "z.wmcdp", limits)
-        except DocumentError as exc:
-            return ("rejected", [str(p) for p in exc.problems])
-        reads: dict[str, object] = {}
-        for name in sz.names():
-            try:
-                reads[name] = sz.read(name)
-            except DocumentError as exc:
-                reads[name] = [str(p) for p in exc.problems]
-        return ("opened", sz.names(), sz.sizes(), {n: sz.size(n) for n in sz.names()}, reads)
-
-
-def took_lean(data: bytes, limits: Limits = zipsafe.DEFAULT_LIMITS) -> bool:
-    try:
-        return open_zip_bytes(data, "z.wmcdp", limits)._central is not None
-    except DocumentError:
-        return False
 
 
 # ----- a zip writer whose headers can say anything -------------------------------------------------------
@@ -194,31 +170,25 @@ LIMITS = st.sampled_from([
 ])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None)
 @given(data=zips(), limits=LIMITS)
-def test_lean_reader_and_zipfile_give_the_same_outcome(data: bytes, limits: Limits,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    assert outcome(data, limits, lean=True, monkeypatch=monkeypatch) == outcome(
-        data, limits, lean=False, monkeypatch=monkeypatch
-    )
+def test_lean_reader_and_zipfile_give_the_same_outcome(data: bytes, limits: Limits) -> None:
+    assert_same(data, limits)
 
 
 _PLAIN_BASE = deterministic_zip({"bundle.json": b'{"a": 1}', "rubric.json": os.urandom(700),
                                  "tasks/t1.json": b"x" * 3000, "tasks/t2.json": b"hello" * 50})
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None)
 @given(edits=st.lists(st.tuples(st.integers(0, len(_PLAIN_BASE) - 1), st.integers(0, 255)), min_size=1, max_size=3),
        limits=LIMITS)
-def test_damaged_plain_zips_same_outcome(edits: list[tuple[int, int]], limits: Limits,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_damaged_plain_zips_same_outcome(edits: list[tuple[int, int]], limits: Limits) -> None:
     buf = bytearray(_PLAIN_BASE)
     for pos, value in edits:
         buf[pos] = value
     data = bytes(buf)
-    assert outcome(data, limits, lean=True, monkeypatch=monkeypatch) == outcome(
-        data, limits, lean=False, monkeypatch=monkeypatch
-    )
+    assert_same(data, limits)
 
 
 # ----- which zips the lean reader takes ------------------------------------------------------------------
@@ -264,7 +234,7 @@ def test_unusual_zips_go_through_zipfile_and_still_open(unusual: dict[str, objec
     assert open_zip_bytes(data, "z.zip").read_all() == {first.name.decode(): b"{}" * 700, "b.json": b"[]"}
 
 
-def test_a_member_that_does_not_read_cleanly_gets_zipfiles_message(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_member_that_does_not_read_cleanly_gets_zipfiles_message() -> None:
     data = deterministic_zip({"a.json": b"hello " * 400, "b.json": b"{}"})
     pos = data.index(b"PK\x01\x02")  # first central header: a.json; break its CRC
     broken = bytearray(data)
@@ -274,9 +244,7 @@ def test_a_member_that_does_not_read_cleanly_gets_zipfiles_message(monkeypatch: 
     with pytest.raises(DocumentError, match=r"member 'a.json' cannot be read: its checksum \(CRC\) does not match"):
         sz.read("a.json")
     assert sz.read("b.json") == b"{}"
-    assert outcome(bytes(broken), Limits(), lean=True, monkeypatch=monkeypatch) == outcome(
-        bytes(broken), Limits(), lean=False, monkeypatch=monkeypatch
-    )
+    assert_same(bytes(broken), Limits())
 
 
 def test_from_a_file_the_same_as_from_bytes(tmp_path: Path) -> None:
