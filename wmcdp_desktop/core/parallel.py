@@ -160,8 +160,10 @@ class ChunkPool(Generic[T, R]):
         executor = self._executor
         if executor is None:
             return
-        for future in self._futures:
-            future.cancel()
+        # The queued chunks are cancelled by the executor's own manager thread (``cancel_futures`` below),
+        # never from here: on Python 3.11 that thread sets BrokenProcessPool on every queued future once a
+        # worker is stopped, and a future cancelled from this thread made it raise InvalidStateError and die
+        # before closing its queues (a traceback, and often a process that never exited).
         # Stop the running chunks too: waiting for them would keep a Ctrl-C waiting for seconds.
         # (``_processes`` is the executor's own table of worker processes; if a later Python drops it,
         # shutdown below still waits for the running chunks and then stops.)
