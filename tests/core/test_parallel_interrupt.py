@@ -10,13 +10,18 @@ executor's own thread. Before the fix this failed in about 3 of 8 runs.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from wmcdp_desktop.core import parallel
 
 SCRIPT = textwrap.dedent(
     """
@@ -59,3 +64,56 @@ def test_leaving_early_stops_cleanly(tmp_path: Path, start_method: str, attempt:
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "InvalidStateError" not in proc.stderr, proc.stderr
     assert time.monotonic() - started < 30
+
+
+def _signal_state(chunk: list[int]) -> list[tuple[str, bool]]:
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return [(str(signal.getsignal(signal.SIGINT)), blocked)] * len(chunk)
+
+
+posix_only = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+
+
+@posix_only
+def test_ctrl_c_while_workers_start_is_delivered_after_not_lost() -> None:
+    """A Ctrl-C that comes while the pool starts its workers is held back, then raised in the parent
+    (it used to be ignored in that window: the command ran on to the end)."""
+    with pytest.raises(KeyboardInterrupt), parallel._sigint_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # not delivered inside the block
+        inside = True
+    assert inside
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the mask is back
+
+
+@posix_only
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_ctrl_c_during_pool_start_stops_it(monkeypatch: pytest.MonkeyPatch, start_method: str) -> None:
+    if start_method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start_method} here")
+    real_submit = ProcessPoolExecutor.submit
+    sent: list[bool] = []
+
+    def submit_and_interrupt(self: ProcessPoolExecutor, *args: object, **kwargs: object) -> object:
+        future = real_submit(self, *args, **kwargs)  # type: ignore[arg-type]
+        if not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the workers start
+        return future
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit_and_interrupt)
+    chunks = [[1], [2], [3], [4]]
+    with pytest.raises(KeyboardInterrupt), parallel.ChunkPool(_signal_state, chunks, workers=2, start_method=start_method) as pool:
+        list(pool.completed())
+    assert sent
+    assert multiprocessing.active_children() == []
+
+
+@posix_only
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_workers_ignore_ctrl_c_and_do_not_block_it(start_method: str) -> None:
+    if start_method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start_method} here")
+    with parallel.ChunkPool(_signal_state, [[1], [2], [3]], workers=2, start_method=start_method) as pool:
+        seen = {v for _, values in pool.completed() for v in values}
+    assert seen == {(str(signal.SIG_IGN), False)}

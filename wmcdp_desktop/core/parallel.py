@@ -2,9 +2,9 @@
 
 Only plain data crosses to the workers (lists of path strings and flags), and the function is a
 top-level function of an importable module, so the pool works with every start method ('fork' on Linux,
-'spawn' on Windows and macOS, 'forkserver'). Workers ignore Ctrl-C: the parent gets it, stops the
-workers and lets the interrupt go on. A worker that raises, or dies, becomes :class:`WorkerError` (a
-plain :class:`WmcdpError`, never a traceback).
+'spawn' on Windows and macOS, 'forkserver'). Workers ignore Ctrl-C: the parent gets it (also when it
+comes while the workers start), stops the workers and lets the interrupt go on. A worker that raises, or
+dies, becomes :class:`WorkerError` (a plain :class:`WmcdpError`, never a traceback).
 """
 
 from __future__ import annotations
@@ -59,7 +59,10 @@ def auto_workers() -> int:
 
 def _ignore_sigint() -> None:
     # Ctrl-C goes to the whole process group; only the parent acts on it (no traceback per worker).
+    # A Ctrl-C held back while the worker started (see _sigint_held) is discarded by SIG_IGN.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _start_worker() -> None:
@@ -85,10 +88,23 @@ def _exit_with_parent(sentinel: int) -> None:
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ctrl-C ignored in this process for the block (only the main thread can change handlers)."""
+def _sigint_held() -> Iterator[None]:
+    """Ctrl-C held back in this thread for the block and delivered when it ends (POSIX).
+
+    Workers started inside the block inherit the blocked signal (across fork and exec), so a Ctrl-C
+    cannot reach one before its initializer ignores it, and the parent still gets it, right after the
+    block, instead of losing it. Where signals cannot be blocked (Windows), Ctrl-C is ignored for the
+    block instead (only the main thread can change handlers).
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
+        return
+    if hasattr(signal, "pthread_sigmask"):
+        previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)
         return
     previous = signal.getsignal(signal.SIGINT)
     if previous is None:  # installed outside Python: leave it alone
@@ -137,9 +153,9 @@ class ChunkPool(Generic[T, R]):
         context = multiprocessing.get_context(self.start_method or START_METHOD)
         self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_start_worker)
         try:
-            with _sigint_ignored():
-                # The workers start during these submits; started with Ctrl-C ignored, none of them can be
-                # interrupted before its initializer runs (not even a 'spawn' worker still importing).
+            with _sigint_held():
+                # The workers start during these submits; started with Ctrl-C held back, none of them can
+                # be interrupted before its initializer runs (not even a 'spawn' worker still importing).
                 for index, chunk in enumerate(self.chunks):
                     self._futures[self._executor.submit(self.fn, chunk, *self.extra)] = index
         except BaseException:
