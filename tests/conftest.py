@@ -8,7 +8,7 @@ mutate it freely.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -399,3 +399,39 @@ def sample_docs() -> Callable[[str], dict[str, Any]]:
         return copy.deepcopy(SAMPLES[name]())
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_handling_unchanged() -> Iterator[None]:
+    """No test may leave this process's Ctrl-C handling changed: later tests (and the commands they start,
+    which inherit an ignored or blocked SIGINT) would stop seeing Ctrl-C."""
+    before = _ctrl_c_state()
+    yield
+    assert _ctrl_c_state() == before, "this test changed how Ctrl-C is handled"
+
+
+def _ctrl_c_state() -> tuple[object, bool]:
+    import signal
+
+    blocked = hasattr(signal, "pthread_sigmask") and signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return signal.getsignal(signal.SIGINT), blocked
+
+
+@pytest.fixture
+def python_ctrl_c() -> Iterator[None]:
+    """Ctrl-C as an interactive Python has it (KeyboardInterrupt, not blocked), for tests that send SIGINT.
+
+    A test run started in the background by a shell without job control inherits SIGINT ignored, and so
+    would every command a test starts; this puts Python's own handler back for the test.
+    """
+    import signal
+
+    handler = signal.getsignal(signal.SIGINT)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)

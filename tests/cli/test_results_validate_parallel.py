@@ -306,6 +306,7 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(), reason="needs /proc children")
+@pytest.mark.usefixtures("python_ctrl_c")  # the command inherits it: Ctrl-C not ignored
 def test_ctrl_c_stops_the_pool_without_tracebacks(mixed: Mixed, tmp_path: Path) -> None:
     folder = tmp_path / "many"
     folder.mkdir()

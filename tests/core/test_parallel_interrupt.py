@@ -74,6 +74,7 @@ def _signal_state(chunk: list[int]) -> list[tuple[str, bool]]:
 posix_only = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 
 
+@pytest.mark.usefixtures("python_ctrl_c")
 @posix_only
 def test_ctrl_c_while_workers_start_is_delivered_after_not_lost() -> None:
     """A Ctrl-C that comes while the pool starts its workers is held back, then raised in the parent
@@ -86,6 +87,7 @@ def test_ctrl_c_while_workers_start_is_delivered_after_not_lost() -> None:
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the mask is back
 
 
+@pytest.mark.usefixtures("python_ctrl_c")
 @posix_only
 @pytest.mark.parametrize("start_method", ["fork", "spawn"])
 def test_ctrl_c_during_pool_start_stops_it(monkeypatch: pytest.MonkeyPatch, start_method: str) -> None:
