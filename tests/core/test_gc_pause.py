@@ -34,11 +34,11 @@ def test_report_loading_pauses_it(monkeypatch: pytest.MonkeyPatch, tmp_path: obj
 
     seen: list[bool] = []
 
-    def fake_load_study(study_dir: object) -> object:
+    def fake_load_study_and_rubric(study_dir: object) -> object:
         seen.append(gc.isenabled())
         raise RuntimeError("stop here")
 
-    monkeypatch.setattr(loading, "load_study", fake_load_study)
+    monkeypatch.setattr(loading, "load_study_and_rubric", fake_load_study_and_rubric)
     with pytest.raises(RuntimeError):
         loading.load_dataset(tmp_path, tmp_path)  # type: ignore[arg-type]
     assert seen == [False] and gc.isenabled()

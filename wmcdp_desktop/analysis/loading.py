@@ -8,24 +8,24 @@ stops the command with a :class:`DocumentError` naming the file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note
-from wmcdp_desktop.core.documents import load_file, load_jsonl, read_file_bytes, validate_obj
+from wmcdp_desktop.analysis.rating_rows import RatingRow, read_rating_rows, row_of, text_digest
+from wmcdp_desktop.core.documents import load_file, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.gc_pause import gc_paused
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
-from wmcdp_desktop.core.models.common import SEVERITIES
-from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
+from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric
 from wmcdp_desktop.core.models.study import Study
-from wmcdp_desktop.core.record_rules import RubricRules
-from wmcdp_desktop.core.strict_json import parse_jsonl_bytes
 
 MAX_LISTED_PROBLEMS = 20
 """How many individual record problems the report lists before summarising the rest."""
@@ -128,18 +128,21 @@ def load_gold_responses(study_dir: Path, items: dict[str, BenchmarkItem], notes:
     return out
 
 
-def load_study(study_dir: Path) -> tuple[Study | None, Rubric, dict[str, BenchmarkItem], list[Note]]:
-    """study.json, rubric.json (both required) and items/*.json (bad items are noted and skipped)."""
-    notes: list[Note] = []
+def load_study_and_rubric(study_dir: Path) -> tuple[Study, Rubric]:
+    """study.json and rubric.json (both required: a DocumentError names the file)."""
     if not study_dir.is_dir():
         raise DocumentError.single(str(study_dir), "study folder not found")
-    study = load_file(Study, study_dir / "study.json")
-    rubric = load_file(Rubric, study_dir / "rubric.json")
+    return load_file(Study, study_dir / "study.json"), load_file(Rubric, study_dir / "rubric.json")
+
+
+def load_items(study_dir: Path) -> tuple[dict[str, BenchmarkItem], list[Note]]:
+    """items/*.json by benchmark item id; bad or repeated items are noted and skipped."""
+    notes: list[Note] = []
     items: dict[str, BenchmarkItem] = {}
     items_dir = study_dir / "items"
     if not items_dir.is_dir():
         notes.append(Note("gold", f"{items_dir} not found: no gold standard or calibration split is available."))
-        return study, rubric, items, notes
+        return items, notes
     for path in sorted(items_dir.glob("*.json")):
         try:
             item = load_file(BenchmarkItem, path)
@@ -152,35 +155,7 @@ def load_study(study_dir: Path) -> tuple[Study | None, Rubric, dict[str, Benchma
             notes.append(Note("gold", f"{path.name}: benchmark item {item.benchmarkItemId} appears twice; the first file is used."))
             continue
         items[item.benchmarkItemId] = item
-    return study, rubric, items, notes
-
-
-def load_ratings(path: Path, rubric: Rubric) -> tuple[list[RatingRecord], list[Problem], int]:
-    """Every valid record of ``ratings.jsonl``; invalid lines come back as problems (not raised).
-
-    A line that is not JSON at all makes the whole file unreadable (DocumentError), as for every other
-    JSON Lines file of the project.
-    """
-    if path.is_dir():
-        path = path / "ratings.jsonl"
-    source = str(path)
-    lines = parse_jsonl_bytes(read_file_bytes(path, source), source)
-    records: list[RatingRecord] = []
-    problems: list[Problem] = []
-    rules = RubricRules(rubric)  # the rubric's lookups once, not once per record
-    for number, obj in lines:
-        where = f"{source}:{number}"
-        try:
-            record = validate_obj(RatingRecord, obj, where)
-        except DocumentError as exc:
-            problems.extend(exc.problems)
-            continue
-        rule_problems = rules.problems(record, None, where)
-        if rule_problems:
-            problems.extend(rule_problems)
-            continue
-        records.append(record)
-    return records, problems, len(lines)
+    return items, notes
 
 
 def build_dataset(
@@ -193,25 +168,39 @@ def build_dataset(
     lines_read: int | None = None,
     gold_responses: GoldResponses | None = None,
 ) -> Dataset:
-    """Turn records into columns. Keeps the latest revision per (rater, task) and notes the rest."""
+    """Turn valid records into columns (see :func:`dataset_from_rows`)."""
+    fields = [d.field for d in rubric.dimensions]
+    fm_ids = [fm.id for fm in rubric.failure_modes]
+    rows = [row_of(rec, fields, fm_ids) for rec in records]
+    return dataset_from_rows(rows, rubric, study, items, notes, problems, lines_read, gold_responses)
+
+
+def dataset_from_rows(
+    rows: list[RatingRow],
+    rubric: Rubric,
+    study: Study | None = None,
+    items: dict[str, BenchmarkItem] | None = None,
+    notes: list[Note] | None = None,
+    problems: list[Problem] | None = None,
+    lines_read: int | None = None,
+    gold_responses: GoldResponses | None = None,
+) -> Dataset:
+    """Turn rows into columns. Keeps the latest revision per (rater, task) and notes the rest."""
     notes = list(notes or [])
     problems = list(problems or [])
     items = dict(items or {})
     dims = rubric.dimensions
-    fm_ids = [fm.id for fm in rubric.failure_modes]
-    sev_index = {s: i for i, s in enumerate(SEVERITIES)}
+    n_fm = len(rubric.failure_modes)
 
-    # Latest revision per (rater, task): one pass over the records (extraction only, no statistics).
+    # Latest revision per (rater, task): one pass over the rows (extraction only, no statistics).
     latest: dict[tuple[str, str], int] = {}
-    for i, rec in enumerate(records):
-        key = (rec.rater_id, rec.envelope.task_id)
+    for i, row in enumerate(rows):
+        key = (row.rater_id, row.task_id)
         j = latest.get(key)
-        if j is None or (rec.envelope.revision, rec.envelope.submitted_at) > (
-            records[j].envelope.revision, records[j].envelope.submitted_at
-        ):
+        if j is None or (row.revision, row.submitted_at) > (rows[j].revision, rows[j].submitted_at):
             latest[key] = i
-    kept = [records[i] for i in sorted(latest.values())]
-    dropped = len(records) - len(kept)
+    kept = [rows[i] for i in sorted(latest.values())]
+    dropped = len(rows) - len(kept)
     if dropped:
         notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "
                                   "ignored; the latest revision of each is used."))
@@ -227,46 +216,42 @@ def build_dataset(
     model = np.empty(n, np.int64)
     scores = np.full((n, len(dims)), np.nan)
     na = np.zeros((n, len(dims)), bool)
-    severity = np.zeros((n, len(fm_ids)), np.int64)
+    severity = np.zeros((n, n_fm), np.int64)
     confidence = np.full(n, np.nan)
     seconds = np.full(n, np.nan)
     submitted = np.empty(n)
     rationale: list[str] = []
-    gold_responses = gold_responses or {}
+    targets = {item_id: None if target is None else (target[0], text_digest(target[1]))
+               for item_id, target in (gold_responses or {}).items()}
     gold_target = np.ones(n, bool)
-    fields = [d.field for d in dims]
-    for r, rec in enumerate(kept):
-        task[r] = task_ix.setdefault(rec.envelope.task_id, len(task_ix))
-        rater[r] = rater_ix.setdefault(rec.rater_id, len(rater_ix))
-        item[r] = item_ix.setdefault(rec.benchmark_item_id, len(item_ix))
-        model[r] = model_ix.setdefault(rec.model_source, len(model_ix)) if rec.model_source else -1
-        sc = rec.scoring
-        for d, name in enumerate(fields):
-            v = getattr(sc, name)
-            if v == NA:
+    for r, row in enumerate(kept):
+        task[r] = task_ix.setdefault(row.task_id, len(task_ix))
+        rater[r] = rater_ix.setdefault(row.rater_id, len(rater_ix))
+        item[r] = item_ix.setdefault(row.item_id, len(item_ix))
+        model[r] = model_ix.setdefault(row.model_source, len(model_ix)) if row.model_source else -1
+        for d, v in enumerate(row.scores):
+            if v is None:
                 na[r, d] = True
             else:
                 scores[r, d] = v
-        ann = rec.failure_mode_annotations
-        for f, fid in enumerate(fm_ids):
-            severity[r, f] = sev_index[ann[fid]]
-        if rec.clinician_notes.confidence_rating is not None:
-            confidence[r] = rec.clinician_notes.confidence_rating
-        if rec.time_spent_scoring_seconds is not None:
-            seconds[r] = rec.time_spent_scoring_seconds
-        submitted[r] = _posix(rec.envelope.submitted_at)
-        rationale.append(rec.clinician_notes.brief_rationale)
-        if rec.benchmark_item_id in gold_responses:
-            target = gold_responses[rec.benchmark_item_id]
-            gold_target[r] = target is not None and (
-                rec.candidate_response_text == target[1] or rec.model_source == target[0])
+        if n_fm:
+            severity[r] = row.severities
+        if row.confidence is not None:
+            confidence[r] = row.confidence
+        if row.seconds is not None:
+            seconds[r] = row.seconds
+        submitted[r] = _posix(row.submitted_at)
+        rationale.append(row.rationale)
+        if row.item_id in targets:
+            target = targets[row.item_id]
+            gold_target[r] = target is not None and (row.text_digest == target[1] or row.model_source == target[0])
 
     ds = Dataset(
         rubric=rubric, study=study, items=items, notes=notes,
         task_ids=list(task_ix), rater_ids=list(rater_ix), item_ids=list(item_ix), model_ids=list(model_ix),
         task=task, rater=rater, item=item, model=model, scores=scores, na=na, severity=severity,
         confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale, gold_target=gold_target,
-        records_read=lines_read if lines_read is not None else len(records) + len({p.file for p in problems}),
+        records_read=lines_read if lines_read is not None else len(rows) + len({p.file for p in problems}),
         records_excluded=len({p.file for p in problems}), problems=problems,
     )
     _data_notes(ds)
@@ -333,13 +318,31 @@ def _data_notes(ds: Dataset) -> None:
                                       f"(e.g. {', '.join(unknown[:5])}); no gold comparison for them."))
 
 
-def load_dataset(collected_dir: Path, study_dir: Path) -> Dataset:
-    """Read everything ``wmcdp report`` needs (with the garbage collector paused: 30,000 records and
-    5,000 items read in 4.3-6.1 s instead of 5.8-7.2 s, docs/PERFORMANCE.md)."""
+def load_dataset(
+    collected_dir: Path,
+    study_dir: Path,
+    *,
+    jobs: int | None = None,
+    while_waiting: Callable[[], Any] | None = None,
+) -> Dataset:
+    """Read everything ``wmcdp report`` needs, with the garbage collector paused (30,000 records and 5,000
+    items read in 4.3-6.1 s instead of 5.8-7.2 s, docs/PERFORMANCE.md).
+
+    ``ratings.jsonl`` is read by worker processes when it is big (``jobs``: see
+    :func:`~wmcdp_desktop.analysis.rating_rows.read_rating_rows`); meanwhile this process reads the
+    study's items and gold responses, then runs ``while_waiting``. The dataset is the same either way.
+    """
     with gc_paused():
-        study, rubric, items, notes = load_study(study_dir)
-        records, problems, lines = load_ratings(collected_dir, rubric)
+        study, rubric = load_study_and_rubric(study_dir)
+        side: dict[str, Any] = {}
+
+        def meanwhile() -> None:
+            items, notes = load_items(study_dir)
+            side.update(items=items, notes=notes, gold=load_gold_responses(study_dir, items, notes))
+            if while_waiting is not None:
+                while_waiting()
+
+        rows, problems, lines = read_rating_rows(collected_dir, rubric, jobs=jobs, while_waiting=meanwhile)
         if lines == 0:
             raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
-        gold_responses = load_gold_responses(study_dir, items, notes)
-        return build_dataset(records, rubric, study, items, notes, problems, lines, gold_responses)
+        return dataset_from_rows(rows, rubric, study, side["items"], side["notes"], problems, lines, side["gold"])

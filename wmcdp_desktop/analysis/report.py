@@ -237,11 +237,22 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
     return written
 
 
+def warm_up(with_charts: bool) -> None:
+    """Import the libraries the statistics (and charts) will use: about a second and a half, done while
+    worker processes read the ratings (scipy.stats alone takes about 1 s to import)."""
+    import krippendorff  # noqa: F401
+    import scipy.stats  # noqa: F401
+
+    if with_charts:
+        import matplotlib.backends.backend_agg
+        import matplotlib.figure  # noqa: F401
+
+
 def run(collected_dir: Path, study_dir: Path, out_dir: Path, seed: int | None, bootstrap: int,
-        progress: Progress | None = None, *, with_charts: bool = True) -> Report:
-    """Load, compute, write. ``seed`` None = the study's seed."""
+        progress: Progress | None = None, *, with_charts: bool = True, jobs: int | None = None) -> Report:
+    """Load, compute, write. ``seed`` None = the study's seed; ``jobs``: see :func:`load_dataset`."""
     t0 = time.perf_counter()
-    ds = load_dataset(collected_dir, study_dir)
+    ds = load_dataset(collected_dir, study_dir, jobs=jobs, while_waiting=lambda: warm_up(with_charts))
     t1 = time.perf_counter()
     if seed is None:
         seed = ds.study.seed if ds.study else 0

@@ -36,6 +36,17 @@ def print_problems(problems: Iterable[Problem], heading: str | None = None) -> N
         print(f"  {problem}", file=sys.stderr)
 
 
+def jobs_count(text: str) -> int:
+    """argparse type of ``--jobs N``: worker processes, 1 or more (1 = read in one process)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1 (1 reads in one process)")
+    return value
+
+
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON result on stdout")
 

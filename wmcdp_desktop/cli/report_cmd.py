@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.cli._common import print_json, run_command
+from wmcdp_desktop.analysis.rating_rows import PARALLEL_MIN_LINES
+from wmcdp_desktop.cli._common import jobs_count, print_json, run_command
 from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS
 
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
 _HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
@@ -44,6 +46,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--bootstrap", type=_non_negative, default=1000, metavar="B",
                         help="bootstrap resamples per interval (default 1000; 0 = no intervals)")
     parser.add_argument("--no-charts", action="store_true", help="leave the charts out (faster on huge data)")
+    parser.add_argument("--jobs", type=jobs_count, default=None, metavar="N",
+                        help=f"worker processes reading ratings.jsonl (default: one per CPU, up to {MAX_AUTO_WORKERS}, "
+                        f"for {PARALLEL_MIN_LINES:,} ratings or more; 1 reads in one process). The report is the "
+                        "same either way")
     parser.add_argument("--timings", action="store_true", help="print how long each phase took")
     parser.add_argument("--json", action="store_true",
                         help="print a machine-readable JSON result on stdout (counts, key findings, notes, files "
@@ -77,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
 
     progress = Progress(1, label="bootstrap", enabled=False) if args.json else Progress(1, label="bootstrap")
     report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, progress,
-                 with_charts=not args.no_charts)
+                 with_charts=not args.no_charts, jobs=args.jobs)
     meta = report.meta
     if args.json:
         print_json({

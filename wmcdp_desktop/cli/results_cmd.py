@@ -11,6 +11,7 @@ from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     add_json_flag,
+    jobs_count,
     print_json,
     print_problems,
     problem_obj,
@@ -73,7 +74,7 @@ def register(sub: Any) -> None:
     )
     v.add_argument(
         "--jobs",
-        type=_jobs,
+        type=jobs_count,
         default=None,
         metavar="N",
         help="worker processes reading record files (default: one per CPU, up to "
@@ -101,16 +102,6 @@ def register(sub: Any) -> None:
     )
     add_json_flag(c)
     c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is less than 1 (1 reads in one process)")
-    return value
 
 
 def _open_bundles(paths: list[Path]) -> list[OpenedBundle]:
