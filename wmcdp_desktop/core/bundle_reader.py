@@ -6,7 +6,8 @@ Layout (FORMATS.md section 4): ``bundle.json`` (:class:`BundleManifest`), ``rubr
 :func:`open_bundle` checks the container (zip safety, or no symlinks / nothing outside a folder), reads
 and validates ``bundle.json`` and ``rubric.json`` and cross-checks the manifest against the files present,
 but does not read any task: :meth:`OpenedBundle.task` reads, hash-checks and validates one task on first
-access (then caches it), so a 10,000-task bundle opens as fast as a 10-task one.
+access (then keeps the last :data:`TASK_CACHE_SIZE` tasks used), so a 10,000-task bundle opens as fast as
+a 10-task one and memory does not grow with the tasks read.
 :meth:`OpenedBundle.verify_all` checks everything.
 
 bundle.json of a 10,000-task bundle holds 10,000 ``files`` entries. When every entry is plainly valid
@@ -23,6 +24,7 @@ import json
 import os
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from operator import itemgetter
 from pathlib import Path
@@ -48,6 +50,9 @@ MANIFEST_NAME = "bundle.json"
 RUBRIC_NAME = "rubric.json"
 SUPPORTED_FORMAT_MAJOR = 1
 IGNORED_FOLDER_FILES = {"Thumbs.db", "desktop.ini"}
+TASK_CACHE_SIZE = 64
+"""Tasks :meth:`OpenedBundle.task` keeps after reading them (the most recently used): going back and forth
+or naming the visible rows of the task list reads each task once; a 100 KB task is about 0.5 MB in memory."""
 """Files an OS drops into folders; ignored in folder bundles (as are names starting with a dot)."""
 
 
@@ -212,7 +217,8 @@ class OpenedBundle:
         self.task_ids: list[str] = list(manifest.task_order)
         self._source = source
         self._order = {task_id: i for i, task_id in enumerate(self.task_ids)}
-        self._cache: dict[str, Task] = {}
+        self._cache: OrderedDict[str, Task] = OrderedDict()
+        """The tasks used last, most recent at the end (at most TASK_CACHE_SIZE)."""
         self._lock = threading.Lock()
 
     @property
@@ -239,11 +245,12 @@ class OpenedBundle:
         return data
 
     def task(self, task_id: str) -> Task:
-        """The task, read and checked (hash, schema, id) on first access, then cached."""
+        """The task, read and checked (hash, schema, id); the last TASK_CACHE_SIZE tasks used are kept."""
         with self._lock:
             cached = self._cache.get(task_id)
-        if cached is not None:
-            return cached
+            if cached is not None:
+                self._cache.move_to_end(task_id)
+                return cached
         if task_id not in self._order:
             raise KeyError(task_id)
         name = task_path(task_id)
@@ -253,9 +260,15 @@ class OpenedBundle:
             raise DocumentError.single(
                 self.display(name), f"{task.task_id!r} does not match the file name ({task_id!r})", "task_id"
             )
+        self._keep(task_id, task)
+        return task
+
+    def _keep(self, task_id: str, task: Task) -> None:
         with self._lock:
             self._cache[task_id] = task
-        return task
+            self._cache.move_to_end(task_id)
+            while len(self._cache) > TASK_CACHE_SIZE:
+                self._cache.popitem(last=False)
 
     def verify_all(self, progress: Callable[[int, int], None] | None = None) -> list[Problem]:
         """Every file's size and SHA-256, every task valid and named as its file (empty list = all good).
@@ -277,9 +290,7 @@ class OpenedBundle:
                         problems.append(
                             Problem(self.display(name), "task_id", f"{task.task_id!r} does not match the file name")
                         )
-                    else:
-                        with self._lock:
-                            self._cache.setdefault(task_id, task)
+                    # Not kept: verifying a 10,000-task bundle would otherwise hold every task in memory.
             except DocumentError as exc:
                 problems.extend(exc.problems)
             if progress is not None:
