@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -27,7 +28,9 @@ SIZE = (1500, 950)
 
 
 def _settle(app: QApplication) -> None:
-    for _ in range(5):
+    """Let the window finish what a user would see it finish (layouts, the task list naming its rows)."""
+    end = time.monotonic() + 0.5
+    while time.monotonic() < end:
         app.processEvents()
 
 

@@ -4,6 +4,11 @@ The list is a ``QListView`` over :class:`TaskListModel`, a model of the session'
 tooltip and id are made when the view asks for them (only the visible rows), so a 10,000-task bundle builds
 no item per task. Relabelling a task is a ``dataChanged`` of its row.
 
+Rows are named by their task's readable title ("OCD · reassurance seeking") once the task has been read.
+The list reads the tasks of the rows it shows, :data:`TITLE_BATCH` at a time per turn of the event loop,
+after it is shown, scrolled or resized: the window paints and takes input first, and a 10,000-task bundle is
+never read whole just to name its rows. A task that cannot be read keeps its id (opening it says why).
+
 The model is a ``QStringListModel`` holding one empty string per task only so that the row count is
 answered in C++: laying the list out asks for it twice per row (``index()`` checks the row against it), and
 20,000 calls into Python took about 50 ms of opening a 10,000-task bundle (benchmarks/). The strings are
@@ -12,15 +17,20 @@ never shown (:meth:`TaskListModel.data` answers every role) and rows cannot be e
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QStringListModel, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
+from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.labels import task_title
 from wmcdp_desktop.core.rating_session import STATE_LABELS, RatingSession
 from wmcdp_desktop.ui.plain_text import plain_tooltip, safe_line
 
 MARKS = {"not_started": "○", "draft": "◐", "submitted": "●"}
 TASKS = "Tasks"
 TASK_ID_ROLE = Qt.ItemDataRole.UserRole
+TITLE_BATCH = 4
+"""Tasks read per turn of the event loop to name the rows shown (a 100 KB task takes about a millisecond)."""
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -38,8 +48,8 @@ class TaskListModel(QStringListModel):
         self.setStringList([""] * len(self.task_ids))
         self._row = {tid: i for i, tid in enumerate(self.task_ids)}
         self.titles: dict[str, str] = {}
-        """Readable titles ("OCD · reassurance seeking") of the tasks opened so far; the others show their id
-        (tasks are read lazily, so a 10,000-task bundle is not parsed up front to name them)."""
+        """Readable titles ("OCD · reassurance seeking") of the tasks read so far (opened, or shown in the list);
+        the others show their id (tasks are read lazily: a 10,000-task bundle is not parsed up front)."""
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         """Selectable and enabled, as a plain list model's rows (not editable, draggable or a drop target)."""
@@ -114,7 +124,47 @@ class TaskList(QWidget):
         layout.addWidget(self.progress)
         self.list.activated.connect(self._chosen)
         self.list.clicked.connect(self._chosen)
+        self._unreadable: set[str] = set()
+        """Tasks whose file could not be read to name their row: they keep their id."""
+        self._naming = QTimer(self)
+        self._naming.setSingleShot(True)
+        self._naming.setInterval(0)
+        self._naming.timeout.connect(self._name_shown_rows)
+        self.list.verticalScrollBar().valueChanged.connect(self._naming.start)
         self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._naming.start()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._naming.start()
+
+    def shown_rows(self) -> range:
+        """The rows the list shows now (empty while it is hidden)."""
+        count = self.model.rowCount()
+        viewport = self.list.viewport()
+        if count == 0 or not self.list.isVisible():
+            return range(0)
+        step = max(1, self.list.sizeHintForRow(0) // 2)
+        rows = [i.row() for y in range(0, viewport.height(), step) if (i := self.list.indexAt(QPoint(4, y))).isValid()]
+        return range(min(rows), max(rows) + 1) if rows else range(0)
+
+    def _name_shown_rows(self) -> None:
+        """Read the tasks of a few unnamed rows in view and name them; again on the next turn if more remain."""
+        ids = self.model.task_ids
+        todo = [tid for tid in (ids[row] for row in self.shown_rows()) if tid not in self.titles and tid not in self._unreadable]
+        for tid in todo[:TITLE_BATCH]:
+            try:
+                title = task_title(self.session.task(tid))
+            except (WmcdpError, OSError):
+                self._unreadable.add(tid)  # named by its id; opening the task explains the problem
+                continue
+            self.set_title(tid, title)
+            self.model.changed(tid)
+        if len(todo) > TITLE_BATCH:
+            self._naming.start()
 
     def set_title(self, task_id: str, title: str) -> None:
         """Name an opened task in the list by its readable title (relabelled by the next update)."""

@@ -1,0 +1,92 @@
+"""The task list names the rows it shows by their task's title, reading only those tasks, a few per turn
+of the event loop; rows out of view keep their id until scrolled to; a task that cannot be read keeps its
+id without an error (opening it explains)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from ratingkit import bundle_docs, write_bundle_folder
+
+from wmcdp_desktop.ui import task_list
+from wmcdp_desktop.ui.main_window import MainWindow
+
+N_TASKS = 80
+
+
+def _many_tasks_bundle(root: Path, sample_docs: Any) -> Path:
+    rubric, (plain, _, _) = bundle_docs(sample_docs)
+    tasks = []
+    for i in range(1, N_TASKS + 1):
+        task = copy.deepcopy(plain)
+        task["task_id"] = f"T-{i:04d}"
+        task["candidate_response_id"] = f"cr-{i:04d}"
+        task["clinical_domain_id"] = "WM-DOM-OCD" if i % 2 else "WM-DOM-ANXIETY"
+        tasks.append(task)
+    return write_bundle_folder(root, rubric, tasks)
+
+
+def _window(make_window: Any, tmp_path: Path, sample_docs: Any) -> MainWindow:
+    bundle = _many_tasks_bundle(tmp_path / "bundle", sample_docs)
+    window = make_window([str(bundle), "--data-dir", str(tmp_path / "data"), "--rater", "R01"])
+    window.resize(1280, 700)
+    return window
+
+
+def _reads(window: MainWindow) -> list[str]:
+    """Record every task the session reads from here on."""
+    assert window.session is not None
+    bundle = window.session.bundle
+    real = bundle.task
+    seen: list[str] = []
+
+    def counting(task_id: str) -> Any:
+        seen.append(task_id)
+        return real(task_id)
+
+    bundle.task = counting  # type: ignore[method-assign]
+    return seen
+
+
+def test_rows_in_view_are_named_rows_out_of_view_keep_their_id(qtbot: Any, make_window: Any, tmp_path: Path,
+                                                               sample_docs: Any) -> None:
+    window = _window(make_window, tmp_path, sample_docs)
+    assert window.page is not None
+    tasks = window.page.task_list
+    qtbot.waitUntil(lambda: len(tasks.shown_rows()) > 3, timeout=3000)
+    shown = tasks.shown_rows()
+    assert 3 < len(shown) < N_TASKS - 10, shown  # the list shows some rows, far from all
+    qtbot.waitUntil(lambda: all(" · reassurance" in tasks.row_text(r).split("\n")[0] for r in shown), timeout=3000)
+    assert tasks.row_text(1).startswith("2. Anxiety · reassurance\n")
+    assert tasks.row_text(2).startswith("3. OCD · reassurance\n")
+    assert "T-0002" in (tasks.row_tooltip(1) or "")
+    last = N_TASKS - 1
+    assert tasks.row_text(last).startswith(f"{N_TASKS}. T-{N_TASKS:04d}\n")  # out of view: not read
+    assert len(tasks.titles) <= shown.stop + task_list.TITLE_BATCH
+
+    reads = _reads(window)
+    tasks.list.setFocus()
+    qtbot.keyClick(tasks.list, Qt.Key.Key_End)  # the rater jumps to the end of the list
+    qtbot.waitUntil(lambda: last in tasks.shown_rows(), timeout=3000)
+    qtbot.waitUntil(lambda: tasks.row_text(last).startswith(f"{N_TASKS}. Anxiety · "), timeout=3000)
+    assert set(reads) <= {window.session.task_ids[r] for r in tasks.shown_rows()} | {window.session.current_id}
+    assert len(reads) == len(set(reads))  # each task read once
+
+
+def test_a_task_that_cannot_be_read_keeps_its_id(qtbot: Any, make_window: Any, tmp_path: Path,
+                                                 sample_docs: Any) -> None:
+    bundle = _many_tasks_bundle(tmp_path / "bundle", sample_docs)
+    damaged = bundle / "tasks" / "T-0003.json"
+    damaged.write_bytes(damaged.read_bytes().replace(b"OCD", b"XYZ"))  # no longer matches its SHA-256
+    assert hashlib.sha256(damaged.read_bytes()).hexdigest() not in (bundle / "bundle.json").read_text()
+    window = make_window([str(bundle), "--data-dir", str(tmp_path / "data"), "--rater", "R01"])
+    assert window.page is not None
+    tasks = window.page.task_list
+    qtbot.waitUntil(lambda: tasks.row_text(3).startswith("4. Anxiety · "), timeout=3000)  # the rows after it too
+    assert tasks.row_text(2).startswith("3. T-0003\n")
+    assert tasks.row_tooltip(2) is None
+    assert window.session is not None and window.session.current_id == "T-0001"  # nothing else happened
