@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-from studyfix import bundle_files
+from studyfix import bundle_files, rehash, task_obj
 
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
@@ -43,7 +44,32 @@ def test_only_the_last_tasks_used_are_kept(bundle_path: Path) -> None:
     assert again.task_id == "t0000" and again is not first  # read (and checked) again
 
 
-def test_verify_all_keeps_no_task(bundle_path: Path) -> None:
+def test_verify_keeps_no_task(bundle_path: Path) -> None:
     bundle = open_bundle(bundle_path)
-    assert bundle.verify_all() == []
+    assert bundle.verify() == ([], 0)
     assert len(bundle._cache) == 0
+
+
+def test_verify_finds_a_response_given_to_two_tasks_and_counts_calibration_tasks(tmp_path: Path,
+                                                                                 sample_docs: Any) -> None:
+    import json
+
+    from wmcdp_desktop.core.strict_json import dumps_canonical
+
+    files = bundle_files(4)
+    twin = task_obj("t0002")
+    twin["candidate_response_id"] = json.loads(files["tasks/t0000.json"])["candidate_response_id"]
+    files["tasks/t0002.json"] = dumps_canonical(twin).encode()
+    path = tmp_path / "twins.wmcdp"
+    path.write_bytes(deterministic_zip(rehash(files)))
+    problems, _ = open_bundle(path).verify()
+    assert [(p.file.rsplit("!", 1)[-1], p.path) for p in problems] == [("tasks/t0002.json", "candidate_response_id")]
+    assert "is also used by task t0000" in problems[0].message
+
+    files = bundle_files(4)
+    calibration = json.loads(files["tasks/t0001.json"])
+    calibration["calibration_feedback"] = sample_docs("CalibrationTask")["calibration_feedback"]
+    files["tasks/t0001.json"] = dumps_canonical(calibration).encode()
+    path = tmp_path / "calibration.wmcdp"
+    path.write_bytes(deterministic_zip(rehash(files)))
+    assert open_bundle(path).verify() == ([], 1)

@@ -176,18 +176,10 @@ def _verify(args: argparse.Namespace) -> int:
         bundle = open_bundle(args.bundle)
     except DocumentError as exc:
         problems = exc.problems
+    calibration = 0
     if bundle is not None:
         with ProgressBar("Verifying", enabled=False if args.json else None) as bar:
-            problems = bundle.verify_all(progress=bar)
-        seen: dict[str, str] = {}
-        if not problems:
-            for task_id in bundle.task_ids:
-                cr = bundle.task(task_id).candidate_response_id
-                if cr in seen:
-                    problems.append(
-                        Problem(bundle.display(f"tasks/{task_id}.json"), "candidate_response_id", f"{cr} is also used by task {seen[cr]}")
-                    )
-                seen[cr] = task_id
+            problems, calibration = bundle.verify(progress=bar)
     ok = not problems
     if args.json:
         out: dict[str, Any] = {"ok": ok, "bundle": str(args.bundle), "problems": [problem_obj(p) for p in problems]}
@@ -198,7 +190,7 @@ def _verify(args: argparse.Namespace) -> int:
                 rater_id=bundle.manifest.rater_id,
                 bundle_sha256=bundle.manifest_sha256,
                 tasks=len(bundle.task_ids),
-                calibration_tasks=sum(1 for t in bundle.task_ids if bundle.task(t).calibration_feedback) if ok else None,
+                calibration_tasks=calibration if ok else None,
             )
         print_json(out)
         return EXIT_OK if ok else EXIT_INVALID

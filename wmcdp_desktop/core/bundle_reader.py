@@ -192,6 +192,14 @@ class _FolderSource:
         return data
 
 
+class Verification(NamedTuple):
+    """What :meth:`OpenedBundle.verify` found."""
+
+    problems: list[Problem]
+    calibration_tasks: int
+    """Tasks that give calibration feedback (counted over the tasks that could be read)."""
+
+
 class OpenedBundle:
     """A bundle whose manifest and rubric are checked; tasks are read on demand."""
 
@@ -271,11 +279,19 @@ class OpenedBundle:
                 self._cache.popitem(last=False)
 
     def verify_all(self, progress: Callable[[int, int], None] | None = None) -> list[Problem]:
-        """Every file's size and SHA-256, every task valid and named as its file (empty list = all good).
+        """The problems :meth:`verify` finds (empty list = all good)."""
+        return self.verify(progress).problems
+
+    def verify(self, progress: Callable[[int, int], None] | None = None) -> Verification:
+        """Every file's size and SHA-256, every task valid and named as its file, no candidate response id
+        used by two tasks; and how many tasks are calibration tasks. Each file is read once and no task is
+        kept (a 10,000-task bundle would otherwise be held in memory whole).
 
         ``progress(done, total)`` is called after each file when given.
         """
         problems: list[Problem] = []
+        responses: dict[str, str] = {}
+        calibration = 0
         names = list(self.files)
         total = len(names)
         for done, name in enumerate(names, start=1):
@@ -290,12 +306,22 @@ class OpenedBundle:
                         problems.append(
                             Problem(self.display(name), "task_id", f"{task.task_id!r} does not match the file name")
                         )
-                    # Not kept: verifying a 10,000-task bundle would otherwise hold every task in memory.
+                    responses[task_id] = task.candidate_response_id
+                    calibration += task.calibration_feedback is not None
             except DocumentError as exc:
                 problems.extend(exc.problems)
             if progress is not None:
                 progress(done, total)
-        return problems
+        if not problems:
+            seen: dict[str, str] = {}
+            for task_id in self.task_ids:
+                cr = responses[task_id]
+                if cr in seen:
+                    problems.append(Problem(
+                        self.display(task_path(task_id)), "candidate_response_id", f"{cr} is also used by task {seen[cr]}"
+                    ))
+                seen[cr] = task_id
+        return Verification(problems, calibration)
 
 
 def _open_source(path: Path, limits: Limits) -> _Source:
