@@ -76,15 +76,40 @@ posix_only = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="
 
 @pytest.mark.usefixtures("python_ctrl_c")
 @posix_only
-def test_ctrl_c_while_workers_start_is_delivered_after_not_lost() -> None:
-    """A Ctrl-C that comes while the pool starts its workers is held back, then raised in the parent
-    (it used to be ignored in that window: the command ran on to the end)."""
-    with pytest.raises(KeyboardInterrupt), parallel._sigint_held():
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)  # not delivered inside the block
-        inside = True
-    assert inside
+@pytest.mark.parametrize("other_thread", [False, True])
+def test_ctrl_c_while_workers_start_is_delivered_after_not_lost(other_thread: bool) -> None:
+    """A Ctrl-C that comes while the pool starts its workers is held back, then raised in the parent (it
+    used to be ignored in that window: the command ran on to the end). With another thread alive, that
+    thread may take the signal (blocking it in the main thread alone is not enough)."""
+    import threading
+
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, daemon=True)
+    if other_thread:
+        helper.start()
+    try:
+        with pytest.raises(KeyboardInterrupt), parallel._sigint_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(50):  # plenty of chances for a handler to run inside the block
+                time.sleep(0.001)
+            inside = True
+        assert inside
+    finally:
+        stop.set()
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the mask is back
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # and the handler
+
+
+@posix_only
+def test_an_ignored_ctrl_c_stays_ignored() -> None:
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a background job
+    try:
+        with parallel._sigint_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.usefixtures("python_ctrl_c")

@@ -89,32 +89,42 @@ def _exit_with_parent(sentinel: int) -> None:
 
 @contextmanager
 def _sigint_held() -> Iterator[None]:
-    """Ctrl-C held back in this thread for the block and delivered when it ends (POSIX).
+    """Ctrl-C held back for the block, then acted on as usual: never lost, never inside the block.
 
-    Workers started inside the block inherit the blocked signal (across fork and exec), so a Ctrl-C
-    cannot reach one before its initializer ignores it, and the parent still gets it, right after the
-    block, instead of losing it. Where signals cannot be blocked (Windows), Ctrl-C is ignored for the
-    block instead (only the main thread can change handlers).
+    The workers start inside the block. A Ctrl-C must not reach one before its initializer ignores it (a
+    traceback per worker) nor stop this process half-way through starting them. So SIGINT is blocked in
+    this thread, and workers started here inherit it blocked (across fork and exec); a Ctrl-C that another
+    thread of this process takes is caught by a handler that only notes it; one still pending at the end
+    is taken with ``sigwait``. After the block the previous handler is back and, if Ctrl-C came, it is
+    called (``KeyboardInterrupt`` by default). Where signals cannot be blocked (Windows), Ctrl-C is
+    ignored for the block instead. Only the main thread can change handlers; elsewhere nothing changes.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous in (None, signal.SIG_IGN):
+        yield  # not ours to change, or ignored anyway (a background job): workers inherit that
         return
-    if hasattr(signal, "pthread_sigmask"):
-        previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    if not hasattr(signal, "pthread_sigmask"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             yield
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)
+            signal.signal(signal.SIGINT, previous)
         return
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is None:  # installed outside Python: leave it alone
-        yield
-        return
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    came: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
+        if signal.SIGINT in signal.sigpending():
+            came.append(signal.sigwait({signal.SIGINT}))
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         signal.signal(signal.SIGINT, previous)
+    if came:
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        else:  # SIG_DFL: what Ctrl-C would have done
+            signal.raise_signal(signal.SIGINT)
 
 
 def _describe(exc: BaseException) -> str:
