@@ -161,18 +161,15 @@ def load_items(study_dir: Path) -> tuple[dict[str, BenchmarkItem], list[Note]]:
 def build_dataset(
     records: list[RatingRecord],
     rubric: Rubric,
-    study: Study | None = None,
+    *,
     items: dict[str, BenchmarkItem] | None = None,
-    notes: list[Note] | None = None,
-    problems: list[Problem] | None = None,
-    lines_read: int | None = None,
     gold_responses: GoldResponses | None = None,
 ) -> Dataset:
-    """Turn valid records into columns (see :func:`dataset_from_rows`)."""
+    """Turn valid records held in memory into columns (see :func:`dataset_from_rows`)."""
     fields = [d.field for d in rubric.dimensions]
     fm_ids = [fm.id for fm in rubric.failure_modes]
     rows = [row_of(rec, fields, fm_ids) for rec in records]
-    return dataset_from_rows(rows, rubric, study, items, notes, problems, lines_read, gold_responses)
+    return dataset_from_rows(rows, rubric, items=items, gold_responses=gold_responses)
 
 
 def dataset_from_rows(

@@ -36,15 +36,23 @@ def print_problems(problems: Iterable[Problem], heading: str | None = None) -> N
         print(f"  {problem}", file=sys.stderr)
 
 
-def jobs_count(text: str) -> int:
-    """argparse type of ``--jobs N``: worker processes, 1 or more (1 = read in one process)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is less than 1 (1 reads in one process)")
-    return value
+def whole_number(minimum: int, too_small: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (``too_small`` says why, ``{value}`` filled in)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(too_small.format(value=value))
+        return value
+
+    return parse
+
+
+jobs_count = whole_number(1, "{value} is less than 1 (1 reads in one process)")
+"""argparse type of ``--jobs N``: worker processes, 1 or more."""
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.analysis.rating_rows import PARALLEL_MIN_LINES
-from wmcdp_desktop.cli._common import jobs_count, print_json, run_command
+from wmcdp_desktop.cli._common import jobs_count, print_json, run_command, whole_number
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS
 
@@ -20,14 +20,7 @@ INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
 _HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
+_non_negative = whole_number(0, "must be 0 or more")
 
 
 def register(sub: Any) -> None:
