@@ -144,3 +144,19 @@ def test_workers_ignore_ctrl_c_and_do_not_block_it(start_method: str) -> None:
     with parallel.ChunkPool(_signal_state, [[1], [2], [3]], workers=2, start_method=start_method) as pool:
         seen = {v for _, values in pool.completed() for v in values}
     assert seen == {(str(signal.SIG_IGN), False)}
+
+
+@pytest.mark.parametrize(("method", "items", "expected"), [
+    ("fork", 99, 1), ("fork", 100, 3), ("spawn", 100, 1), ("spawn", 499, 1), ("spawn", 500, 3),
+    ("forkserver", 500, 3),
+])
+def test_automatic_pools_wait_for_more_work_when_workers_are_not_forked(
+    monkeypatch: pytest.MonkeyPatch, method: str, items: int, expected: int
+) -> None:
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {method} here")
+    monkeypatch.setattr(parallel, "START_METHOD", method)
+    monkeypatch.setattr(parallel, "available_cpus", lambda: 3)
+    assert parallel.SLOW_START_FACTOR == 5
+    assert parallel.workers_for(None, items, 100) == expected
+    assert parallel.workers_for(2, items, 100) == 2 and parallel.workers_for(1, 10**6, 100) == 1

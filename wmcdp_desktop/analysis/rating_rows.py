@@ -24,8 +24,11 @@ from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.record_rules import RubricRules
 from wmcdp_desktop.core.strict_json import decode_text, parse_json_text
 
-PARALLEL_MIN_LINES = 2_000
-"""With ``jobs=None`` (automatic), files of at least this many ratings are read by a process pool."""
+PARALLEL_MIN_LINES = 4_000
+"""With ``jobs=None`` (automatic), files of at least this many ratings are read by a process pool (five
+times as many where workers are not forked: :func:`~wmcdp_desktop.core.parallel.workers_for`).
+Measured with 2 forked workers: 2,000 ratings 0.24 s in one process against 0.27 s; 4,000: 0.47 s
+against 0.42 s."""
 MIN_CHUNK = 250
 MAX_CHUNK = 4_000
 
@@ -131,8 +134,8 @@ def read_rating_rows(
     unreadable (DocumentError listing every such line), as for every JSON Lines file of the project.
 
     ``jobs``: worker processes (``1``: this process; ``None``: a pool of up to
-    :data:`~wmcdp_desktop.core.parallel.MAX_AUTO_WORKERS` for :data:`PARALLEL_MIN_LINES` lines or more
-    and more than one CPU). The result is the same either way. ``while_waiting`` runs here while the
+    :data:`~wmcdp_desktop.core.parallel.MAX_AUTO_WORKERS` for :data:`PARALLEL_MIN_LINES` lines or more,
+    five times that where workers are not forked, and more than one CPU). The result is the same either way. ``while_waiting`` runs here while the
     workers read (at once without a pool). ``chunk_size`` and ``start_method`` are for tests.
     """
     if path.is_dir():
@@ -141,10 +144,7 @@ def read_rating_rows(
     text = decode_text(read_file_bytes(path, source), source)
     lines = [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
     del text
-    if jobs is None:
-        workers = parallel.auto_workers() if len(lines) >= PARALLEL_MIN_LINES else 1
-    else:
-        workers = max(1, jobs)
+    workers = parallel.workers_for(jobs, len(lines), PARALLEL_MIN_LINES)
     if workers == 1 or len(lines) < 2:
         if while_waiting is not None:
             while_waiting()

@@ -23,7 +23,7 @@ from wmcdp_desktop.core.collect import collect, write_outputs
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, WorkerError
+from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, SLOW_START_FACTOR, WorkerError
 from wmcdp_desktop.core.progress import ProgressBar
 from wmcdp_desktop.core.record_rules import record_problems
 from wmcdp_desktop.core.results_reader import PARALLEL_MIN_FILES, ReadRecord, read_records
@@ -78,7 +78,8 @@ def register(sub: Any) -> None:
         default=None,
         metavar="N",
         help="worker processes reading record files (default: one per CPU, up to "
-        f"{MAX_AUTO_WORKERS}, for folders of {PARALLEL_MIN_FILES:,} files or more; 1 reads in one process). "
+        f"{MAX_AUTO_WORKERS}, for folders of {PARALLEL_MIN_FILES:,} files or more, "
+        f"{PARALLEL_MIN_FILES * SLOW_START_FACTOR:,} on Windows and macOS; 1 reads in one process). "
         "The output is the same either way",
     )
     add_json_flag(v)

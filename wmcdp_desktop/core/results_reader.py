@@ -218,7 +218,8 @@ def _record_sources(folder: Path, problems: list[Problem]) -> list[str]:
 
 
 PARALLEL_MIN_FILES = 2_000
-"""With ``jobs=None`` (automatic), folders of at least this many record files are read by a process pool."""
+"""With ``jobs=None`` (automatic), folders of at least this many record files are read by a process pool
+(five times as many where workers are not forked: :func:`~wmcdp_desktop.core.parallel.workers_for`)."""
 MAX_CHUNK = 2_000
 MIN_CHUNK = 250
 
@@ -259,7 +260,7 @@ def read_records(
 
     ``jobs``: worker processes for loose record files; ``1`` reads everything in this process, ``None``
     chooses (a pool of up to :data:`~wmcdp_desktop.core.parallel.MAX_AUTO_WORKERS` when there are at
-    least :data:`PARALLEL_MIN_FILES` files and more than one CPU). The result is the same either way:
+    least :data:`PARALLEL_MIN_FILES` files, five times that where workers are not forked, and more than one CPU). The result is the same either way:
     records, problems and their order, counts. ``progress(done, total)`` counts files and exports read.
     ``keep_records=False``: :attr:`ReadResult.records` stays empty (only :attr:`ReadResult.summaries`),
     which spares sending every record back from the workers.
@@ -282,10 +283,7 @@ def read_records(
         else:
             targets.append(("record", str(path)))
     n_files = sum(1 for kind, _ in targets if kind == "record")
-    if jobs is None:
-        workers = parallel.auto_workers() if n_files >= PARALLEL_MIN_FILES else 1
-    else:
-        workers = max(1, jobs)
+    workers = parallel.workers_for(jobs, n_files, PARALLEL_MIN_FILES)
     if workers > 1 and n_files:
         _read_parallel(targets, result, progress, workers, keep_records, chunk_size, start_method)
         return result
