@@ -145,3 +145,36 @@ def test_report_cli_jobs_gives_the_same_files(study_and_collected: tuple[Path, P
     with pytest.raises(SystemExit) as usage:
         main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "x"), "--jobs", "0"])
     assert usage.value.code == 2 and "--jobs: 0 is less than 1" in capsys.readouterr().err
+
+
+@pytest.mark.skipif("fork" not in START_METHODS, reason="the failure is injected into forked workers")
+def test_a_worker_that_dies_is_a_plain_error_naming_the_lines(study_and_collected: tuple[Path, Path], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from wmcdp_desktop.analysis import rating_rows
+    from wmcdp_desktop.core import parallel
+
+    study, collected = study_and_collected
+    real = rating_rows.row_of
+
+    def dies(*args: object) -> object:
+        if os.getpid() != parent:
+            os._exit(7)  # the worker dies (out of memory, killed)
+        return real(*args)  # type: ignore[arg-type]
+
+    parent = os.getpid()
+    monkeypatch.setattr(parallel, "START_METHOD", "fork")
+    monkeypatch.setattr(rating_rows, "row_of", dies)
+    real_read = loading.read_rating_rows
+    monkeypatch.setattr(loading, "read_rating_rows",
+                        lambda *a, **k: real_read(*a, **{**k, "chunk_size": 9}))  # type: ignore[arg-type]
+    code = main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--jobs", "2"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert "a worker process failed" in err and "while reading lines" in err and "ratings.jsonl" in err
+    assert err.rstrip().endswith("run again with --jobs 1 to read in one process")
+    assert multiprocessing.active_children() == []
+    assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--jobs", "1",
+                 "--no-charts", "--bootstrap", "0"]) == 0  # in one process the same data is fine

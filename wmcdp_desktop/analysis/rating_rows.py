@@ -135,8 +135,9 @@ def read_rating_rows(
 
     ``jobs``: worker processes (``1``: this process; ``None``: a pool of up to
     :data:`~wmcdp_desktop.core.parallel.MAX_AUTO_WORKERS` for :data:`PARALLEL_MIN_LINES` lines or more,
-    five times that where workers are not forked, and more than one CPU). The result is the same either way. ``while_waiting`` runs here while the
-    workers read (at once without a pool). ``chunk_size`` and ``start_method`` are for tests.
+    five times that where workers are not forked, and more than one CPU). The result is the same either
+    way. ``while_waiting`` runs here while the workers read (at once without a pool). ``chunk_size`` and
+    ``start_method`` are for tests.
     """
     if path.is_dir():
         path = path / "ratings.jsonl"

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
+from wmcdp_desktop.core.parallel import WorkerError
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -60,9 +61,15 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def run_command(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    """Run ``body``; in ``--json`` mode turn errors into a JSON result instead of text on stderr."""
+    """Run ``body``; in ``--json`` mode turn errors into a JSON result instead of text on stderr.
+
+    A failed worker process (``--jobs``) is reported with how to read without workers.
+    """
     try:
-        return body(args)
+        try:
+            return body(args)
+        except WorkerError as exc:
+            raise WorkerError(exc.chunk, f"{exc.cause}; run again with --jobs 1 to read in one process") from None
     except UsageError as exc:
         prog = getattr(args, "prog", "wmcdp")
         if getattr(args, "json", False):

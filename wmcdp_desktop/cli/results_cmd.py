@@ -23,7 +23,7 @@ from wmcdp_desktop.core.collect import collect, write_outputs
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, SLOW_START_FACTOR, WorkerError
+from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, SLOW_START_FACTOR
 from wmcdp_desktop.core.progress import ProgressBar
 from wmcdp_desktop.core.record_rules import record_problems
 from wmcdp_desktop.core.results_reader import PARALLEL_MIN_FILES, ReadRecord, read_records
@@ -186,12 +186,9 @@ def _validate(args: argparse.Namespace) -> int:
     bundles = _open_bundles(args.bundle) if args.bundle else []
     jobs = getattr(args, "jobs", None)
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
-        try:
-            # Only the bundle checks need the records themselves; without them the workers send back
-            # a summary of each (rater, task), which is much cheaper to pass between processes.
-            result = read_records(args.paths, progress=bar, jobs=jobs, keep_records=bool(bundles))
-        except WorkerError as exc:
-            raise WorkerError(exc.chunk, f"{exc.cause}; run again with --jobs 1 to read in one process") from None
+        # Only the bundle checks need the records themselves; without them the workers send back
+        # a summary of each (rater, task), which is much cheaper to pass between processes.
+        result = read_records(args.paths, progress=bar, jobs=jobs, keep_records=bool(bundles))
     problems = list(result.problems)
     if bundles:
         problems += _match_bundles(result.records, bundles)
