@@ -178,3 +178,11 @@ def test_a_worker_that_dies_is_a_plain_error_naming_the_lines(study_and_collecte
     assert multiprocessing.active_children() == []
     assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--jobs", "1",
                  "--no-charts", "--bootstrap", "0"]) == 0  # in one process the same data is fine
+
+
+def test_an_empty_file_is_refused_before_the_slow_work(tmp_path: Path) -> None:
+    """Found in review: the study's items and the statistics libraries were loaded first (about 1.5 s)."""
+    (tmp_path / "ratings.jsonl").write_text("\n  \n", encoding="utf-8")
+    calls: list[int] = []
+    assert read_rating_rows(tmp_path, rubric(), while_waiting=lambda: calls.append(1)) == ([], [], 0)
+    assert calls == []

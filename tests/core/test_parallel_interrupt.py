@@ -18,6 +18,7 @@ import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -160,3 +161,35 @@ def test_automatic_pools_wait_for_more_work_when_workers_are_not_forked(
     assert parallel.SLOW_START_FACTOR == 5
     assert parallel.workers_for(None, items, 100) == expected
     assert parallel.workers_for(2, items, 100) == 2 and parallel.workers_for(1, 10**6, 100) == 1
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
+@posix_only
+def test_a_ctrl_c_noted_while_the_block_fails_still_interrupts() -> None:
+    """Stopping is what the user asked: exit 130, not the error's exit 1 (found in review)."""
+    with pytest.raises(KeyboardInterrupt) as got, parallel._sigint_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        raise ValueError("a worker could not be started")
+    assert isinstance(got.value.__context__, ValueError)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def _forkserver_child(queue: Any) -> None:
+    queue.put(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+@posix_only
+def test_a_forkserver_pool_leaves_later_processes_able_to_get_ctrl_c() -> None:
+    """The fork server outlives the pool: started while Ctrl-C was held back it would keep SIGINT blocked for
+    every later 'forkserver' process (the default start method on Linux from Python 3.14; found in review)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no forkserver here")
+    with parallel.ChunkPool(_signal_state, [[1], [2]], workers=2, start_method="forkserver") as pool:
+        assert {v for _, values in pool.completed() for v in values} == {(str(signal.SIG_IGN), False)}
+    ctx = multiprocessing.get_context("forkserver")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_forkserver_child, args=(queue,))
+    child.start()
+    child.join(30)
+    assert queue.get(timeout=30) is False  # not blocked

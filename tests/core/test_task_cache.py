@@ -73,3 +73,36 @@ def test_verify_finds_a_response_given_to_two_tasks_and_counts_calibration_tasks
     path = tmp_path / "calibration.wmcdp"
     path.write_bytes(deterministic_zip(rehash(files)))
     assert open_bundle(path).verify() == ([], 1)
+
+
+def test_the_open_task_stays_with_the_session_when_the_bundle_forgets_it(tmp_path: Path, sample_docs: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The task list reads the rows it shows, which can push the open task out of the bundle's cache; the
+    rater must still be able to submit if the bundle's files can no longer be read (a pulled USB stick).
+    Found in review."""
+    import copy
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from ratingkit import make_bundle
+
+    from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
+    from wmcdp_desktop.core.storage import RaterStore
+    from wmcdp_desktop.core.timing import FakeClock
+
+    monkeypatch.setattr(bundle_reader, "TASK_CACHE_SIZE", 1)
+    root = make_bundle(tmp_path / "bundle", lambda name: copy.deepcopy(sample_docs(name)))
+    clock = FakeClock()
+    bundle = open_bundle(root)
+    session = RatingSession(bundle, RaterStore(tmp_path / "data", bundle.manifest.bundle_id, "R01", clock),
+                            RaterIdentity("R01", "child psychologist"), clock)
+    opened = session.open_task("T-0001")
+    for dim in session.rubric.dimensions:
+        session.set_score(dim.id, 4)
+    session.set_note("brief_rationale", "Warm but keeps reassuring.")
+    session.task("T-0002")  # what the task list does for a row in view: T-0001 leaves the bundle's cache
+    assert "T-0001" not in bundle._cache and session.task() is opened
+    (root / "tasks" / "T-0001.json").unlink()
+    outcome = session.submit()
+    assert outcome.ok and outcome.record is not None
+    session.close()
+    assert session.task("T-0002").task_id == "T-0002"

@@ -90,3 +90,49 @@ def test_a_task_that_cannot_be_read_keeps_its_id(qtbot: Any, make_window: Any, t
     assert tasks.row_text(2).startswith("3. T-0003\n")
     assert tasks.row_tooltip(2) is None
     assert window.session is not None and window.session.current_id == "T-0001"  # nothing else happened
+
+
+def test_an_unexpected_failure_reading_one_task_does_not_stop_the_naming(qtbot: Any, make_window: Any,
+                                                                        tmp_path: Path, sample_docs: Any) -> None:
+    """Found in review: only WmcdpError/OSError were caught; anything else left the timer stopped for good."""
+    window = _window(make_window, tmp_path, sample_docs)
+    assert window.page is not None and window.session is not None
+    tasks = window.page.task_list
+    real = window.session.bundle.task
+
+    def flaky(task_id: str) -> Any:
+        if task_id == "T-0003":
+            raise ValueError("simulated unexpected failure")
+        return real(task_id)
+
+    window.session.bundle.task = flaky  # type: ignore[method-assign]
+    tasks.titles.clear()
+    tasks._naming.start()
+    qtbot.waitUntil(lambda: tasks.row_text(7).startswith("8. Anxiety · "), timeout=3000)
+    assert tasks.row_text(2).startswith("3. T-0003\n")
+
+
+def test_slow_tasks_are_named_one_turn_at_a_time(qtbot: Any, make_window: Any, tmp_path: Path,
+                                                 sample_docs: Any) -> None:
+    """A task holding a 5 MB response takes 50-70 ms to read: a turn of the event loop stops reading once it
+    has spent TITLE_BUDGET, so the window keeps answering input while names fill in."""
+    import time
+
+    window = _window(make_window, tmp_path, sample_docs)
+    assert window.page is not None and window.session is not None
+    tasks = window.page.task_list
+    real = window.session.bundle.task
+    turn = [0]
+    tasks._naming.timeout.connect(lambda: turn.__setitem__(0, turn[0] + 1))  # runs after the naming slot
+    read_in_turn: list[int] = []
+
+    def slow(task_id: str) -> Any:
+        time.sleep(task_list.TITLE_BUDGET + 0.005)
+        read_in_turn.append(turn[0])
+        return real(task_id)
+
+    window.session.bundle.task = slow  # type: ignore[method-assign]
+    tasks.titles.clear()
+    tasks._naming.start()
+    qtbot.waitUntil(lambda: len(read_in_turn) >= 5, timeout=5000)
+    assert len(read_in_turn) == len(set(read_in_turn))  # one slow read per turn, never several in a row

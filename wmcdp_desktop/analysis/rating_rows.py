@@ -136,7 +136,8 @@ def read_rating_rows(
     ``jobs``: worker processes (``1``: this process; ``None``: a pool of up to
     :data:`~wmcdp_desktop.core.parallel.MAX_AUTO_WORKERS` for :data:`PARALLEL_MIN_LINES` lines or more,
     five times that where workers are not forked, and more than one CPU). The result is the same either
-    way. ``while_waiting`` runs here while the workers read (at once without a pool). ``chunk_size`` and
+    way. ``while_waiting`` runs here while the workers read (at once without a pool; not at all for a file
+    without ratings). ``chunk_size`` and
     ``start_method`` are for tests.
     """
     if path.is_dir():
@@ -145,6 +146,8 @@ def read_rating_rows(
     text = decode_text(read_file_bytes(path, source), source)
     lines = [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
     del text
+    if not lines:
+        return [], [], 0  # nothing to read: the caller says so at once (``while_waiting`` is not run)
     workers = parallel.workers_for(jobs, len(lines), PARALLEL_MIN_LINES)
     if workers == 1 or len(lines) < 2:
         if while_waiting is not None:

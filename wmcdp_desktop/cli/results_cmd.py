@@ -170,7 +170,7 @@ def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Pr
         if manifest.rater_id is not None and rec.rater_id != manifest.rater_id:
             problems.append(Problem(rr.source, "rater_id", f"{rec.rater_id!r} but the bundle is for {manifest.rater_id!r}"))
         task = None
-        if env.task_id not in bundle.task_ids:
+        if not bundle.has_task(env.task_id):
             problems.append(Problem(rr.source, "envelope.task_id", f"task {env.task_id} is not in the bundle"))
         else:
             try:

@@ -50,10 +50,11 @@ MANIFEST_NAME = "bundle.json"
 RUBRIC_NAME = "rubric.json"
 SUPPORTED_FORMAT_MAJOR = 1
 IGNORED_FOLDER_FILES = {"Thumbs.db", "desktop.ini"}
+"""Files an OS drops into folders; ignored in folder bundles (as are names starting with a dot)."""
 TASK_CACHE_SIZE = 64
 """Tasks :meth:`OpenedBundle.task` keeps after reading them (the most recently used): going back and forth
-or naming the visible rows of the task list reads each task once; a 100 KB task is about 0.5 MB in memory."""
-"""Files an OS drops into folders; ignored in folder bundles (as are names starting with a dot)."""
+or naming the visible rows of the task list reads each task once; a 100 KB task is about 0.5 MB in memory.
+(The rating session holds its open task itself.)"""
 
 
 def task_path(task_id: str) -> str:
@@ -236,6 +237,10 @@ class OpenedBundle:
 
     def __len__(self) -> int:
         return len(self.task_ids)
+
+    def has_task(self, task_id: str) -> bool:
+        """Whether ``task_id`` is one of the bundle's tasks (a dict lookup; ``task_ids`` is a list)."""
+        return task_id in self._order
 
     def display(self, name: str) -> str:
         """How a file of this bundle is named in messages (``bundle.wmcdp!tasks/x.json``)."""

@@ -107,15 +107,16 @@ def _exit_with_parent(sentinel: int) -> None:
 
 @contextmanager
 def _sigint_held() -> Iterator[None]:
-    """Ctrl-C held back for the block, then acted on as usual: never lost, never inside the block.
+    """Ctrl-C held back for the block, then acted on as usual (POSIX): never lost, never inside the block.
 
     The workers start inside the block. A Ctrl-C must not reach one before its initializer ignores it (a
     traceback per worker) nor stop this process half-way through starting them. So SIGINT is blocked in
     this thread, and workers started here inherit it blocked (across fork and exec); a Ctrl-C that another
     thread of this process takes is caught by a handler that only notes it; one still pending at the end
-    is taken with ``sigwait``. After the block the previous handler is back and, if Ctrl-C came, it is
-    called (``KeyboardInterrupt`` by default). Where signals cannot be blocked (Windows), Ctrl-C is
-    ignored for the block instead. Only the main thread can change handlers; elsewhere nothing changes.
+    is taken with ``sigwait``. After the block the previous handler is back and is called once per Ctrl-C
+    noted (``KeyboardInterrupt`` by default), also when the block failed: stopping is what the user asked.
+    Where signals cannot be blocked (Windows) a Ctrl-C while the workers start is ignored. Only the main
+    thread can change handlers; elsewhere, and when Ctrl-C is ignored anyway, nothing changes.
     """
     previous = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is not threading.main_thread() or previous in (None, signal.SIG_IGN):
@@ -138,11 +139,11 @@ def _sigint_held() -> Iterator[None]:
             came.append(signal.sigwait({signal.SIGINT}))
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         signal.signal(signal.SIGINT, previous)
-    if came:
-        if callable(previous):
-            previous(signal.SIGINT, None)
-        else:  # SIG_DFL: what Ctrl-C would have done
-            signal.raise_signal(signal.SIGINT)
+        for _ in came:  # raising here replaces an error of the block (kept as the interrupt's context)
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            else:  # SIG_DFL: what Ctrl-C would have done
+                signal.raise_signal(signal.SIGINT)
 
 
 def _describe(exc: BaseException) -> str:
@@ -179,6 +180,12 @@ class ChunkPool(Generic[T, R]):
 
     def __enter__(self) -> ChunkPool[T, R]:
         context = multiprocessing.get_context(self.start_method or START_METHOD)
+        if context.get_start_method() == "forkserver":
+            # The fork server outlives this pool and forks every later 'forkserver' process: started in
+            # the block below it would keep Ctrl-C blocked, and pass that on, for good.
+            from multiprocessing import forkserver
+
+            forkserver.ensure_running()
         self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_start_worker)
         try:
             with _sigint_held():

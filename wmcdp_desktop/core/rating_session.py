@@ -293,6 +293,9 @@ class RatingSession:
             if WorkingRating.from_draft(draft).has_content():
                 self._drafts.add(tid)
         self.current_id: str | None = None
+        self._open_task: Task | None = None
+        """The open task, held while it is open: the bundle keeps only its last tasks used (the task list
+        reads the rows it shows), and submitting must not depend on reading the task file again."""
         self.current: WorkingRating | None = None
         """The editable rating of the open task; None while a submitted task is shown read-only."""
         self.viewing_record: RatingRecord | None = None
@@ -375,6 +378,8 @@ class RatingSession:
         tid = task_id or self.current_id
         if tid is None:
             raise WmcdpError("No task is open.")
+        if tid == self.current_id and self._open_task is not None:
+            return self._open_task
         return self.bundle.task(tid)
 
     # ----- time --------------------------------------------------------------------------------------
@@ -416,6 +421,7 @@ class RatingSession:
         task = self.bundle.task(task_id)  # may raise: then the current task stays open
         self.leave_task()
         self.current_id = task_id
+        self._open_task = task
         self.viewing_record = None
         self.current = None
         draft = self.store.load_draft(task_id)
@@ -449,6 +455,7 @@ class RatingSession:
         """Leave the open task; True when everything is saved."""
         self.leave_task()
         self.current_id = None
+        self._open_task = None
         self.current = None
         self.viewing_record = None
         return self.save_error is None

@@ -5,8 +5,8 @@ tooltip and id are made when the view asks for them (only the visible rows), so 
 no item per task. Relabelling a task is a ``dataChanged`` of its row.
 
 Rows are named by their task's readable title ("OCD · reassurance seeking") once the task has been read.
-The list reads the tasks of the rows it shows, :data:`TITLE_BATCH` at a time per turn of the event loop,
-after it is shown, scrolled or resized: the window paints and takes input first, and a 10,000-task bundle is
+The list reads the tasks of the rows it shows, :data:`TITLE_BATCH` at a time per turn of the event loop
+(and no more than :data:`TITLE_BUDGET` seconds of reading), after it is shown, scrolled or resized: the window paints and takes input first, and a 10,000-task bundle is
 never read whole just to name its rows. A task that cannot be read keeps its id (opening it says why).
 
 The model is a ``QStringListModel`` holding one empty string per task only so that the row count is
@@ -17,11 +17,12 @@ never shown (:meth:`TaskListModel.data` answers every role) and rows cannot be e
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QStringListModel, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
-from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.labels import task_title
 from wmcdp_desktop.core.rating_session import STATE_LABELS, RatingSession
 from wmcdp_desktop.ui.plain_text import plain_tooltip, safe_line
@@ -30,7 +31,11 @@ MARKS = {"not_started": "○", "draft": "◐", "submitted": "●"}
 TASKS = "Tasks"
 TASK_ID_ROLE = Qt.ItemDataRole.UserRole
 TITLE_BATCH = 4
-"""Tasks read per turn of the event loop to name the rows shown (a 100 KB task takes about a millisecond)."""
+"""At most this many tasks are read per turn of the event loop to name the rows shown (a 100 KB task takes
+about a millisecond) ..."""
+TITLE_BUDGET = 0.015
+"""... and no more once a turn has spent this many seconds reading (a task holding a 5 MB response takes
+50-70 ms): the window keeps answering input while the names fill in."""
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -155,15 +160,20 @@ class TaskList(QWidget):
         """Read the tasks of a few unnamed rows in view and name them; again on the next turn if more remain."""
         ids = self.model.task_ids
         todo = [tid for tid in (ids[row] for row in self.shown_rows()) if tid not in self.titles and tid not in self._unreadable]
+        started = time.monotonic()
+        done = 0
         for tid in todo[:TITLE_BATCH]:
+            done += 1
             try:
                 title = task_title(self.session.task(tid))
-            except (WmcdpError, OSError):
-                self._unreadable.add(tid)  # named by its id; opening the task explains the problem
+            except Exception:  # a name is a nicety: whatever the failure, the row keeps its id
+                self._unreadable.add(tid)  # opening the task explains a problem with its file
                 continue
             self.set_title(tid, title)
             self.model.changed(tid)
-        if len(todo) > TITLE_BATCH:
+            if time.monotonic() - started > TITLE_BUDGET:
+                break
+        if len(todo) > done:
             self._naming.start()
 
     def set_title(self, task_id: str, title: str) -> None:
