@@ -74,7 +74,7 @@ def test_build_writes_bundles_and_private_key(tmp_path: Path, capsys: pytest.Cap
             members = zf.namelist()
         assert all(m in ("bundle.json", "rubric.json") or m.startswith("tasks/") for m in members)
         bundle = open_bundle(Path(b["file"]))
-        assert bundle.verify_all() == []
+        assert bundle.verify().problems == []
         assert bundle.manifest.rater_id == b["rater_id"]
         assert bundle.manifest.created_at == "2026-11-01T09:00:00Z"
         assert bundle.manifest.rater_role_or_background == "psychologist"

@@ -1,4 +1,4 @@
-"""open_bundle: zip and folder bundles, manifest cross-checks, lazy hash-checked tasks, verify_all."""
+"""open_bundle: zip and folder bundles, manifest cross-checks, lazy hash-checked tasks, verify."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_open_valid_bundle(tmp_path: Path, kind: str) -> None:
     task = bundle.task("t0001")
     assert isinstance(task, Task) and task.task_id == "t0001"
     assert bundle.task("t0001") is task  # cached
-    assert bundle.verify_all() == []
+    assert bundle.verify().problems == []
     assert bundle.is_folder == (kind == "folder")
     with pytest.raises(KeyError):
         bundle.task("nope")
@@ -82,7 +82,7 @@ def test_opening_does_not_read_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert loaded == ["BundleManifest", "Rubric", "Task"]
 
 
-def test_tampered_task_is_caught_lazily_and_by_verify_all(tmp_path: Path) -> None:
+def test_tampered_task_is_caught_lazily_and_by_verify(tmp_path: Path) -> None:
     files = bundle_files(3)
     original = files["tasks/t0001.json"]
     tampered = original.replace(b"calm", b"CALM")
@@ -92,7 +92,7 @@ def test_tampered_task_is_caught_lazily_and_by_verify_all(tmp_path: Path) -> Non
     assert bundle.task("t0000").task_id == "t0000"
     with pytest.raises(DocumentError, match="SHA-256"):
         bundle.task("t0001")
-    problems = bundle.verify_all()
+    problems = bundle.verify().problems
     assert len(problems) == 1 and "tasks/t0001.json" in problems[0].file
 
 
@@ -103,7 +103,7 @@ def test_invalid_task_json_is_reported_with_path(tmp_path: Path) -> None:
     files["tasks/t0001.json"] = dumps_canonical(bad).encode()
     files = rehash(files)
     bundle = open_bundle(write_zip(tmp_path / "b.wmcdp", files))
-    problems = bundle.verify_all()
+    problems = bundle.verify().problems
     assert [p.path for p in problems] == ["model_source"]
     with pytest.raises(DocumentError):
         bundle.task("t0001")
@@ -115,7 +115,7 @@ def test_task_id_must_match_file_name(tmp_path: Path) -> None:
     bundle = open_bundle(write_zip(tmp_path / "b.wmcdp", rehash(files)))
     with pytest.raises(DocumentError, match="does not match the file name"):
         bundle.task("t0001")
-    assert any(p.path == "task_id" for p in bundle.verify_all())
+    assert any(p.path == "task_id" for p in bundle.verify().problems)
 
 
 def test_missing_manifest(tmp_path: Path) -> None:
@@ -232,11 +232,11 @@ def test_folder_bundle_ignores_os_litter(tmp_path: Path) -> None:
     root = write_folder(tmp_path / "b", bundle_files(1))
     (root / ".DS_Store").write_bytes(b"x")
     (root / "Thumbs.db").write_bytes(b"x")
-    assert open_bundle(root).verify_all() == []
+    assert open_bundle(root).verify().problems == []
 
 
-def test_verify_all_progress(tmp_path: Path) -> None:
+def test_verify_progress(tmp_path: Path) -> None:
     bundle = open_bundle(write_zip(tmp_path / "b.wmcdp", bundle_files(4)))
     seen: list[tuple[int, int]] = []
-    assert bundle.verify_all(lambda done, total: seen.append((done, total))) == []
+    assert bundle.verify(lambda done, total: seen.append((done, total))).problems == []
     assert seen[-1] == (5, 5)

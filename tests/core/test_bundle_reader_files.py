@@ -29,7 +29,7 @@ def test_files_dict_matches_bundle_json_in_order(tmp_path: Path) -> None:
         assert sha == hashlib.sha256(files[name]).hexdigest() and size == len(files[name])
     assert bundle.manifest.files == []  # the entries live in bundle.files only
     assert bundle.manifest.bundle_id == json.loads(files["bundle.json"])["bundle_id"]
-    assert bundle.verify_all() == []
+    assert bundle.verify().problems == []
     assert [bundle.task(t).task_id for t in bundle.task_ids] == bundle.task_ids
 
 
@@ -46,4 +46,4 @@ def test_hash_mismatch_still_found_on_read(tmp_path: Path) -> None:
     target.write_bytes(data.replace(b"\"", b"'", 1)[: len(data)])  # same size, other bytes
     with pytest.raises(DocumentError, match="SHA-256"):
         bundle.task(task_id)
-    assert any("SHA-256" in p.message for p in bundle.verify_all())
+    assert any("SHA-256" in p.message for p in bundle.verify().problems)

@@ -39,7 +39,7 @@ def open_problems(path: Path) -> str:
     try:
         bundle = open_bundle(path)
         bundle.task(bundle.task_ids[0])
-        problems = bundle.verify_all()
+        problems = bundle.verify().problems
     except DocumentError as exc:
         return str(exc)
     return "\n".join(str(p) for p in problems)

@@ -8,7 +8,7 @@ and validates ``bundle.json`` and ``rubric.json`` and cross-checks the manifest 
 but does not read any task: :meth:`OpenedBundle.task` reads, hash-checks and validates one task on first
 access (then keeps the last :data:`TASK_CACHE_SIZE` tasks used), so a 10,000-task bundle opens as fast as
 a 10-task one and memory does not grow with the tasks read.
-:meth:`OpenedBundle.verify_all` checks everything.
+:meth:`OpenedBundle.verify` checks everything.
 
 bundle.json of a 10,000-task bundle holds 10,000 ``files`` entries. When every entry is plainly valid
 (an object of exactly ``path``, ``sha256``, ``size`` of the right types and forms, checked with a few
@@ -282,10 +282,6 @@ class OpenedBundle:
             self._cache.move_to_end(task_id)
             while len(self._cache) > TASK_CACHE_SIZE:
                 self._cache.popitem(last=False)
-
-    def verify_all(self, progress: Callable[[int, int], None] | None = None) -> list[Problem]:
-        """The problems :meth:`verify` finds (empty list = all good)."""
-        return self.verify(progress).problems
 
     def verify(self, progress: Callable[[int, int], None] | None = None) -> Verification:
         """Every file's size and SHA-256, every task valid and named as its file, no candidate response id
