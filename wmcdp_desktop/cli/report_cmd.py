@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.analysis.rating_rows import PARALLEL_MIN_LINES
-from wmcdp_desktop.cli._common import jobs_count, print_json, run_command, whole_number
+from wmcdp_desktop.cli._common import add_jobs_flag, print_json, run_command, whole_number
 from wmcdp_desktop.core.errors import WmcdpError
-from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, SLOW_START_FACTOR
 
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
 _HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
@@ -39,10 +38,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--bootstrap", type=_non_negative, default=1000, metavar="B",
                         help="bootstrap resamples per interval (default 1000; 0 = no intervals)")
     parser.add_argument("--no-charts", action="store_true", help="leave the charts out (faster on huge data)")
-    parser.add_argument("--jobs", type=jobs_count, default=None, metavar="N",
-                        help=f"worker processes reading ratings.jsonl (default: one per CPU, up to {MAX_AUTO_WORKERS}, "
-                        f"for {PARALLEL_MIN_LINES:,} ratings or more, {PARALLEL_MIN_LINES * SLOW_START_FACTOR:,} on "
-                        "Windows and macOS; 1 reads in one process). The report is the same either way")
+    add_jobs_flag(parser, reading="ratings.jsonl", min_items=PARALLEL_MIN_LINES, unit="ratings", same="The report")
     parser.add_argument("--timings", action="store_true", help="print how long each phase took")
     parser.add_argument("--json", action="store_true",
                         help="print a machine-readable JSON result on stdout (counts, key findings, notes, files "

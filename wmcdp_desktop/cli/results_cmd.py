@@ -10,8 +10,8 @@ from typing import Any
 from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
+    add_jobs_flag,
     add_json_flag,
-    jobs_count,
     print_json,
     print_problems,
     problem_obj,
@@ -23,7 +23,6 @@ from wmcdp_desktop.core.collect import collect, write_outputs
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, SLOW_START_FACTOR
 from wmcdp_desktop.core.progress import ProgressBar
 from wmcdp_desktop.core.record_rules import record_problems
 from wmcdp_desktop.core.results_reader import PARALLEL_MIN_FILES, ReadRecord, read_records
@@ -72,16 +71,7 @@ def register(sub: Any) -> None:
         help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
         "(*.wmcdp) in this folder; repeat for several",
     )
-    v.add_argument(
-        "--jobs",
-        type=jobs_count,
-        default=None,
-        metavar="N",
-        help="worker processes reading record files (default: one per CPU, up to "
-        f"{MAX_AUTO_WORKERS}, for folders of {PARALLEL_MIN_FILES:,} files or more, "
-        f"{PARALLEL_MIN_FILES * SLOW_START_FACTOR:,} on Windows and macOS; 1 reads in one process). "
-        "The output is the same either way",
-    )
+    add_jobs_flag(v, reading="record files", min_items=PARALLEL_MIN_FILES, unit="files", same="The output")
     add_json_flag(v)
     v.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp results validate")
 
