@@ -211,9 +211,9 @@ def bench_huge(ctx: Context, fig: Figure) -> None:
 
 def bench_save_submit(ctx: Context, fig: Figure) -> None:
     from wmcdp_desktop.core.bundle_reader import open_bundle
-    from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
-    from wmcdp_desktop.core.storage import RaterStore
-    from wmcdp_desktop.core.timing import SystemClock
+    from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
+    from wmcdp_desktop.core.rater.storage import RaterStore
+    from wmcdp_desktop.core.rater.timing import SystemClock
 
     reps = ctx.size.save_reps
     bundle = ctx.bundle(reps + 1, synth.Shape())
@@ -248,7 +248,7 @@ def bench_save_submit(ctx: Context, fig: Figure) -> None:
             floor.append(time.perf_counter() - t0)
             # Reference (not the floor): the same durability protocol the app follows, without Python
             # work: the draft fsync'd; the record and its folder fsync'd; an audit line per save (not
-            # fsync'd: see core/storage.py).
+            # fsync'd: see core/rater/storage.py).
             t0 = time.perf_counter()
             for name, payload, sync_dir in ((f"pd{k}.json", draft, False), (f"pr{k}.json", record_bytes, True)):
                 plain_durable_write(floor_dir / name, payload, fsync_dir=sync_dir)
@@ -303,7 +303,7 @@ def append_line(path: Path, data: bytes) -> None:
 
 def session_draft_bytes(session: Any, task_id: str) -> bytes:
     """Bytes of a draft like the one autosave wrote (it is deleted on submit, so rebuild it)."""
-    from wmcdp_desktop.core.rating_session import WorkingRating
+    from wmcdp_desktop.core.rater.rating_session import WorkingRating
     from wmcdp_desktop.core.strict_json import dumps_canonical
 
     record = session.viewing_record

@@ -15,9 +15,9 @@ from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.resources import demo_study_dir
 
-export_mod = pytest.importorskip("wmcdp_desktop.core.export")
-storage = pytest.importorskip("wmcdp_desktop.core.storage")
-timing = pytest.importorskip("wmcdp_desktop.core.timing")
+export_mod = pytest.importorskip("wmcdp_desktop.core.rater.export")
+storage = pytest.importorskip("wmcdp_desktop.core.rater.storage")
+timing = pytest.importorskip("wmcdp_desktop.core.rater.timing")
 
 
 def _record(task: Any, rater: str, bundle_id: str, sha: str, rubric: Any) -> dict[str, Any]:

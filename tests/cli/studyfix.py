@@ -253,7 +253,7 @@ def rehash(files: dict[str, bytes]) -> dict[str, bytes]:
     return out
 
 
-# ---- rating records and results exports (same layout as core/export.py) ----
+# ---- rating records and results exports (same layout as core/rater/export.py) ----
 
 
 def record_obj(

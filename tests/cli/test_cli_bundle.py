@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from studyfix import MODELS, item_obj, write_json, write_study
 
 from wmcdp_desktop.cli.main import main
-from wmcdp_desktop.core.bundle_builder import SeededRandom, _arrange, verdict_scores
 from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.coordinator.bundle_builder import SeededRandom, _arrange, verdict_scores
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
@@ -170,7 +170,7 @@ def test_gold_response_id_must_be_a_response_of_the_item(tmp_path: Path, capsys:
 
 
 def test_file_names_are_portable() -> None:
-    from wmcdp_desktop.core.bundle_builder import bundle_file_name, key_file_name
+    from wmcdp_desktop.core.coordinator.bundle_builder import bundle_file_name, key_file_name
 
     assert bundle_file_name("S:1", "R:2") == "S_1-R_2.wmcdp"
     assert bundle_file_name("S", None) == "S-unassigned.wmcdp"
@@ -271,8 +271,8 @@ def test_first_model_balanced_when_raters_see_some_responses(
 ) -> None:
     # Among the responses to one item that a rater sees, each is first equally often on average:
     # a model's "first" count is close to its fair share sum(1 / group size) over its groups.
-    from wmcdp_desktop.core.bundle_builder import plan_build
-    from wmcdp_desktop.core.study_loader import load_study
+    from wmcdp_desktop.core.coordinator.bundle_builder import plan_build
+    from wmcdp_desktop.core.coordinator.study_loader import load_study
 
     study = write_study(tmp_path / "s", n_items=n_items, n_raters=n_raters, overlap=overlap, calibration_items=0)
     plan = plan_build(load_study(study))
@@ -355,7 +355,7 @@ def test_response_id_in_text_stops_the_build(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_trie_regex_matches_exactly_the_words() -> None:
-    from wmcdp_desktop.core.bundle_builder import _trie_regex
+    from wmcdp_desktop.core.coordinator.bundle_builder import _trie_regex
 
     pattern = _trie_regex(["abc", "abcde", "abd", "x.y"])
     assert pattern is not None
@@ -420,7 +420,7 @@ def test_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         files = {n: zf.read(n) for n in zf.namelist()}
     name = next(n for n in files if n.startswith("tasks/"))
     files[name] = files[name].replace(b"small step", b"small stap")
-    from wmcdp_desktop.core.zipsafe import deterministic_zip
+    from wmcdp_desktop.core.zips.reader import deterministic_zip
 
     bad = tmp_path / "bad.wmcdp"
     bad.write_bytes(deterministic_zip(files))

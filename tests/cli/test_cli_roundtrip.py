@@ -1,4 +1,4 @@
-"""End to end with the app's own storage and export (core/storage.py, core/export.py):
+"""End to end with the app's own storage and export (core/rater/storage.py, core/rater/export.py):
 study -> bundle build -> records saved by RaterStore -> export zip -> results validate -> collect."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 
-export_mod = pytest.importorskip("wmcdp_desktop.core.export")
-storage = pytest.importorskip("wmcdp_desktop.core.storage")
-timing = pytest.importorskip("wmcdp_desktop.core.timing")
+export_mod = pytest.importorskip("wmcdp_desktop.core.rater.export")
+storage = pytest.importorskip("wmcdp_desktop.core.rater.storage")
+timing = pytest.importorskip("wmcdp_desktop.core.rater.timing")
 
 
 def test_app_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

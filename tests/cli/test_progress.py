@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from wmcdp_desktop.core.progress import ProgressBar
+from wmcdp_desktop.cli.progress import ProgressBar
 
 
 class FakeTTY(io.StringIO):

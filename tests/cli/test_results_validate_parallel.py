@@ -1,6 +1,6 @@
 """``wmcdp results validate`` with a process pool (``--jobs``): the same output as reading in one process.
 
-The folder mixes everything ``core/results_reader.py`` handles: valid records of several raters, bad
+The folder mixes everything ``core/coordinator/results_reader.py`` handles: valid records of several raters, bad
 JSON, duplicate keys, schema errors, bad encodings, records that fail the bundle checks, symbolic links
 (file and folder), skipped drafts/ and hidden files, export zips (valid, a member changed after export,
 a zip that is no export), a record file named directly, a missing path and an empty folder.
@@ -26,16 +26,17 @@ import pytest
 from studyfix import export_zip, record_obj, write_json, write_study
 
 from wmcdp_desktop.cli.main import main
-from wmcdp_desktop.core import parallel, results_reader
+from wmcdp_desktop.core import parallel
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.documents import read_file_bytes
-from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.results_reader import (
+from wmcdp_desktop.core.coordinator import results_reader
+from wmcdp_desktop.core.coordinator.results_reader import (
     ReadResult,
     _record_files,
     _record_sources,
     read_records,
 )
+from wmcdp_desktop.core.documents import read_file_bytes
+from wmcdp_desktop.core.errors import DocumentError
 
 HAS_FORK = "fork" in multiprocessing.get_all_start_methods()
 POSIX = os.name == "posix"

@@ -19,7 +19,7 @@ from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.models.rubric import Rubric
-from wmcdp_desktop.core.zipsafe import DEFAULT_LIMITS
+from wmcdp_desktop.core.zips.reader import DEFAULT_LIMITS
 
 
 def reference_open_bundle(path: Path) -> OpenedBundle:

@@ -23,7 +23,7 @@ from studyfix import bundle_files
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import deterministic_zip
+from wmcdp_desktop.core.zips.reader import deterministic_zip
 
 
 def same_outcome(files: dict[str, bytes], tmp_path: Path) -> object:

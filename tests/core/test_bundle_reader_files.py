@@ -15,7 +15,7 @@ from studyfix import bundle_files
 
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import deterministic_zip
+from wmcdp_desktop.core.zips.reader import deterministic_zip
 
 
 def test_files_dict_matches_bundle_json_in_order(tmp_path: Path) -> None:

@@ -16,12 +16,12 @@ from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.export import export_file_name
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
-from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
-from wmcdp_desktop.core.storage import RaterStore
-from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.core.rater.export import export_file_name
+from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
+from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.core.rater.timing import FakeClock
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from wmcdp_desktop.core.labels import readable_id, scenario_types_text, task_title
 from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text, task_title
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,9 @@ from ratingkit import MODEL_NAMES, make_bundle, tree_text
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import WmcdpError
-from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession, WrongRaterError
-from wmcdp_desktop.core.storage import RaterStore
-from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession, WrongRaterError
+from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.core.rater.timing import FakeClock
 
 FIELDS = {
     "WM-RUB-001": "emotional_attunement_validation_score",

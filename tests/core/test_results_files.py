@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from wmcdp_desktop.core.coordinator.results_reader import _record_files
 from wmcdp_desktop.core.errors import Problem
-from wmcdp_desktop.core.results_reader import _record_files
 
 
 def test_record_files_found_sorted_with_skips_and_symlinks(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.zipsafe import deterministic_zip
+from wmcdp_desktop.core.zips.reader import deterministic_zip
 
 MDISP = "b.wmcdp!bundle.json"
 FILES = bundle_files(4)

@@ -11,9 +11,9 @@ from typing import Any
 from ratingkit import make_bundle
 
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
-from wmcdp_desktop.core.storage import RaterStore
-from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
+from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.core.rater.timing import FakeClock
 
 
 def _open(tmp_path: Path, bundle: Any, clock: FakeClock) -> RatingSession:

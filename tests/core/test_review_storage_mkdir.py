@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.storage import InstanceLock, RaterStore, _mkdir
+from wmcdp_desktop.core.rater.storage import InstanceLock, RaterStore, _mkdir
 
 POSIX = os.name == "posix"
 
@@ -64,7 +64,7 @@ _UNSEARCHABLE_CHECK = """
 import sys
 from pathlib import Path
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.storage import InstanceLock, _mkdir
+from wmcdp_desktop.core.rater.storage import InstanceLock, _mkdir
 target = Path(sys.argv[1])
 for attempt in (lambda: _mkdir(target / "data"), lambda: InstanceLock(target / "data").acquire()):
     try:

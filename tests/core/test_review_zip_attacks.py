@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from zipkit import assert_same, outcome, took_lean
 
-from wmcdp_desktop.core import zipsafe
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import Limits, name_problem, open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zips import reader as zipsafe
+from wmcdp_desktop.core.zips.reader import Limits, name_problem, open_zip_bytes, open_zip_file
 
 MAIN = Path(__file__).resolve().parents[2]
 
@@ -345,7 +345,7 @@ UNICODE_PATH_ATTACKS = {
 _PROBE = r"""
 import json
 import sys
-from wmcdp_desktop.core import zipsafe
+from wmcdp_desktop.core.zips import reader as zipsafe
 from wmcdp_desktop.core.errors import DocumentError
 data = sys.stdin.buffer.read()
 def outcome(lean):

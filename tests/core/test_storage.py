@@ -17,15 +17,15 @@ from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError, StorageError
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
-from wmcdp_desktop.core.settings import Settings, load_settings, save_settings, with_recent
-from wmcdp_desktop.core.storage import InstanceLock, RaterStore
-from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.core.rater.settings import Settings, load_settings, save_settings, with_recent
+from wmcdp_desktop.core.rater.storage import InstanceLock, RaterStore
+from wmcdp_desktop.core.rater.timing import FakeClock
 
 HOLDER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from wmcdp_desktop.core.storage import InstanceLock
+    from wmcdp_desktop.core.rater.storage import InstanceLock
     lock = InstanceLock(Path(sys.argv[1]))
     lock.acquire()
     print("locked", flush=True)

@@ -1,6 +1,6 @@
 """Which writes are fsync'd, and why nothing is lost when the ones that are not are lost.
 
-The protocol (core/storage.py): a draft's bytes are fsync'd (not its folder); a submitted record's bytes
+The protocol (core/rater/storage.py): a draft's bytes are fsync'd (not its folder); a submitted record's bytes
 and its folder are fsync'd; the ``draft_saved``, ``submitted`` and ``revised`` audit lines are not
 (a power cut may lose them: a lost ``submitted`` line is rebuilt from the record file on the next open).
 """
@@ -19,9 +19,9 @@ from ratingkit import make_bundle
 
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
-from wmcdp_desktop.core.storage import RaterStore
-from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
+from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.core.rater.timing import FakeClock
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names fsync'd files via /proc")
 

@@ -17,7 +17,7 @@ from studyfix import bundle_files, rehash, task_obj
 
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.zipsafe import deterministic_zip
+from wmcdp_desktop.core.zips.reader import deterministic_zip
 
 
 @pytest.fixture
@@ -85,9 +85,9 @@ def test_the_open_task_stays_with_the_session_when_the_bundle_forgets_it(tmp_pat
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from ratingkit import make_bundle
 
-    from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
-    from wmcdp_desktop.core.storage import RaterStore
-    from wmcdp_desktop.core.timing import FakeClock
+    from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
+    from wmcdp_desktop.core.rater.storage import RaterStore
+    from wmcdp_desktop.core.rater.timing import FakeClock
 
     monkeypatch.setattr(bundle_reader, "TASK_CACHE_SIZE", 1)
     root = make_bundle(tmp_path / "bundle", lambda name: copy.deepcopy(sample_docs(name)))

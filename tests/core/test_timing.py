@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wmcdp_desktop.core.timing import ActivityTracker, FakeClock, utc_iso
+from wmcdp_desktop.core.rater.timing import ActivityTracker, FakeClock, utc_iso
 
 
 def run(tracker: ActivityTracker, clock: FakeClock, seconds: int, *, input_every: int | None = None) -> float:

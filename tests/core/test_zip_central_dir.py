@@ -1,4 +1,4 @@
-"""The lean central-directory reader of core/zipsafe.py (``_CentralIndex``) against the zipfile-based path.
+"""The lean central-directory reader of core/zips/reader.py (``_CentralIndex``) against the zipfile-based path.
 
 Whatever the lean reader takes must come out exactly as through zipfile: the same names and sizes, the same
 bytes, and for a member it does not read cleanly the same message (it hands that member to zipfile). A zip
@@ -21,9 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from zipkit import assert_same, took_lean
 
-from wmcdp_desktop.core import zip_index, zip_rules
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import Limits, deterministic_zip, open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zips import central_index as zip_index
+from wmcdp_desktop.core.zips import rules as zip_rules
+from wmcdp_desktop.core.zips.reader import Limits, deterministic_zip, open_zip_bytes, open_zip_file
 
 
 # ----- a zip writer whose headers can say anything -------------------------------------------------------

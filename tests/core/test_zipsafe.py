@@ -1,4 +1,4 @@
-"""Every zip safety rule of core/zipsafe.py, with crafted (and byte-edited, lying) zips."""
+"""Every zip safety rule of core/zips/reader.py, with crafted (and byte-edited, lying) zips."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import (
+from wmcdp_desktop.core.zips.reader import (
     Limits,
     deterministic_zip,
     name_problem,

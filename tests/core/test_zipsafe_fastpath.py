@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wmcdp_desktop.core.zipsafe import name_problem
+from wmcdp_desktop.core.zips.reader import name_problem
 
 
 def _reference(name: str) -> str | None:

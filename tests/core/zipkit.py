@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from wmcdp_desktop.core import zipsafe
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import DEFAULT_LIMITS, Limits, open_zip_bytes
+from wmcdp_desktop.core.zips import reader as zipsafe
+from wmcdp_desktop.core.zips.reader import DEFAULT_LIMITS, Limits, open_zip_bytes
 
 
 def outcome(data: bytes, *, lean: bool, limits: Limits = DEFAULT_LIMITS) -> object:

@@ -14,10 +14,11 @@ import atheris
 import pydantic  # noqa: F401  (imported first: only the project's own modules are instrumented)
 
 with atheris.instrument_imports(include=["wmcdp_desktop"]):
-    from wmcdp_desktop.core import documents, strict_json, zipsafe
+    from wmcdp_desktop.core import documents, strict_json
     from wmcdp_desktop.core import models as _models
     from wmcdp_desktop.core.errors import DocumentError
     from wmcdp_desktop.core.models.draft import Draft
+    from wmcdp_desktop.core.zips import reader as zipsafe
 
 MODELS = [getattr(_models, n) for n in _models.__all__] + [Draft]
 SOURCE = "fuzz.json"

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from wmcdp_desktop.core import models
 from wmcdp_desktop.core.models.draft import Draft
-from wmcdp_desktop.core.zipsafe import open_zip_bytes
+from wmcdp_desktop.core.zips.reader import open_zip_bytes
 
 from .helpers import REPO
 from .sessionkit import fill, new_session, write_bundle_folder
@@ -25,7 +25,7 @@ def _first(folder: Path, pattern: str) -> bytes:
 @functools.cache
 def valid_samples() -> dict[str, tuple[type[BaseModel], bytes]]:
     """model name -> (model, bytes of a valid document)."""
-    from wmcdp_desktop.core.export import build_export
+    from wmcdp_desktop.core.rater.export import build_export
 
     out: dict[str, tuple[type[BaseModel], bytes]] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -14,7 +14,7 @@ import pytest
 
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import open_zip_bytes
+from wmcdp_desktop.core.zips.reader import open_zip_bytes
 
 from .conftest import Sentinel
 from .hostile_zips import CASES, EVIL, json_cases

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from wmcdp_desktop.core.export import build_export
-from wmcdp_desktop.core.rating_session import RatingSession
-from wmcdp_desktop.core.timing import FakeClock
-from wmcdp_desktop.core.zipsafe import open_zip_bytes
+from wmcdp_desktop.core.rater.export import build_export
+from wmcdp_desktop.core.rater.rating_session import RatingSession
+from wmcdp_desktop.core.rater.timing import FakeClock
+from wmcdp_desktop.core.zips.reader import open_zip_bytes
 
 from .helpers import all_orphans
 from .sessionkit import audit_hash_problems, new_session, valid_drafts, valid_records, write_bundle_folder

@@ -24,8 +24,8 @@ from hypothesis.stateful import (
 )
 from PySide6.QtWidgets import QApplication
 
-from wmcdp_desktop.core.timing import FakeClock
-from wmcdp_desktop.core.zipsafe import open_zip_bytes
+from wmcdp_desktop.core.rater.timing import FakeClock
+from wmcdp_desktop.core.zips.reader import open_zip_bytes
 
 from .helpers import all_orphans
 from .sessionkit import RATER, audit_hash_problems, fill, valid_records, write_bundle_folder

@@ -131,7 +131,7 @@ def test_damaged_settings_file(
 def test_damaged_record_is_reported_never_dropped(
     make_window: Callable[[list[str]], MainWindow], tmp_path: Path, tally: Tally
 ) -> None:
-    from wmcdp_desktop.core.results_reader import read_export
+    from wmcdp_desktop.core.coordinator.results_reader import read_export
 
     bundle = write_bundle_folder(tmp_path / "bundle", 2)
     data = tmp_path / "data"

@@ -12,7 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zipsafe import READ_AHEAD, Limits, deterministic_zip, open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zips.reader import (
+    READ_AHEAD,
+    Limits,
+    deterministic_zip,
+    open_zip_bytes,
+    open_zip_file,
+)
 
 from .hostile_zips import CASES
 

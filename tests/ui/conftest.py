@@ -21,7 +21,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
 from ratingkit import make_bundle
 
-from wmcdp_desktop.core.timing import FakeClock
+from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.ui import app as app_module
 from wmcdp_desktop.ui.main_window import MainWindow
 from wmcdp_desktop.ui.rater_dialog import RaterDialog

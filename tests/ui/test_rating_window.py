@@ -29,8 +29,8 @@ from referencing import Registry, Resource
 
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
+from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.core.timing import FakeClock
 from wmcdp_desktop.ui import app as app_module
 from wmcdp_desktop.ui.main_window import MainWindow
 from wmcdp_desktop.ui.rubric_panel import NOT_SET, DimensionRow, ScoreSlider

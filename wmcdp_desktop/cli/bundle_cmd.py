@@ -17,11 +17,11 @@ from wmcdp_desktop.cli._common import (
     run_command,
     subparsers,
 )
-from wmcdp_desktop.core.bundle_builder import build
+from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.coordinator.bundle_builder import build
+from wmcdp_desktop.core.coordinator.study_loader import load_study
 from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.progress import ProgressBar
-from wmcdp_desktop.core.study_loader import load_study
 
 BUILD_DESCRIPTION = """\
 Build one blinded .wmcdp bundle per rater from a study folder, plus the coordinator's unblinding key.

@@ -18,14 +18,14 @@ from wmcdp_desktop.cli._common import (
     run_command,
     subparsers,
 )
+from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
-from wmcdp_desktop.core.collect import collect, write_outputs
+from wmcdp_desktop.core.coordinator.collect import collect, write_outputs
+from wmcdp_desktop.core.coordinator.results_reader import PARALLEL_MIN_FILES, ReadRecord, read_records
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-from wmcdp_desktop.core.progress import ProgressBar
 from wmcdp_desktop.core.record_rules import record_problems
-from wmcdp_desktop.core.results_reader import PARALLEL_MIN_FILES, ReadRecord, read_records
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 
 VALIDATE_DESCRIPTION = """\

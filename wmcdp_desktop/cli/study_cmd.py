@@ -17,9 +17,9 @@ from wmcdp_desktop.cli._common import (
     run_command,
     subparsers,
 )
+from wmcdp_desktop.cli.progress import ProgressBar
+from wmcdp_desktop.core.coordinator.study_loader import load_study
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.progress import ProgressBar
-from wmcdp_desktop.core.study_loader import load_study
 
 DESCRIPTION = """\
 Check a study folder (study.json, rubric.json, items/*.json, cases/*.json, responses/*.jsonl).

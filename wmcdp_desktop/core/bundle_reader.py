@@ -37,7 +37,7 @@ from wmcdp_desktop.core.gc_pause import gc_paused
 from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN, BundleManifest
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.core.zipsafe import (
+from wmcdp_desktop.core.zips.reader import (
     DEFAULT_LIMITS,
     Limits,
     SafeZip,

@@ -7,4 +7,5 @@ app's start about 220 source files read and 50-60 ms (docs/PERFORMANCE.md, row 3
 on this order.
 """
 
-from wmcdp_desktop.core import bundle_reader, rating_session, settings, storage  # noqa: F401
+from wmcdp_desktop.core import bundle_reader  # noqa: F401
+from wmcdp_desktop.core.rater import rating_session, settings, storage  # noqa: F401

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.core.errors import WmcdpError
-from wmcdp_desktop.core.settings import load_settings
-from wmcdp_desktop.core.storage import InstanceLock, default_data_dir
-from wmcdp_desktop.core.timing import Clock, SystemClock
+from wmcdp_desktop.core.rater.settings import load_settings
+from wmcdp_desktop.core.rater.storage import InstanceLock, default_data_dir
+from wmcdp_desktop.core.rater.timing import Clock, SystemClock
 from wmcdp_desktop.ui.main_window import APP_TITLE, PREFERRED_SIZE, MainWindow
 from wmcdp_desktop.ui.qt_guard import protect_none
 

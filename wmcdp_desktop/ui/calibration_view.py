@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGroupBox, QVBoxLayout, QWidget
 
-from wmcdp_desktop.core.rating_session import CalibrationRow
+from wmcdp_desktop.core.rater.rating_session import CalibrationRow
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
 
 AGREES = {True: "✓ agrees", False: "✗ differs", None: "see explanation"}

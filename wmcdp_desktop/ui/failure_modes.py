@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.models.common import SpanRef
 from wmcdp_desktop.core.models.rubric import FailureMode, Rubric
-from wmcdp_desktop.core.rating_session import FAULT_SEVERITIES, FailureModeEntry
+from wmcdp_desktop.core.rater.rating_session import FAULT_SEVERITIES, FailureModeEntry
 from wmcdp_desktop.ui.combo import ChoiceBox
 from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel

@@ -1,4 +1,4 @@
-"""The main window: wiring only. Behaviour lives in core/rating_session.py and the widget modules."""
+"""The main window: wiring only. Behaviour lives in core/rater/rating_session.py and the widget modules."""
 
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.errors import DocumentError, StorageError, WmcdpError
-from wmcdp_desktop.core.labels import task_title
-from wmcdp_desktop.core.rating_session import RaterIdentity, RatingSession
+from wmcdp_desktop.core.rater.labels import task_title
+from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
+from wmcdp_desktop.core.rater.settings import MAX_FONT, MIN_FONT, Settings, save_settings, with_recent
+from wmcdp_desktop.core.rater.storage import InstanceLock, RaterStore
+from wmcdp_desktop.core.rater.timing import Clock
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.core.settings import MAX_FONT, MIN_FONT, Settings, save_settings, with_recent
-from wmcdp_desktop.core.storage import InstanceLock, RaterStore
-from wmcdp_desktop.core.timing import Clock
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, safe_line
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
 from wmcdp_desktop.ui.rating_form import RatingForm
@@ -617,7 +617,7 @@ class MainWindow(QMainWindow):
         s = self.session
         if s is None:
             return
-        from wmcdp_desktop.core.export import export_file_name  # on use: not needed for the first paint
+        from wmcdp_desktop.core.rater.export import export_file_name  # on use: not needed for the first paint
 
         default = Path.home() / export_file_name(s.manifest.study_id, s.rater.rater_id, self.clock)
         path, _ = QFileDialog.getSaveFileName(self, "Export results", str(default), "Results (*.zip)")

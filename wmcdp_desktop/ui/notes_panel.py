@@ -6,7 +6,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.models.rubric import Scale
-from wmcdp_desktop.core.rating_session import NOTE_FIELDS
+from wmcdp_desktop.core.rater.rating_session import NOTE_FIELDS
 from wmcdp_desktop.ui.combo import ChoiceBox
 from wmcdp_desktop.ui.plain_text import safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from wmcdp_desktop.core.errors import Problem, WmcdpError
-from wmcdp_desktop.core.rating_session import RatingSession, WorkingRating
+from wmcdp_desktop.core.rater.rating_session import RatingSession, WorkingRating
 from wmcdp_desktop.ui.calibration_view import CalibrationView
 from wmcdp_desktop.ui.failure_modes import FailureModesPanel
 from wmcdp_desktop.ui.notes_panel import NotesPanel

@@ -19,8 +19,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
+from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.core.timing import FakeClock
 from wmcdp_desktop.ui.app import create_main_window
 from wmcdp_desktop.ui.main_window import MainWindow
 

@@ -23,8 +23,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QStringLi
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
-from wmcdp_desktop.core.labels import task_title
-from wmcdp_desktop.core.rating_session import STATE_LABELS, RatingSession
+from wmcdp_desktop.core.rater.labels import task_title
+from wmcdp_desktop.core.rater.rating_session import STATE_LABELS, RatingSession
 from wmcdp_desktop.ui.plain_text import plain_tooltip, safe_line
 
 MARKS = {"not_started": "○", "draft": "◐", "submitted": "●"}

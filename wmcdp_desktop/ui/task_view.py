@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wmcdp_desktop.core.labels import readable_id, scenario_types_text
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, plain_tooltip
 from wmcdp_desktop.ui.theme import relative_font
 

@@ -2,10 +2,10 @@
 
 A plain zip (no zip64, archive comment, prefix, encryption, data descriptor or other flags; ASCII names;
 stored/deflated members in file order; no Unicode Path extra field) is checked against the rules of
-:mod:`wmcdp_desktop.core.zip_rules` and its members read with one local-header check, one ``zlib`` call
+:mod:`wmcdp_desktop.core.zips.rules` and its members read with one local-header check, one ``zlib`` call
 and the CRC, without building a ``ZipInfo`` per entry (a 10,000-task bundle opens in milliseconds;
 docs/PERFORMANCE.md). :class:`_CentralIndex` only ever says "fine" or "not sure" (``None``): whatever it
-does not accept goes through :mod:`zipfile` and the checks of :mod:`wmcdp_desktop.core.zipsafe`, which
+does not accept goes through :mod:`zipfile` and the checks of :mod:`wmcdp_desktop.core.zips.reader`, which
 is the only module that uses it.
 """
 
@@ -23,10 +23,10 @@ from itertools import repeat
 from operator import add, gt, itemgetter, lt, mul, sub
 from typing import TYPE_CHECKING
 
-from wmcdp_desktop.core.zip_rules import ALLOWED_COMPRESSION, Limits, name_problem
+from wmcdp_desktop.core.zips.rules import ALLOWED_COMPRESSION, Limits, name_problem
 
 if TYPE_CHECKING:
-    from wmcdp_desktop.core.zipsafe import _DiskFile
+    from wmcdp_desktop.core.zips.reader import _DiskFile
 
 # Record layouts of the zip format (APPNOTE 4.3.7, 4.3.12, 4.3.16), as zipfile reads them.
 _END = struct.Struct("<IHHHHIIH")  # end of central directory: 22 bytes

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from wmcdp_desktop.core.coordinator.study_loader import MIN_CHECKABLE_NAME, LoadedStudy
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -62,8 +63,7 @@ from wmcdp_desktop.core.models.unblinding_key import (
     UnblindingKey,
 )
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.study_loader import MIN_CHECKABLE_NAME, LoadedStudy
-from wmcdp_desktop.core.zipsafe import deterministic_zip
+from wmcdp_desktop.core.zips.reader import deterministic_zip
 
 ID_SCHEME = (
     "secret = SHA-256(study.json, rubric.json, responses, seed); candidate_response_id = 'cr-' + "

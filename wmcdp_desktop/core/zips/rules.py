@@ -1,7 +1,7 @@
 """The rules a zip must pass (limits, member names), shared by :mod:`zipsafe`'s two ways of reading one.
 
-:mod:`wmcdp_desktop.core.zipsafe` applies them (and re-exports these names); the lean central-directory
-reader of :mod:`wmcdp_desktop.core.zip_index` applies the same ones to plain zips.
+:mod:`wmcdp_desktop.core.zips.reader` applies them (and re-exports these names); the lean central-directory
+reader of :mod:`wmcdp_desktop.core.zips.central_index` applies the same ones to plain zips.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One :class:`RatingSession` per opened bundle and rater. It knows each task's state (not started, draft,
 submitted), holds the rating being written (:class:`WorkingRating`, mutable), autosaves it as a
 :class:`~wmcdp_desktop.core.models.draft.Draft`, counts active time through an
-:class:`~wmcdp_desktop.core.timing.ActivityTracker`, validates, builds and writes the
+:class:`~wmcdp_desktop.core.rater.timing.ActivityTracker`, validates, builds and writes the
 :class:`~wmcdp_desktop.core.models.rating_record.RatingRecord`, and opens a submitted task for revision.
 
 Nothing here knows which model wrote a response: tasks carry none, and records never get
@@ -29,9 +29,9 @@ from wmcdp_desktop.core.models.draft import DRAFT_FORMAT_VERSION, Draft
 from wmcdp_desktop.core.models.rating_record import NA, RECORD_SCHEMA_ID, RECORD_SCHEMA_VERSION, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
+from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.core.rater.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 from wmcdp_desktop.core.record_rules import record_problems
-from wmcdp_desktop.core.storage import RaterStore
-from wmcdp_desktop.core.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 
 if TYPE_CHECKING:
     from wmcdp_desktop.core.models.results_manifest import ResultsManifest
@@ -342,7 +342,9 @@ class RatingSession:
 
     def export_results(self, destination: Path) -> ResultsManifest:
         """Write this bundle's results zip (every submitted revision + manifest) atomically to ``destination``."""
-        from wmcdp_desktop.core.export import export_results  # on use: not needed for the app's first paint
+        from wmcdp_desktop.core.rater.export import (
+            export_results,  # on use: not needed for the app's first paint
+        )
 
         return export_results(
             self.store,

@@ -16,8 +16,8 @@ from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import Identifier, Int
+from wmcdp_desktop.core.rater.timing import DEFAULT_IDLE_TIMEOUT
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.timing import DEFAULT_IDLE_TIMEOUT
 
 MAX_RECENT = 8
 MIN_FONT, MAX_FONT = 7, 32

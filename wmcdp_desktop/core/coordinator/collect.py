@@ -1,6 +1,6 @@
 """Merging the raters' results exports and unblinding them (``wmcdp results collect``).
 
-Steps: each export is checked (zip safety, manifest, hashes, records; ``core/results_reader.py``) and
+Steps: each export is checked (zip safety, manifest, hashes, records; ``core/coordinator/results_reader.py``) and
 matched to the unblinding key (study, bundle, rater). Identical copies of a record (same record id and
 bytes, e.g. the same export sent twice) are **duplicates** and counted once. Two different records for
 the same (rater, task, revision), or one record id with different bytes, are **conflicts**: the one
@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.core.atomic import atomic_write_text
+from wmcdp_desktop.core.coordinator.results_reader import ReadRecord, read_export
 from wmcdp_desktop.core.errors import Problem, WmcdpError
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
-from wmcdp_desktop.core.results_reader import ReadRecord, read_export
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
 SCORE_FIELDS: list[str] = list(Scoring.model_fields)

@@ -1,7 +1,7 @@
 """Reading rating records back: one record file, a folder of them, or a rater's results export zip.
 
-An export zip (written by ``core/export.py``) holds ``manifest.json`` (:class:`ResultsManifest`) and
-``records/<task_id>.r<revision>.json``. It is opened with the zip safety checks of ``core/zipsafe.py``
+An export zip (written by ``core/rater/export.py``) holds ``manifest.json`` (:class:`ResultsManifest`) and
+``records/<task_id>.r<revision>.json``. It is opened with the zip safety checks of ``core/zips/reader.py``
 and checked against its manifest: every listed file present with its size and SHA-256, nothing unlisted,
 file names matching task id and revision, each record valid and consistent with the manifest (rater,
 bundle, task, revision), ``latest`` set on exactly the newest revision of each task, counts right.
@@ -26,7 +26,7 @@ from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.gc_pause import gc_paused
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
-from wmcdp_desktop.core.zipsafe import open_zip_file
+from wmcdp_desktop.core.zips.reader import open_zip_file
 
 MANIFEST_NAME = "manifest.json"
 SKIPPED_FOLDERS = {"drafts", "quarantine"}

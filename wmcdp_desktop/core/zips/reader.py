@@ -21,8 +21,8 @@ Headers can lie, so the limits are checked twice: on the declared sizes when the
 the bytes actually produced while a member is read (in chunks; reading stops as soon as a limit is
 passed). CRC errors and corrupt deflate streams are reported as damaged members.
 
-Two ways through the same rules (:mod:`wmcdp_desktop.core.zip_rules`): a plain zip is checked and read by
-the lean reader of :mod:`wmcdp_desktop.core.zip_index` (the central directory read in one piece and cut into
+Two ways through the same rules (:mod:`wmcdp_desktop.core.zips.rules`): a plain zip is checked and read by
+the lean reader of :mod:`wmcdp_desktop.core.zips.central_index` (the central directory read in one piece and cut into
 columns, members inflated with one ``zlib`` call, sizes and CRC compared), which keeps opening a
 10,000-task bundle from building 10,000 ``ZipInfo`` objects (benchmarks/, docs/PERFORMANCE.md). The lean
 reader only ever says "fine" or "not sure": whatever it does not accept, the zip or a member read, goes
@@ -39,8 +39,8 @@ import zlib
 from pathlib import Path
 
 from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.zip_index import CENTRAL_HEADER_BYTES, _CentralIndex
-from wmcdp_desktop.core.zip_rules import (
+from wmcdp_desktop.core.zips.central_index import CENTRAL_HEADER_BYTES, _CentralIndex
+from wmcdp_desktop.core.zips.rules import (
     ALLOWED_COMPRESSION,
     DEFAULT_LIMITS,
     MAX_ENTRIES,

@@ -2,7 +2,7 @@
 
 Layout (INTERFACES.md)::
 
-    <data>/settings.json                      rater id, recent bundles, font size (core/settings.py)
+    <data>/settings.json                      rater id, recent bundles, font size (core/rater/settings.py)
     <data>/instance.lock, instance.json       the single-instance lock and who holds it
     <data>/bundles/<bundle_id>/<rater_id>/
         drafts/<task_id>.json                 the draft being written (core/models/draft.py)
@@ -39,8 +39,8 @@ from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
+from wmcdp_desktop.core.rater.timing import Clock, SystemClock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.timing import Clock, SystemClock, utc_iso
 
 RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9][A-Za-z0-9._:-]{0,127})\.r(?P<rev>[1-9][0-9]{0,8})\.json$")
 APP_DIR_NAME = "wmcdp-desktop"

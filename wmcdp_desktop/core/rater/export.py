@@ -18,9 +18,9 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core.atomic import atomic_write_bytes
 from wmcdp_desktop.core.errors import StorageError
 from wmcdp_desktop.core.models.results_manifest import RESULTS_FORMAT_VERSION, ResultsManifest
-from wmcdp_desktop.core.storage import RaterStore, sha256_hex
+from wmcdp_desktop.core.rater.storage import RaterStore, sha256_hex
+from wmcdp_desktop.core.rater.timing import Clock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.timing import Clock, utc_iso
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 

@@ -1,0 +1,1 @@
+"""What the coordinator's tools need: study loading, bundle building, results reading, collecting."""
