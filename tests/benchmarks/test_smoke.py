@@ -28,13 +28,9 @@ FIGURES = {
 
 
 def _import_common() -> object:
-    sys.path.insert(0, str(REPO_ROOT))
-    try:
-        from benchmarks import common
+    from benchmarks import common
 
-        return common
-    finally:
-        sys.path.remove(str(REPO_ROOT))
+    return common
 
 
 def test_ratio_kinds() -> None:

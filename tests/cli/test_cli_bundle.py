@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from studyfix import MODELS, item_obj, write_json, write_study
 
+from tests.cli.studyfix import MODELS, item_obj, write_json, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.coordinator.bundle_builder import SeededRandom, _arrange, verdict_scores

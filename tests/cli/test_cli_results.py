@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from studyfix import MODELS, export_zip, record_obj, write_json, write_study
 
+from tests.cli.studyfix import MODELS, export_zip, record_obj, write_json, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.coordinator.collect import CSV_FIXED_COLUMNS, SCORE_FIELDS

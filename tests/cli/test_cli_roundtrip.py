@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from studyfix import record_obj, write_study
 
+from tests.cli.studyfix import record_obj, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from studyfix import item_obj, write_json, write_study
 
+from tests.cli.studyfix import item_obj, write_json, write_study
 from wmcdp_desktop.cli.main import main
 
 

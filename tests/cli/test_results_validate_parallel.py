@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from studyfix import export_zip, record_obj, write_json, write_study
 
+from tests.cli.studyfix import export_zip, record_obj, write_json, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core import parallel
 from wmcdp_desktop.core.bundle_reader import open_bundle

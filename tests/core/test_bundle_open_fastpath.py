@@ -7,7 +7,6 @@ same bundles, valid and broken in many ways by Hypothesis.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-
-from old_open_bundle import outcome, reference_open_bundle
-from studyfix import bundle_files
-
+from tests.cli.studyfix import bundle_files
+from tests.core.old_open_bundle import outcome, reference_open_bundle
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
@@ -217,8 +213,7 @@ def test_colons_in_values_do_not_send_a_valid_bundle_the_slow_way(tmp_path: Path
     [["rubric", "t1"], ["a.json", "a.json.json", "b:c"], ["tasks", "x.json"], ["t1"], ["Z", "y9"]],
 )
 def test_task_ids_that_look_like_paths(ids: list[str], tmp_path: Path) -> None:
-    from studyfix import rehash, task_obj
-
+    from tests.cli.studyfix import rehash, task_obj
     from wmcdp_desktop.core.strict_json import dumps_canonical
 
     files = bundle_files(1)

@@ -5,15 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-
-from studyfix import bundle_files, rehash, task_obj
-
+from tests.cli.studyfix import bundle_files, rehash, task_obj
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-
-from studyfix import bundle_files
-
+from tests.cli.studyfix import bundle_files
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zips.reader import deterministic_zip

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ratingkit import make_bundle
 
+from tests.core.ratingkit import make_bundle
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import load_bytes

@@ -8,8 +8,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from ratingkit import MODEL_NAMES, make_bundle, tree_text
 
+from tests.core.ratingkit import MODEL_NAMES, make_bundle, tree_text
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import WmcdpError

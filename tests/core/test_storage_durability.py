@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ratingkit import make_bundle
 
+from tests.core.ratingkit import make_bundle
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession

@@ -12,9 +12,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-from studyfix import bundle_files, rehash, task_obj
-
+from tests.cli.studyfix import bundle_files, rehash, task_obj
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.zips.reader import deterministic_zip
@@ -83,8 +81,7 @@ def test_the_open_task_stays_with_the_session_when_the_bundle_forgets_it(tmp_pat
     import copy
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from ratingkit import make_bundle
-
+    from tests.core.ratingkit import make_bundle
     from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
     from wmcdp_desktop.core.rater.storage import RaterStore
     from wmcdp_desktop.core.rater.timing import FakeClock

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from zipkit import assert_same, took_lean
 
+from tests.core.zipkit import assert_same, took_lean
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zips import central_index as zip_index
 from wmcdp_desktop.core.zips import rules as zip_rules

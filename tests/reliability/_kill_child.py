@@ -98,7 +98,6 @@ def main(argv: list[str]) -> int:
 
 # ----- scenarios on the rater's store (core/rater/storage.py through core/rater/rating_session.py) ---------------
 def _session(root: Path):  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from tests.reliability import sessionkit
 
     if not (root / "bundle").exists():

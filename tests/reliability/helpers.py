@@ -148,3 +148,15 @@ def fill_disk(folder: Path) -> Path:
     finally:
         os.close(fd)
     return filler
+
+
+# A process that holds a data folder's instance lock until it is killed (prints "locked" once it holds it).
+LOCK_HOLDER = """
+import sys, time
+from pathlib import Path
+from wmcdp_desktop.core.rater.storage import InstanceLock
+lock = InstanceLock(Path(sys.argv[1]))
+lock.acquire()
+print("locked", flush=True)
+time.sleep(120)
+"""

@@ -217,7 +217,7 @@ def _json_member(member: str, payload: bytes) -> Callable[[], bytes]:
 
 
 def json_cases() -> dict[str, Callable[[], bytes]]:
-    from .test_hostile_json import HOSTILE_JSON
+    from .hostile_json_cases import HOSTILE_JSON
 
     out: dict[str, Callable[[], bytes]] = {}
     for member in ("bundle.json", "rubric.json", "tasks/t0000.json"):

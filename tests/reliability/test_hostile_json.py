@@ -21,6 +21,7 @@ from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.strict_json import parse_json_bytes, parse_jsonl_bytes
 
+from .hostile_json_cases import HOSTILE_JSON
 from .samples import all_models, valid_samples
 from .tally import Tally
 
@@ -29,39 +30,6 @@ pytestmark = pytest.mark.reliability
 SOURCE = "hostile-doc.json"
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
 
-HOSTILE_JSON: dict[str, bytes] = {
-    "duplicate key": b'{"a": 1, "a": 2}',
-    "duplicate key (nested)": b'{"x": {"k": 1, "k": 1}}',
-    "duplicate key after escape": b'{"a": 1, "\\u0061": 2}',
-    "NaN": b'{"a": NaN}',
-    "Infinity": b'{"a": Infinity}',
-    "-Infinity": b'{"a": -Infinity}',
-    "huge float": b'{"a": 1e999}',
-    "huge integer (5000 digits)": b'{"a": ' + b"9" * 5000 + b"}",
-    "deep nesting (arrays)": b"[" * 100_000 + b"]" * 100_000,
-    "deep nesting (objects)": b'{"a":' * 5000 + b"1" + b"}" * 5000,
-    "BOM": b'\xef\xbb\xbf{"a": 1}',
-    "UTF-16 with BOM": '{"a": 1}'.encode("utf-16"),
-    "invalid UTF-8": b'{"a": "\xff\xfe"}',
-    "overlong UTF-8": b'{"a": "\xc0\xaf"}',
-    "UTF-8 encoded surrogate": b'{"a": "\xed\xa0\x80"}',
-    "lone high surrogate escape": b'{"a": "\\ud800"}',
-    "lone low surrogate escape": b'{"a": "x\\udc00y"}',
-    "surrogate in key": b'{"\\ud83d": 1}',
-    "trailing garbage": b'{"a": 1} {"b": 2}',
-    "trailing comma": b'{"a": 1,}',
-    "single quotes": b"{'a': 1}",
-    "comment": b'{"a": 1 /* c */}',
-    "empty": b"",
-    "whitespace only": b"   \n\t ",
-    "NUL bytes": b"\x00" * 64,
-    "top-level array": b"[]",
-    "top-level string": b'"document"',
-    "top-level null": b"null",
-    "control character in string": b'{"a": "x\x01y"}',
-    "unterminated string": b'{"a": "abc',
-    "truncated": b'{"a": [1, 2, {"b": ',
-}
 
 
 def _assert_own_error(exc: DocumentError, source: str = SOURCE) -> None:

@@ -16,8 +16,8 @@ from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
 
-from .conftest import Sentinel
 from .hostile_zips import CASES, EVIL, json_cases
+from .sentinel import Sentinel
 from .tally import Tally
 
 pytestmark = pytest.mark.reliability

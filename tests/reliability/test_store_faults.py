@@ -21,7 +21,7 @@ from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError, StorageError
 from wmcdp_desktop.core.rater.storage import InstanceLock
 
-from .helpers import REPO, remount, tiny_tmpfs
+from .helpers import LOCK_HOLDER, REPO, remount, tiny_tmpfs
 from .sessionkit import audit_hash_problems, fill, first_dim, new_session, valid_records, write_bundle_folder
 from .tally import Tally
 
@@ -198,17 +198,6 @@ def test_second_instance_is_refused(tmp_path: Path, tally: Tally) -> None:
         finally:
             first.release()
         InstanceLock(tmp_path / "data").acquire()
-
-
-LOCK_HOLDER = """
-import sys, time
-from pathlib import Path
-from wmcdp_desktop.core.rater.storage import InstanceLock
-lock = InstanceLock(Path(sys.argv[1]))
-lock.acquire()
-print("locked", flush=True)
-time.sleep(120)
-"""
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL (POSIX)")

@@ -23,10 +23,9 @@ from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.ui.main_window import MainWindow
 
-from .helpers import REPO
+from .helpers import LOCK_HOLDER, REPO
 from .sessionkit import RATER, fill, valid_records, write_bundle_folder
 from .tally import Tally
-from .test_store_faults import LOCK_HOLDER
 from .uikit import close_message_boxes, guard
 
 pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]

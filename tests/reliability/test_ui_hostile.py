@@ -36,8 +36,8 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.zips.reader import deterministic_zip
 
 from .bundlefix import bundle_files, task_obj, with_manifest
-from .conftest import Sentinel
 from .hostile_zips import CASES, EVIL, json_cases
+from .sentinel import Sentinel
 from .sessionkit import RATER, write_bundle_folder
 from .tally import Tally
 from .uikit import close_message_boxes

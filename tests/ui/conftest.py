@@ -7,20 +7,16 @@ test if reached; the default data folder points into the test's tmp folder.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "core"))
-
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
-from ratingkit import make_bundle
+from PySide6.QtWidgets import QFileDialog, QWidget
 
+from tests.core.ratingkit import make_bundle
 from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.ui import app as app_module
 from wmcdp_desktop.ui.main_window import MainWindow
@@ -83,42 +79,3 @@ def make_window(qtbot: Any, clock: FakeClock) -> Iterator[Callable[..., MainWind
 @pytest.fixture
 def window(make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path) -> MainWindow:
     return make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
-
-
-def by_name(root: QWidget, cls: type[W], name: str) -> W:
-    """The one visible widget of ``cls`` under ``root`` whose accessible name is ``name``."""
-    found = [w for w in root.findChildren(cls) if w.accessibleName() == name and w.isVisibleTo(root)]
-    assert len(found) == 1, f"expected one {cls.__name__} named {name!r}, found {len(found)}"
-    return found[0]
-
-
-def all_text(window: QMainWindow, *, visible_only: bool = False) -> str:
-    """Every text the window shows or announces: labels, buttons, tooltips, accessible names, editors, items."""
-    from PySide6.QtWidgets import (
-        QAbstractButton,
-        QComboBox,
-        QLabel,
-        QLineEdit,
-        QListWidget,
-        QPlainTextEdit,
-        QTableWidget,
-    )
-
-    parts = [window.windowTitle()]
-    for w in [window, *window.findChildren(QWidget)]:
-        if visible_only and not w.isVisibleTo(window):
-            continue
-        parts += [w.toolTip(), w.accessibleName(), w.accessibleDescription(), w.windowTitle(), w.statusTip()]
-        if isinstance(w, QLabel | QAbstractButton | QLineEdit):
-            parts.append(w.text())
-        if isinstance(w, QPlainTextEdit):
-            parts.append(w.toPlainText())
-        if isinstance(w, QComboBox):
-            parts += [w.itemText(i) for i in range(w.count())]
-        if isinstance(w, QListWidget):
-            parts += [w.item(i).text() for i in range(w.count())]
-        if isinstance(w, QTableWidget):
-            parts += [w.item(r, c).text() for r in range(w.rowCount()) for c in range(w.columnCount()) if w.item(r, c)]
-    for action in window.findChildren(__import__("PySide6.QtGui", fromlist=["QAction"]).QAction):
-        parts += [action.text(), action.toolTip()]
-    return "\n".join(p for p in parts if p)

@@ -11,7 +11,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import all_text, by_name
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -24,18 +23,25 @@ from PySide6.QtWidgets import (
     QSlider,
     QWidget,
 )
-from ratingkit import MODEL_NAMES, make_bundle, tree_text
 from referencing import Registry, Resource
 
+from tests.core.ratingkit import MODEL_NAMES, make_bundle, tree_text
+from tests.ui.window_helpers import (
+    CTRL,
+    all_text,
+    by_name,
+    rows,
+    set_all_scores_by_keyboard,
+    submit_by_keyboard,
+    type_rationale,
+)
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.ui import app as app_module
 from wmcdp_desktop.ui.main_window import MainWindow
-from wmcdp_desktop.ui.rubric_panel import NOT_SET, DimensionRow, ScoreSlider
-
-CTRL = Qt.KeyboardModifier.ControlModifier
+from wmcdp_desktop.ui.rubric_panel import NOT_SET, ScoreSlider
 
 
 def record_validator(repo_root: Path) -> jsonschema.Draft202012Validator:
@@ -47,29 +53,6 @@ def record_validator(repo_root: Path) -> jsonschema.Draft202012Validator:
 
 def click_check(qtbot: Any, box: QCheckBox) -> None:
     qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(10, box.height() // 2))
-
-
-def rows(window: MainWindow) -> list[DimensionRow]:
-    assert window.page is not None
-    return list(window.page.form.rubric.rows.values())
-
-
-def set_all_scores_by_keyboard(qtbot: Any, window: MainWindow, digit: str = "3", skip: str | None = None) -> None:
-    for row in rows(window):
-        if row.dim.id == skip:
-            continue
-        row.slider.setFocus()
-        qtbot.keyClicks(row.slider, digit)
-
-
-def type_rationale(qtbot: Any, window: MainWindow, text: str = "Validates, then coaches") -> None:
-    edit = by_name(window, QPlainTextEdit, "Brief rationale (required)")
-    edit.setFocus()
-    qtbot.keyClicks(edit, text)
-
-
-def submit_by_keyboard(qtbot: Any, window: MainWindow) -> None:
-    qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_Return, CTRL)
 
 
 def record_files(data_dir: Path) -> list[Path]:
@@ -781,7 +764,7 @@ def test_scrolling_the_form_with_the_wheel_never_changes_a_score(qtbot: Any, win
 def test_rubric_text_with_markup_is_shown_literally_in_labels_and_tooltips(
     qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, sample_docs: Any, data_dir: Path
 ) -> None:
-    from ratingkit import bundle_docs, write_bundle_folder
+    from tests.core.ratingkit import bundle_docs, write_bundle_folder
 
     rubric, tasks = bundle_docs(sample_docs)
     rubric["dimensions"][0]["label"] = "<b>Attunement</b>"

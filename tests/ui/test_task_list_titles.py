@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from ratingkit import bundle_docs, write_bundle_folder
 
+from tests.core.ratingkit import bundle_docs, write_bundle_folder
 from wmcdp_desktop.ui import task_list
 from wmcdp_desktop.ui.main_window import MainWindow
 

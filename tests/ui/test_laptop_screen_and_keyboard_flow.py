@@ -7,11 +7,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import by_name
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QScrollArea, QWidget
-from test_rating_window import CTRL, rows, set_all_scores_by_keyboard, submit_by_keyboard, type_rationale
 
+from tests.ui.window_helpers import (
+    CTRL,
+    by_name,
+    rows,
+    set_all_scores_by_keyboard,
+    submit_by_keyboard,
+    type_rationale,
+)
 from wmcdp_desktop.ui.main_window import MainWindow, fitted_size
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
 from wmcdp_desktop.ui.timer_widget import local_time

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from zipkit import assert_same, outcome, took_lean
 
+from tests.core.zipkit import assert_same, outcome, took_lean
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zips import reader as zipsafe
 from wmcdp_desktop.core.zips.reader import Limits, name_problem, open_zip_bytes, open_zip_file

@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ratingkit import make_bundle
-
+from tests.core.ratingkit import make_bundle
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
 from wmcdp_desktop.core.rater.storage import RaterStore

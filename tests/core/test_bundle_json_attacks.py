@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-
-from old_open_bundle import outcome, reference_open_bundle
-from studyfix import bundle_files, task_obj
-
+from tests.cli.studyfix import bundle_files, task_obj
+from tests.core.old_open_bundle import outcome, reference_open_bundle
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import (
     _PATH_LINES,

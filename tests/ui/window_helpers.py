@@ -1,0 +1,78 @@
+"""Helpers the window tests share: find a widget by its accessible name, read the window's text, and
+the keyboard steps of a rating (set every score, type the rationale, submit)."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMainWindow, QPlainTextEdit, QWidget
+
+from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.ui.rubric_panel import DimensionRow
+
+W = TypeVar("W", bound=QWidget)
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def by_name(root: QWidget, cls: type[W], name: str) -> W:
+    """The one visible widget of ``cls`` under ``root`` whose accessible name is ``name``."""
+    found = [w for w in root.findChildren(cls) if w.accessibleName() == name and w.isVisibleTo(root)]
+    assert len(found) == 1, f"expected one {cls.__name__} named {name!r}, found {len(found)}"
+    return found[0]
+
+
+def all_text(window: QMainWindow, *, visible_only: bool = False) -> str:
+    """Every text the window shows or announces: labels, buttons, tooltips, accessible names, editors, items."""
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QComboBox,
+        QLabel,
+        QLineEdit,
+        QListWidget,
+        QPlainTextEdit,
+        QTableWidget,
+    )
+
+    parts = [window.windowTitle()]
+    for w in [window, *window.findChildren(QWidget)]:
+        if visible_only and not w.isVisibleTo(window):
+            continue
+        parts += [w.toolTip(), w.accessibleName(), w.accessibleDescription(), w.windowTitle(), w.statusTip()]
+        if isinstance(w, QLabel | QAbstractButton | QLineEdit):
+            parts.append(w.text())
+        if isinstance(w, QPlainTextEdit):
+            parts.append(w.toPlainText())
+        if isinstance(w, QComboBox):
+            parts += [w.itemText(i) for i in range(w.count())]
+        if isinstance(w, QListWidget):
+            parts += [w.item(i).text() for i in range(w.count())]
+        if isinstance(w, QTableWidget):
+            parts += [w.item(r, c).text() for r in range(w.rowCount()) for c in range(w.columnCount()) if w.item(r, c)]
+    for action in window.findChildren(__import__("PySide6.QtGui", fromlist=["QAction"]).QAction):
+        parts += [action.text(), action.toolTip()]
+    return "\n".join(p for p in parts if p)
+
+
+def rows(window: MainWindow) -> list[DimensionRow]:
+    assert window.page is not None
+    return list(window.page.form.rubric.rows.values())
+
+
+def set_all_scores_by_keyboard(qtbot: Any, window: MainWindow, digit: str = "3", skip: str | None = None) -> None:
+    for row in rows(window):
+        if row.dim.id == skip:
+            continue
+        row.slider.setFocus()
+        qtbot.keyClicks(row.slider, digit)
+
+
+def type_rationale(qtbot: Any, window: MainWindow, text: str = "Validates, then coaches") -> None:
+    edit = by_name(window, QPlainTextEdit, "Brief rationale (required)")
+    edit.setFocus()
+    qtbot.keyClicks(edit, text)
+
+
+def submit_by_keyboard(qtbot: Any, window: MainWindow) -> None:
+    qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_Return, CTRL)
