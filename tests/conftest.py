@@ -435,3 +435,35 @@ def python_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, handler)
         if mask is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_top_level_widgets() -> Iterator[None]:
+    """Fail a test that leaves a top-level widget behind (a window, dialog or message box nobody closed).
+
+    Only where Qt is already loaded: core and CLI tests never import it. Runs its check after pytest-qt
+    has closed the widgets a test registered with ``qtbot.addWidget``.
+    """
+    import sys
+
+    if "PySide6.QtWidgets" not in sys.modules:
+        yield
+        return
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    before = {id(w) for w in QApplication.topLevelWidgets()} if isinstance(app, QApplication) else set()
+    yield
+    if not isinstance(QApplication.instance(), QApplication):
+        return
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    leaked = [
+        w for w in QApplication.topLevelWidgets()
+        if id(w) not in before
+    ]
+    for w in leaked:  # close them so one leak does not fail every later test
+        w.close()
+        w.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not leaked, f"the test left top-level widgets open: {[type(w).__name__ for w in leaked]}"

@@ -105,6 +105,9 @@ def render(out: Path) -> list[Path]:
                 shot("calibration.png")
                 break
         window.close()
+        window.shutdown()
+        window.deleteLater()
+        _settle(app)
     return written
 
 
