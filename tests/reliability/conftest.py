@@ -59,7 +59,7 @@ def make_window(qtbot: Any, ui_guard: None) -> Iterator[Callable[[list[str]], An
     from wmcdp_desktop.core.rater.timing import FakeClock
     from wmcdp_desktop.ui import app as app_module
 
-    from .uikit import close_message_boxes
+    from .uikit import close_message_boxes, wait_opened
 
     made: list[Any] = []
 
@@ -67,6 +67,7 @@ def make_window(qtbot: Any, ui_guard: None) -> Iterator[Callable[[list[str]], An
         window = app_module.create_main_window(argv, clock=FakeClock())
         qtbot.addWidget(window)
         made.append(window)
+        wait_opened(window)
         window.show()
         qtbot.waitExposed(window)
         return window

@@ -30,7 +30,7 @@ from wmcdp_desktop.core.zips.reader import open_zip_bytes
 from .helpers import all_orphans
 from .sessionkit import RATER, audit_hash_problems, fill, valid_records, write_bundle_folder
 from .tally import TALLY
-from .uikit import close_message_boxes
+from .uikit import close_message_boxes, export_and_wait, wait_opened
 
 pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 
@@ -41,6 +41,7 @@ def _window(bundle: Path, data: Path, clock: FakeClock) -> Any:
     from wmcdp_desktop.ui import app as app_module
 
     window = app_module.create_main_window([str(bundle), "--data-dir", str(data), "--rater", RATER], clock=clock)
+    wait_opened(window)
     window.show()
     QApplication.processEvents()
     return window
@@ -70,7 +71,7 @@ def test_stateful_rating_in_the_window(qapp: Any, tmp_path: Path) -> None:
 
         @rule(task=st.sampled_from(TASKS))
         def go_to(self, task: str) -> None:
-            assert self.window.go_to(task)
+            assert self.window.rating.go_to(task)
 
         @precondition(lambda self: self.window.session.current is not None)
         @rule(dim=st.integers(0, 7), value=st.integers(1, 5))
@@ -80,7 +81,7 @@ def test_stateful_rating_in_the_window(qapp: Any, tmp_path: Path) -> None:
         @precondition(lambda self: self.window.session.current is not None)
         @rule()
         def autosave(self) -> None:
-            assert self.window.save_now()
+            assert self.window.rating.save_now()
 
         @rule()
         def crash(self) -> None:
@@ -93,7 +94,7 @@ def test_stateful_rating_in_the_window(qapp: Any, tmp_path: Path) -> None:
         @precondition(lambda self: self.window.session.viewing_record is not None)
         @rule()
         def revise(self) -> None:
-            self.window.revise()
+            self.window.rating.revise()
             assert self.s.current is not None
 
         @precondition(lambda self: self.window.session.current is not None)
@@ -101,7 +102,7 @@ def test_stateful_rating_in_the_window(qapp: Any, tmp_path: Path) -> None:
         def submit(self, score: int) -> None:
             task = self.s.current_id
             fill(self.s, score)
-            self.window.submit()
+            self.window.rating.submit()
             assert self.s.latest_revision(task) == self.revisions.get(task, 0) + 1
             self.revisions[task] = self.revisions.get(task, 0) + 1
 
@@ -109,7 +110,7 @@ def test_stateful_rating_in_the_window(qapp: Any, tmp_path: Path) -> None:
         def export(self) -> None:
             dest = self.root / f"results-{self.exports}.zip"
             self.exports += 1
-            assert self.window.export_to(dest)
+            assert export_and_wait(self.window, dest)
             close_message_boxes()
             safe = open_zip_bytes(dest.read_bytes(), dest.name)
             assert len([n for n in safe.names() if n.startswith("records/")]) == sum(self.revisions.values())

@@ -26,7 +26,7 @@ from wmcdp_desktop.ui.main_window import MainWindow
 from .helpers import LOCK_HOLDER, REPO
 from .sessionkit import RATER, fill, valid_records, write_bundle_folder
 from .tally import Tally
-from .uikit import close_message_boxes, guard
+from .uikit import close_message_boxes, export_and_wait, guard
 
 pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 
@@ -40,17 +40,17 @@ def test_disk_full_in_the_window_keeps_the_rating_and_retry_saves(
     assert s is not None and page is not None
     with tally.fault("disk full while rating in the window, then Retry"):
         fill(s, 4, "typed before the disk filled up")
-        assert window.save_now()
+        assert window.rating.save_now()
 
         def full(*_a: object) -> int:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
         monkeypatch.setattr(atomic, "_write", full)
         s.set_note("main_concern", "typed while the disk is full")
-        assert window.save_now() is False
+        assert window.rating.save_now() is False
         assert page.save_banner.isVisibleTo(window)
         assert "disk is full" in page.save_text.text() and "Traceback" not in page.save_text.text()
-        assert "Not saved" in window.save_label.text()
+        assert "Not saved" in window.status_bar.save_label.text()
         assert s.current is not None and s.current.notes["main_concern"] == "typed while the disk is full"
         monkeypatch.undo()
         guard(monkeypatch, tmp_path)  # undo() removed the guard's patches too: put them back
@@ -58,7 +58,7 @@ def test_disk_full_in_the_window_keeps_the_rating_and_retry_saves(
         assert s.save_error is None and not page.save_banner.isVisibleTo(window)
         draft = s.store.load_draft("t0000")
         assert draft is not None and draft.notes.main_concern == "typed while the disk is full"
-        window.submit()
+        window.rating.submit()
         records = valid_records(s.store)
         tally.records(1, 0 if "t0000.r1.json" in records else 1)
         assert records["t0000.r1.json"].clinician_notes.main_concern == "typed while the disk is full"
@@ -73,7 +73,7 @@ def test_damaged_draft_in_the_window(
         first = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
         assert first.session is not None
         fill(first.session, 3)
-        assert first.save_now()
+        assert first.rating.save_now()
         draft_path = first.session.store.draft_path("t0000")
         first.shutdown()
         first.close()
@@ -83,7 +83,7 @@ def test_damaged_draft_in_the_window(
         assert s is not None and s.current_id == "t0000"
         assert len(s.store.quarantined) == 1 and s.store.quarantined[0].read_bytes() == b'{"document_type": "wmcdp_dr'
         fill(s, 5)
-        window.submit()
+        window.rating.submit()
         assert "t0000.r1.json" in valid_records(s.store)
         close_message_boxes()
 
@@ -138,7 +138,7 @@ def test_damaged_record_is_reported_never_dropped(
         first = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
         assert first.session is not None
         fill(first.session, 3)
-        first.submit()
+        first.rating.submit()
         record = first.session.store.records_dir / "t0000.r1.json"
         first.shutdown()
         first.close()
@@ -147,12 +147,12 @@ def test_damaged_record_is_reported_never_dropped(
         window = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
         s = window.session
         assert s is not None
-        assert window.go_to("t0000") is False  # a plain message, no crash
+        assert window.rating.go_to("t0000") is False  # a plain message, no crash
         assert "t0000.r1.json" in window.messages[-1] and "Traceback" not in window.messages[-1]
-        assert window.go_to("t0001")  # the rest works
+        assert window.rating.go_to("t0001")  # the rest works
         fill(s, 4)
-        window.submit()
-        assert window.export_to(tmp_path / "results.zip")
+        window.rating.submit()
+        assert export_and_wait(window, tmp_path / "results.zip")
         result = read_export(tmp_path / "results.zip")
         # The damaged file is exported byte for byte (never dropped or rewritten); the coordinator's
         # reader names it as the one problem.

@@ -40,7 +40,7 @@ from .hostile_zips import CASES, EVIL, json_cases
 from .sentinel import Sentinel
 from .sessionkit import RATER, write_bundle_folder
 from .tally import Tally
-from .uikit import close_message_boxes
+from .uikit import close_message_boxes, open_and_wait, wait_opened
 
 pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 
@@ -110,13 +110,14 @@ def test_hostile_bundles_through_the_windows_open(
                 # Through File > Open bundle… itself (the file dialog answers with the hostile file).
                 monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, _p=str(path), **k: (_p, "")))
                 window.act_open.trigger()
+                wait_opened(window)
                 opened = window.session is not None
             else:
-                opened = window.open_bundle_path(path)
+                opened = open_and_wait(window, path)
             if opened:
                 # Opened lazily (tasks are read on demand): the damaged task is refused when shown.
                 assert window.session is not None
-                refused = [t for t in window.session.task_ids if not window.go_to(t)]
+                refused = [t for t in window.session.task_ids if not window.rating.go_to(t)]
                 assert refused, f"{case}: every task was shown"
                 message = window.messages[-1]
                 assert "cannot be shown" in message and "hostile.wmcdp" in message
@@ -131,7 +132,7 @@ def test_hostile_bundles_through_the_windows_open(
             sentinel.check(EVIL)
     # The window keeps working: a good bundle opens and shows its first task.
     good = write_bundle_folder(sentinel.inbox / "good", 2)
-    assert window.open_bundle_path(good) is True
+    assert open_and_wait(window, good) is True
     assert window.session is not None and window.session.current_id == "t0000"
 
 

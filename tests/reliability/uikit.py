@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,3 +38,37 @@ def close_message_boxes() -> None:
     for w in QApplication.topLevelWidgets():
         if isinstance(w, QMessageBox):
             w.close()
+
+
+def spin_until(done: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    """Run the event loop until ``done()`` (the window works off the GUI thread: opening, exporting)."""
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        QApplication.processEvents()
+        time.sleep(0.001)
+
+
+def wait_opened(window: Any) -> None:
+    """Wait until the window is not opening a bundle any more (opened, refused or cancelled)."""
+    spin_until(lambda: not window.opener.busy, "the bundle to open")
+
+
+def open_and_wait(window: Any, path: Path) -> bool:
+    """Open ``path`` as File > Open does; True when a bundle is open afterwards."""
+    window.open_bundle_path(path)
+    wait_opened(window)
+    return window.session is not None
+
+
+def export_and_wait(window: Any, path: Path) -> bool:
+    """Export the results to ``path`` and wait for the outcome; True when the file was written."""
+    outcome: list[bool] = []
+    exporter = window.rating.exporter
+    exporter.finished.connect(outcome.append)
+    try:
+        window.rating.export_to(path)
+        spin_until(lambda: bool(outcome), "the export to finish")
+    finally:
+        exporter.finished.disconnect(outcome.append)
+    return outcome[0]

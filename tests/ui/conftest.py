@@ -17,6 +17,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from tests.core.ratingkit import make_bundle
+from tests.ui.window_helpers import wait_opened
 from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.ui import app as app_module
 from wmcdp_desktop.ui.main_window import MainWindow
@@ -64,6 +65,7 @@ def make_window(qtbot: Any, clock: FakeClock) -> Iterator[Callable[..., MainWind
         assert isinstance(window, MainWindow)
         qtbot.addWidget(window)
         made.append(window)
+        wait_opened(qtbot, window)
         if show:
             window.show()
             qtbot.waitExposed(window)

@@ -16,7 +16,7 @@ def test_help_written_on_first_show_and_only_once(window: MainWindow) -> None:
     assert all(d.label in text for d in rubric.dimensions)
     assert all(fm.label in text for fm in rubric.failure_modes)
     page.tabs.setCurrentIndex(0)
-    window.show_help()  # F1
+    window.act_help.trigger()  # F1
     assert page.tabs.currentWidget() is page.help
     assert page.help.toPlainText() == text  # not appended twice
     assert page.help.textCursor().position() == 0

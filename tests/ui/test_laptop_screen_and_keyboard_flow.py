@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QScrollArea, QW
 from tests.ui.window_helpers import (
     CTRL,
     by_name,
+    export_and_wait,
+    open_and_wait,
     rows,
     set_all_scores_by_keyboard,
     submit_by_keyboard,
@@ -60,7 +62,7 @@ def test_after_submit_the_next_task_starts_at_its_first_score(qtbot: Any, window
 def test_after_a_calibration_submit_the_feedback_is_in_view_and_focused(qtbot: Any, window: MainWindow) -> None:
     assert window.page is not None and window.session is not None
     form = window.page.form
-    window.go_to("T-0002")
+    window.rating.go_to("T-0002")
     set_all_scores_by_keyboard(qtbot, window, "2")
     type_rationale(qtbot, window)
     form.scroll_area.verticalScrollBar().setValue(form.scroll_area.verticalScrollBar().maximum())
@@ -120,7 +122,7 @@ def test_text_size_reaches_headings_and_score_texts(qtbot: Any, window: MainWind
         assert title.font().pointSizeF() == pytest.approx(base * 1.8)
     # a bundle opened after the change (or with a remembered size) gets the same proportions
     window.close_bundle()
-    assert window.open_bundle_path(bundle_dir) and window.page is not None
+    assert open_and_wait(qtbot, window, bundle_dir) and window.page is not None
     base = window.font().pointSizeF()
     assert window.page.task_view.heading.font().pointSizeF() == pytest.approx(base * 1.15)
     assert rows(window)[0].value_label.font().pointSizeF() == pytest.approx(base)
@@ -140,7 +142,7 @@ def test_tasks_are_named_by_domain_and_scenario(qtbot: Any, window: MainWindow) 
     meta = window.page.task_view.meta
     assert meta.text() == "Clinical domain: OCD    Scenario types: Reassurance"
     assert "WM-DOM-OCD" in meta.toolTip()
-    window.go_to("T-0002")
+    window.rating.go_to("T-0002")
     assert tasks.row_text(1).startswith("2. OCD · reassurance\n")
     assert tasks.row_text(0).startswith("1. OCD · reassurance\n")
 
@@ -177,13 +179,13 @@ def test_save_status_after_restoring_a_draft_and_times_in_local_time(
 ) -> None:
     argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
     first = make_window(argv)
-    assert first.save_label.text() == "Nothing entered yet"
+    assert first.status_bar.save_label.text() == "Nothing entered yet"
     set_all_scores_by_keyboard(qtbot, first, "3", skip=rows(first)[1].dim.id)
-    assert first.save_now()
+    assert first.rating.save_now()
     first.close()
     again = make_window(argv)
     assert again.session is not None and again.session.current is not None and again.session.current.scores
-    assert again.save_label.text() == "All changes saved"  # the restored draft is safe (not "nothing to save")
+    assert again.status_bar.save_label.text() == "All changes saved"  # the restored draft is safe (not "nothing to save")
     monkeypatch.setenv("TZ", "Europe/Berlin")
     time.tzset()
     try:
@@ -201,14 +203,14 @@ def test_export_message_names_what_is_left_out(qtbot: Any, window: MainWindow, t
     set_all_scores_by_keyboard(qtbot, window, "4")
     type_rationale(qtbot, window)
     submit_by_keyboard(qtbot, window)
-    window.go_to("T-0001")
-    window.revise()
+    window.rating.go_to("T-0001")
+    window.rating.revise()
     rows(window)[0].slider.setFocus()
     qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_2)
-    window.go_to("T-0003")
+    window.rating.go_to("T-0003")
     rows(window)[0].slider.setFocus()
     qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_5)
-    assert window.export_to(tmp_path / "results.zip")
+    assert export_and_wait(qtbot, window, tmp_path / "results.zip")
     message = window.messages[-1]
     assert message.startswith("Exported 1 submitted rating(s) of 3 tasks (with every earlier revision) to:")
     assert "Not included: 1 task(s) started but not submitted yet." in message
@@ -253,7 +255,7 @@ def test_revise_and_discard_leave_the_focus_at_the_start_of_the_form(qtbot: Any,
     set_all_scores_by_keyboard(qtbot, window, "3")
     type_rationale(qtbot, window)
     submit_by_keyboard(qtbot, window)
-    window.go_to("T-0001")
+    window.rating.go_to("T-0001")
     form.revise_button.setFocus()
     qtbot.keyClick(form.revise_button, Qt.Key.Key_Space)
     assert window.session.current is not None and window.session.current.base_revision == 1

@@ -30,10 +30,13 @@ from tests.ui.window_helpers import (
     CTRL,
     all_text,
     by_name,
+    export_and_wait,
+    open_and_wait,
     rows,
     set_all_scores_by_keyboard,
     submit_by_keyboard,
     type_rationale,
+    wait_opened,
 )
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
@@ -204,7 +207,7 @@ def test_autosave_then_a_new_window_restores_the_draft_exactly(
     type_rationale(qtbot, window, "half done")
     draft = data_dir / "bundles/B-test/R01/drafts/T-0001.json"
     qtbot.waitUntil(lambda: draft.exists() and "half done" in draft.read_text(encoding="utf-8"), timeout=1500)
-    assert window.save_label.text().startswith("All changes saved")
+    assert window.status_bar.save_label.text().startswith("All changes saved")
     saved = json.loads(draft.read_text(encoding="utf-8"))
     assert saved["active_seconds"] == 30
     # crash: no orderly close (the OS releases the lock); a new window restores everything
@@ -231,7 +234,7 @@ def test_time_with_a_fake_clock_idle_minimise_pause_resume(
             clock.advance(1)
             if typing:
                 qtbot.keyClick(view, Qt.Key.Key_Down)
-            window.tick()
+            window.rating.tick()
 
     work(10)
     assert window.session.task_seconds() == 10
@@ -257,10 +260,10 @@ def test_time_with_a_fake_clock_idle_minimise_pause_resume(
     work(3)
     assert window.session.task_seconds() == 142
     clock.sleep_system(3600)  # the laptop sleeps: nothing counted
-    window.tick()
+    window.rating.tick()
     work(2)
     assert window.session.task_seconds() == 143
-    assert window.session_label.text() == "Session: 0:02:23"
+    assert window.status_bar.session_label.text() == "Session: 0:02:23"
 
 
 def test_revision_keeps_the_old_record(qtbot: Any, window: MainWindow, data_dir: Path) -> None:
@@ -297,7 +300,7 @@ def test_second_instance_on_the_same_data_folder_is_refused(
 
 def test_html_and_hidden_characters_are_shown_literally(qtbot: Any, window: MainWindow) -> None:
     assert window.page is not None and window.session is not None
-    window.go_to("T-0003")
+    window.rating.go_to("T-0003")
     response = window.page.task_view.response
     text = response.toPlainText()
     assert '<b>Bold?</b> <a href="https://example.invalid/x">click me</a>' in text
@@ -331,10 +334,10 @@ def test_no_model_name_anywhere_in_the_window_or_written_files(
         type_rationale(qtbot, window)
         submit_by_keyboard(qtbot, window)
         if window.session.current is None and window.session.current_id == "T-0002":
-            window.step(1)  # calibration task: feedback shown, then move on
+            window.rating.step(1)  # calibration task: feedback shown, then move on
     assert window.session.progress() == (3, 3)
-    window.export_to(tmp_path / "export.zip")
-    window.go_to("T-0002")  # calibration feedback on screen
+    assert export_and_wait(qtbot, window, tmp_path / "export.zip")
+    window.rating.go_to("T-0002")  # calibration feedback on screen
     shown = all_text(window).lower()
     with zipfile.ZipFile(tmp_path / "export.zip") as zf:
         exported = "\n".join(zf.read(n).decode("utf-8") for n in zf.namelist()).lower()
@@ -346,7 +349,7 @@ def test_no_model_name_anywhere_in_the_window_or_written_files(
 
 def test_calibration_is_not_marked_before_submit_and_feedback_follows(qtbot: Any, window: MainWindow) -> None:
     assert window.page is not None and window.session is not None
-    window.go_to("T-0002")
+    window.rating.go_to("T-0002")
     assert "calibration" not in all_text(window, visible_only=True).lower()
     set_all_scores_by_keyboard(qtbot, window, "2")
     type_rationale(qtbot, window)
@@ -361,7 +364,7 @@ def test_calibration_is_not_marked_before_submit_and_feedback_follows(qtbot: Any
 
 def test_every_control_is_named_by_its_visible_label_and_tab_order_follows_the_screen(window: MainWindow) -> None:
     assert window.page is not None
-    window.go_to("T-0001")
+    window.rating.go_to("T-0001")
     from PySide6.QtWidgets import QLabel
 
     controls = [
@@ -463,7 +466,9 @@ def test_export_results_from_the_menu(
     from PySide6.QtWidgets import QFileDialog
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
-    window.act_export.trigger()
+    assert window.rating is not None
+    with qtbot.waitSignal(window.rating.exporter.finished, timeout=20_000):
+        window.act_export.trigger()
     assert target.exists()
     with zipfile.ZipFile(target) as zf:
         manifest = json.loads(zf.read("manifest.json"))
@@ -483,7 +488,7 @@ def test_welcome_screen_recent_bundles_and_demo(
     by_name(window, QPushButton, "Open bundle…")
     demo = by_name(window, QPushButton, "Try the demo bundle")
     assert "Rating as: R01" in window.welcome.rater_label.text()
-    assert window.open_bundle_path(bundle_dir)
+    assert open_and_wait(qtbot, window, bundle_dir)
     window.close_bundle()
     assert window.welcome.recent.count() == 1
     window.close()
@@ -491,9 +496,11 @@ def test_welcome_screen_recent_bundles_and_demo(
     assert again.settings.rater_id == "R01"
     item = again.welcome.recent.item(0)
     again.welcome.recent.itemActivated.emit(item)
+    wait_opened(qtbot, again)
     assert again.session is not None and again.session.manifest.bundle_id == "B-test"
     again.close_bundle()
     qtbot.mouseClick(by_name(again, QPushButton, "Try the demo bundle"), Qt.MouseButton.LeftButton)
+    wait_opened(qtbot, again)
     if demo_bundle_path().exists():
         assert again.session is not None and again.session.progress()[1] > 0
     else:
@@ -553,13 +560,13 @@ def test_demo_bundle_never_shows_or_stores_a_model_name(
     assert window.session is not None
     shown = []
     for tid in window.session.task_ids:
-        window.go_to(tid)
+        window.rating.go_to(tid)
         shown.append(all_text(window))
-    window.go_to(window.session.task_ids[0])
+    window.rating.go_to(window.session.task_ids[0])
     set_all_scores_by_keyboard(qtbot, window, "3")
     type_rationale(qtbot, window)
     submit_by_keyboard(qtbot, window)
-    assert window.export_to(tmp_path / "demo-export.zip")
+    assert export_and_wait(qtbot, window, tmp_path / "demo-export.zip")
     with zipfile.ZipFile(tmp_path / "demo-export.zip") as zf:
         exported = "\n".join(zf.read(n).decode("utf-8") for n in zf.namelist())
     everything = ("\n".join(shown) + tree_text(data_dir) + exported).lower()
@@ -592,6 +599,7 @@ def test_rater_id_is_asked_once_and_remembered(
     )
     window = make_window(["--data-dir", str(data_dir)])
     qtbot.mouseClick(by_name(window, QPushButton, "Open bundle…"), Qt.MouseButton.LeftButton)
+    wait_opened(qtbot, window)
     assert asked == [True]
     assert window.session is not None and window.session.rater.rater_id == "R09"
     assert window.session.rater.role_or_background == "nurse"
@@ -616,7 +624,7 @@ def test_problems_stay_readable_in_a_dark_palette(
     app.setPalette(dark)
     try:
         window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
-        window.submit()
+        window.rating.submit()
         row = rows(window)[0]
         assert row.problem.isVisible()
         assert row.problem.palette().color(QPalette.ColorRole.WindowText).lightness() > 150
@@ -703,9 +711,11 @@ from wmcdp_desktop.ui.app import create_main_window
 app = QApplication([])
 w = create_main_window([sys.argv[1], "--data-dir", sys.argv[2], "--rater", "R01"])
 w.show()
+while w.opener.busy:
+    app.processEvents()
 w.session.set_score("WM-RUB-003", 4)
 w.session.set_note("brief_rationale", "typed before the crash")
-w.save_now()
+w.rating.save_now()
 print("saved", flush=True)
 sys.stdin.readline()
 """
@@ -780,7 +790,7 @@ def test_rubric_text_with_markup_is_shown_literally_in_labels_and_tooltips(
     fm_tip = next(iter(window.page.form.failure_modes.rows.values())).check.toolTip()  # type: ignore[union-attr]
     assert "&lt;h1&gt;big&lt;/h1&gt;" in fm_tip and "<h1>" not in fm_tip
     assert window.page.help.toPlainText() == ""  # type: ignore[union-attr]  # written when first shown
-    window.show_help()
+    window.act_help.trigger()
     assert "<img" in window.page.help.toPlainText()  # type: ignore[union-attr]  # literally, as text
 
 
@@ -798,7 +808,7 @@ def test_idle_timeout_is_configurable_and_remembered(
     assert window.session is not None
     for _ in range(100):  # no input
         clock.advance(1)
-        window.tick()
+        window.rating.tick()
     assert window.session.task_seconds() == 30
     window.close()
     again = make_window(argv)

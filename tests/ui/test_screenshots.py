@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from tools import screenshots
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.ui import screenshots
 
 
 def test_screenshot_script_renders_the_documented_images(qtbot: object, tmp_path: Path) -> None:

@@ -1,8 +1,10 @@
-"""Helpers the window tests share: find a widget by its accessible name, read the window's text, and
-the keyboard steps of a rating (set every score, type the rationale, submit)."""
+"""Helpers the window tests share: find a widget by its accessible name, read the window's text, open a
+bundle or export and wait for the outcome, and the keyboard steps of a rating (set every score, type the
+rationale, submit)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt
@@ -76,3 +78,26 @@ def type_rationale(qtbot: Any, window: MainWindow, text: str = "Validates, then 
 
 def submit_by_keyboard(qtbot: Any, window: MainWindow) -> None:
     qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_Return, CTRL)
+
+
+OPEN_TIMEOUT_MS = 20_000
+
+
+def wait_opened(qtbot: Any, window: MainWindow) -> None:
+    """Wait until the window is not opening a bundle any more (opened, refused or cancelled)."""
+    qtbot.waitUntil(lambda: not window.opener.busy, timeout=OPEN_TIMEOUT_MS)
+
+
+def open_and_wait(qtbot: Any, window: MainWindow, path: Path) -> bool:
+    """Open ``path`` as File > Open does and wait for the outcome; True when a bundle is open afterwards."""
+    with qtbot.waitSignal(window.opener.finished, timeout=OPEN_TIMEOUT_MS):
+        window.open_bundle_path(path)
+    return window.session is not None
+
+
+def export_and_wait(qtbot: Any, window: MainWindow, path: Path) -> bool:
+    """Export the results to ``path`` and wait for the outcome; True when the file was written."""
+    assert window.rating is not None
+    with qtbot.waitSignal(window.rating.exporter.finished, timeout=OPEN_TIMEOUT_MS) as blocker:
+        window.rating.export_to(path)
+    return bool(blocker.args[0])

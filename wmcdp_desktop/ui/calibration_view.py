@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.rater.rating_session import CalibrationRow
@@ -24,6 +25,9 @@ class CalibrationView(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
         layout.addWidget(self.text)
+
+    def focus_text(self) -> None:
+        self.text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @staticmethod
     def line(row: CalibrationRow) -> str:

@@ -249,11 +249,24 @@ class RatingForm(QWidget):
         for label in self._problem_labels():
             label.clear_problem()
 
+    # ----- time --------------------------------------------------------------------------------------------
+    def show_time(self, seconds: float, status: str, paused: bool) -> None:
+        self.timer.show_time(seconds, status)
+        self.timer.set_paused(paused)
+
     # ----- focus ---------------------------------------------------------------------------------------------
+    def scroll_to_top(self) -> None:
+        self.scroll_area.verticalScrollBar().setValue(0)
+
+    def show_feedback(self) -> None:
+        """Scroll to the calibration feedback (at the top of the form) and give it the keyboard focus."""
+        self.scroll_to_top()
+        self.calibration.focus_text()
+
     def focus_start(self) -> None:
         """Scroll to the top and put the keyboard focus where this task's work starts: the first score of an
         editable rating; otherwise the (read-only) form itself, so no key press can change anything unseen."""
-        self.scroll_area.verticalScrollBar().setValue(0)
+        self.scroll_to_top()
         first = next(iter(self.rubric.rows.values()), None)
         if self.session.current is not None and first is not None and first.slider.isEnabled():
             first.slider.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -311,3 +324,10 @@ class RatingForm(QWidget):
             summary += "\n" + "\n".join(unplaced)
         self.summary.show_problem(summary)
         return first
+
+    def show_problems_and_focus(self, problems: list[Problem]) -> None:
+        """:meth:`show_problems`, then the focus on the first control with a problem, scrolled into view."""
+        first = self.show_problems(problems)
+        if first is not None:
+            first.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.reveal(first, self.first_problem)

@@ -1,0 +1,177 @@
+"""Render the README screenshots: ``python tools/screenshots.py docs/screenshots`` (or ``python -m
+tools.screenshots docs/screenshots`` from the repository).
+
+Uses the shipped demo bundle, a throw-away data folder and a fake clock, and drives the real window as a
+rater would (keys, clicks, controls found by their accessible names): the welcome screen, a task being
+rated, the problems shown after an incomplete submit, and (when the demo has one) the feedback after a
+calibration task. Not part of the installed app.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QWidget,
+)
+
+from wmcdp_desktop.core.rater.timing import FakeClock
+from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.ui.app import create_main_window
+from wmcdp_desktop.ui.main_window import MainWindow
+
+SIZE = (1500, 950)
+W = TypeVar("W", bound=QWidget)
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def _settle(app: QApplication, seconds: float = 0.5) -> None:
+    """Let the window finish what a user would see it finish (layouts, the task list naming its rows)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+
+
+def _wait(app: QApplication, done: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > end:
+            raise SystemExit(f"screenshots: gave up waiting for {what}")
+        app.processEvents()
+
+
+def _named(root: QWidget, cls: type[W], name: str) -> W:
+    """The first visible control of ``cls`` under ``root`` named ``name`` (its accessible name)."""
+    for w in root.findChildren(cls):
+        if w.accessibleName() == name and w.isVisibleTo(root):
+            return w
+    raise SystemExit(f"screenshots: no visible {cls.__name__} named {name!r}")
+
+
+def _type(widget: QWidget, text: str) -> None:
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    QTest.keyClicks(widget, text)
+
+
+def _score_all(window: MainWindow, digits: str, how_many: int | None = None) -> list[QSlider]:
+    sliders = [s for s in window.findChildren(QSlider) if s.isVisibleTo(window) and s.isEnabled()]
+    for slider, digit in zip(sliders[:how_many], digits * len(sliders), strict=False):
+        slider.setFocus(Qt.FocusReason.TabFocusReason)
+        QTest.keyClick(slider, digit)
+    return sliders
+
+
+def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> list[QSlider]:
+    """Some scores, one failure mode with a quote and a note, the rationale, 95 s of work, saved."""
+    session = window.session
+    assert session is not None
+    sliders = _score_all(window, "43423", 5)
+    fm_label = session.rubric.failure_modes[0].label
+    check = _named(window, QCheckBox, fm_label)
+    check.setFocus(Qt.FocusReason.TabFocusReason)
+    QTest.keyClick(check, Qt.Key.Key_Space)
+    severity = _named(window, QComboBox, "Severity")
+    severity.setFocus()
+    QTest.keyClick(severity, Qt.Key.Key_Down)
+    QTest.keyClick(severity, Qt.Key.Key_Down)
+    response = _named(window, QPlainTextEdit, "The response you are rating")
+    response.setFocus()
+    QTest.keyClick(response, Qt.Key.Key_Home, CTRL)
+    for _ in range(5):
+        QTest.keyClick(response, Qt.Key.Key_Right, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    QTest.mouseClick(_named(window, QPushButton, "Use selected text as evidence"), Qt.MouseButton.LeftButton)
+    _type(_named(window, QLineEdit, "Evidence note"), "Offers the answer the child is seeking")
+    _type(
+        _named(window, QPlainTextEdit, "Brief rationale (required)"),
+        "Warm and validating, but partly answers the reassurance question.",
+    )
+    for _ in range(95):
+        clock.advance(1)
+        session.user_input()
+    QTest.keyClick(window, Qt.Key.Key_S, CTRL)  # Save draft now
+    _settle(app)
+    return sliders
+
+
+def _calibration(app: QApplication, window: MainWindow) -> bool:
+    """Rate the demo's calibration task, if it has one, and leave its feedback on screen."""
+    session, rating = window.session, window.rating
+    assert session is not None and rating is not None
+    for tid in session.task_ids:
+        if session.task(tid).calibration_feedback is not None:
+            rating.go_to(tid)
+            _score_all(window, "4")
+            _type(_named(window, QPlainTextEdit, "Brief rationale (required)"), "Solid next move.")
+            QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return, CTRL)
+            return True
+    return False
+
+
+def render(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = FakeClock()
+        argv = ["--data-dir", str(Path(tmp) / "data"), "--rater", "R07", "--role", "child psychologist"]
+        window = create_main_window(argv, clock=clock)
+        assert isinstance(window, MainWindow)
+        window.resize(*SIZE)
+        window.show()
+        window.welcome.show_recent([str(demo_bundle_path())])
+
+        def shot(name: str) -> None:
+            _settle(app)
+            path = out / name
+            window.grab().save(str(path))
+            written.append(path)
+
+        try:
+            shot("welcome.png")
+            window.open_demo()
+            _wait(app, lambda: window.session is not None or bool(window.messages), "the demo bundle to open")
+            if window.session is None:
+                raise SystemExit(f"screenshots: the demo bundle did not open: {window.messages[-1]}")
+            sliders = _rate_partly(app, window, clock)
+            sliders[5].setFocus(Qt.FocusReason.TabFocusReason)  # its anchors show while it has the focus
+            shot("rating.png")
+            QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return, CTRL)  # submit with scores still unset
+            shot("validation.png")
+            if _calibration(app, window):
+                shot("calibration.png")
+        finally:
+            window.close()
+            window.shutdown()
+            window.deleteLater()
+            _settle(app)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else Path("docs/screenshots")
+    for path in render(out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

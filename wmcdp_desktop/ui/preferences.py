@@ -1,0 +1,79 @@
+"""The rater's settings as the window changes them: rater id, idle timeout, text size, recent bundles.
+
+Every change is saved at once (``<data>/settings.json``, core/rater/settings.py); a failure to save is
+reported in the status bar, never raised: settings are not worth interrupting the rater's work.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QInputDialog, QWidget
+
+from wmcdp_desktop.core.errors import StorageError
+from wmcdp_desktop.core.rater.settings import MAX_FONT, MIN_FONT, Settings, save_settings, with_recent
+from wmcdp_desktop.ui.rater_dialog import RaterDialog
+
+MIN_IDLE, MAX_IDLE = 10, 3600
+
+
+class Preferences(QObject):
+    status = Signal(str)
+    raterChanged = Signal(str, object)
+    """Rater id, role (str or None)."""
+    idleTimeoutChanged = Signal(float)
+    fontSizeChanged = Signal(int)
+
+    def __init__(self, data_dir: Path, settings: Settings, idle_timeout: float | None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.data_dir = data_dir
+        self.settings = settings
+        self.idle_timeout = float(idle_timeout or settings.idle_timeout_seconds)
+        """Seconds: from the command line for this run, else from the settings."""
+
+    def _remember(self, **changes: object) -> None:
+        self.settings = self.settings.model_copy(update=changes)
+        self._save()
+
+    def _save(self) -> None:
+        try:
+            save_settings(self.data_dir, self.settings)
+        except (StorageError, OSError) as exc:
+            self.status.emit(f"Settings could not be saved: {exc}")
+
+    def set_rater(self, rater_id: str, role: str | None) -> None:
+        self._remember(rater_id=rater_id, rater_role_or_background=role)
+        self.raterChanged.emit(rater_id, role)
+
+    def ask_rater(self, parent: QWidget) -> bool:
+        """Ask for the rater id (and role); True when the rater gave one."""
+        dialog = RaterDialog(self.settings.rater_id, self.settings.rater_role_or_background, parent)
+        if dialog.exec() != RaterDialog.DialogCode.Accepted:
+            return False
+        self.set_rater(dialog.rater_id(), dialog.role())
+        return True
+
+    def ask_idle_timeout(self, parent: QWidget, title: str) -> None:
+        text = "Seconds without any input after which the task timer pauses:"
+        value, ok = QInputDialog.getInt(parent, title, text, int(self.idle_timeout), MIN_IDLE, MAX_IDLE)
+        if ok:
+            self.set_idle_timeout(value)
+
+    def set_idle_timeout(self, seconds: int) -> None:
+        self.idle_timeout = float(seconds)
+        self._remember(idle_timeout_seconds=seconds)
+        self.idleTimeoutChanged.emit(float(seconds))
+        self.status.emit(f"The task timer now pauses after {seconds} s without input.")
+
+    def change_font_size(self, current: int, delta: int) -> None:
+        size = max(MIN_FONT, min(MAX_FONT, current + delta))
+        self._remember(font_point_size=size)
+        self.fontSizeChanged.emit(size)
+        self.status.emit(f"Text size {size} pt")
+
+    def remember_bundle(self, path: Path) -> list[str]:
+        """Put ``path`` first in the recent bundles; returns the list."""
+        self.settings = with_recent(self.settings, path)
+        self._save()
+        return self.settings.recent_bundles

@@ -1,0 +1,265 @@
+"""One open bundle on screen: the core :class:`RatingSession` and the :class:`RatingPage` that shows it.
+
+The controller is the presentation of the rater's work: going to a task, autosaving (at most
+:data:`AUTOSAVE_DELAY_MS` behind the first unsaved change), the timers, submit / revise / discard and
+what the rater is told about each. It decides nothing about ratings itself (the session does) and shows
+nothing itself (the page does); the window only connects its signals to the status bar and message boxes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QWidget
+
+from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.rater.rating_session import RatingSession, SubmitOutcome
+from wmcdp_desktop.ui.rating_page import RatingPage
+from wmcdp_desktop.ui.results_export import ResultsExporter
+from wmcdp_desktop.ui.timer_widget import hms, local_time
+
+AUTOSAVE_DELAY_MS = 700
+"""Autosave runs this long after the first unsaved change (well under the 1 s promise), even while typing."""
+TICK_MS = 1000
+INPUT_EVENTS = {
+    QEvent.Type.KeyPress,
+    QEvent.Type.MouseButtonPress,
+    QEvent.Type.Wheel,
+    QEvent.Type.MouseMove,
+}
+
+
+class _InputWatcher(QObject):
+    """Tells the session about user input anywhere in the page's window (keeps the task timer counting)."""
+
+    def __init__(self, controller: RatingController) -> None:
+        super().__init__(controller)
+        self._controller = controller
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() in INPUT_EVENTS and isinstance(obj, QWidget) and obj.window() is self._controller.page.window():
+            self._controller.session.user_input()
+        return False
+
+
+class RatingController(QObject):
+    told = Signal(str, bool)
+    """A message for a dialog: text, and whether it is an error."""
+    status = Signal(str)
+    """A short message for the status bar."""
+    saveStateChanged = Signal(str)
+    """The save state in words ("All changes saved (10:42:13)")."""
+    sessionTimeChanged = Signal(str)
+
+    def __init__(self, session: RatingSession, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.page = RatingPage(session)
+        session.on_change = self._changed
+        self.autosave = QTimer(self)
+        self.autosave.setSingleShot(True)
+        self.autosave.setInterval(AUTOSAVE_DELAY_MS)
+        self.autosave.timeout.connect(self.save_now)
+        self.ticker = QTimer(self)
+        self.ticker.setInterval(TICK_MS)
+        self.ticker.timeout.connect(self.tick)
+        self.ticker.start()
+        self._watcher = _InputWatcher(self)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self._watcher)
+        p = self.page
+        p.taskChosen.connect(self.go_to)
+        p.submitRequested.connect(self.submit)
+        p.reviseRequested.connect(self.revise)
+        p.discardRequested.connect(self.discard_revision)
+        p.retryRequested.connect(self.save_now)
+        self.exporter = ResultsExporter(session, self)
+        self.exporter.told.connect(self.told)
+
+    # ----- showing tasks -----------------------------------------------------------------------------------
+    def start(self, first_task_error: str | None = None) -> None:
+        """Show the task the session opened, then what the rater must know about the bundle's files."""
+        self.show_open_task()
+        quarantined = self.session.store.quarantined
+        if quarantined:
+            moved = "\n".join(str(q) for q in quarantined)
+            self.told.emit(f"Some saved drafts could not be read and were moved aside (nothing was deleted):\n{moved}", True)
+        if first_task_error:
+            self.told.emit(first_task_error, True)
+
+    def show_open_task(self, previous_id: str | None = None) -> None:
+        """Show the task the session has open (after :meth:`go_to`, or one opened before the page existed)."""
+        s = self.session
+        if s.current_id is None:
+            self.page.task_list.update_tasks(previous_id)
+            return
+        in_form = self.page.focus_in_form()  # before the form reloads: disabling a focused control moves the focus
+        self.page.show_task(s.task(), previous_id, start_in_form=in_form)
+        self._show_save_state()
+        self.refresh_time()
+
+    def go_to(self, task_id: str) -> bool:
+        """Open ``task_id`` (saving the one open); False with a plain message when it cannot be read."""
+        s = self.session
+        self.autosave.stop()
+        previous = s.current_id
+        try:
+            s.open_task(task_id)
+        except WmcdpError as exc:
+            self.told.emit(f"Task {task_id} cannot be shown:\n{exc}", True)
+            self.page.refresh_task(previous)
+            return False
+        self.show_open_task(previous)
+        return True
+
+    def step(self, delta: int) -> None:
+        target = self.session.neighbour(delta)
+        if target is not None:
+            self.go_to(target)
+
+    def next_unfinished(self) -> None:
+        target = self.session.next_unfinished(self.session.current_id)
+        if target is None:
+            self.status.emit("Every task is submitted. Use File > Export results… to send them.")
+        elif target != self.session.current_id:
+            self.go_to(target)
+
+    # ----- saving ------------------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        self.saveStateChanged.emit("Unsaved changes…")
+        if not self.autosave.isActive():  # not restarted on every key: at most AUTOSAVE_DELAY_MS behind
+            self.autosave.start()
+        self.page.refresh_task(self.session.current_id)
+
+    def save_now(self) -> bool:
+        self.autosave.stop()
+        ok = self.session.save_draft()
+        self._show_save_state()
+        self.page.refresh_task(self.session.current_id)
+        return ok
+
+    def save_draft_now(self) -> None:
+        if self.save_now():
+            self.status.emit("Draft saved.")
+
+    def save_state_text(self) -> str:
+        s = self.session
+        if s.save_error:
+            return "Not saved — see the message above"
+        if s.dirty:
+            return "Unsaved changes…"
+        if s.current is None:
+            return "Submitted"
+        if s.last_saved_at:
+            return f"All changes saved ({local_time(s.last_saved_at)})"
+        if s.current.has_content():
+            return "All changes saved"  # a draft restored from disk, untouched so far
+        return "Nothing entered yet"
+
+    def _show_save_state(self) -> None:
+        self.page.show_save_error(self.session.save_error)
+        self.saveStateChanged.emit(self.save_state_text())
+
+    # ----- time --------------------------------------------------------------------------------------------
+    def tick(self) -> None:
+        s = self.session
+        s.tick()
+        if s.needs_save() and not self.autosave.isActive():
+            self.save_now()
+        self.refresh_time()
+
+    def refresh_time(self) -> None:
+        s = self.session
+        self.sessionTimeChanged.emit(f"Session: {hms(s.session_seconds)}")
+        self.page.show_time(s.task_seconds(), s.tracker.status(), s.tracker.user_paused)
+
+    def set_window_active(self, active: bool) -> None:
+        self.session.set_window_active(active)
+        self.refresh_time()
+
+    def set_idle_timeout(self, seconds: float) -> None:
+        self.session.tracker.idle_timeout = float(seconds)
+
+    # ----- submit / revise ---------------------------------------------------------------------------------
+    def submit(self) -> None:
+        s = self.session
+        if s.current is None:
+            self.status.emit("This task is already submitted. Choose “Revise this rating” to change it.")
+            return
+        self.autosave.stop()
+        outcome = s.submit()
+        if outcome.error:
+            self._show_save_state()
+        elif not outcome.ok:
+            self.page.show_problems(outcome.problems)
+            self.status.emit(f"Not submitted: {len(outcome.problems)} thing(s) to fix, shown next to each control.")
+        else:
+            self._submitted(outcome)
+
+    def _submitted(self, outcome: SubmitOutcome) -> None:
+        s = self.session
+        assert outcome.record is not None
+        env = outcome.record.envelope
+        done, total = s.progress()
+        msg = f"Submitted {env.task_id} (revision {env.revision}). {done} of {total} submitted."
+        if outcome.calibration is not None:
+            self.page.show_calibration_feedback()
+            self._show_save_state()
+            self.status.emit(msg + " Calibration feedback is shown beside your rating; Ctrl+PgDown for the next task.")
+        elif outcome.next_task_id is None:
+            self.page.show_rating(focus_start=True)
+            self._show_save_state()
+            self.status.emit(msg + " Every task is submitted: use File > Export results… to send them.")
+            self.told.emit(
+                f"{msg}\nEvery task is submitted. Use File > Export results… to save the file for your coordinator.",
+                False,
+            )
+        else:
+            self.go_to(outcome.next_task_id)
+            self.status.emit(msg)
+
+    def revise(self) -> None:
+        self._change_revision_state(lambda session: session.revise())
+
+    def discard_revision(self) -> None:
+        self._change_revision_state(lambda session: session.discard_revision())
+
+    def _change_revision_state(self, action: Callable[[RatingSession], object]) -> None:
+        """Start or drop a revision of the open task, then show the form as the session now has it."""
+        focus = QApplication.focusWidget()
+        in_form = focus is None or self.page.focus_in_form()
+        try:
+            action(self.session)
+        except WmcdpError as exc:
+            self.told.emit(str(exc), True)
+            return
+        # The pressed button is gone: start at the first score (or the read-only form).
+        self.page.show_rating(focus_start=in_form)
+        self._show_save_state()
+
+    # ----- export ------------------------------------------------------------------------------------------
+    def choose_export(self, parent: QWidget) -> None:
+        self.save_now()
+        self.exporter.choose(parent)
+
+    def export_to(self, path: Path) -> None:
+        """Save the open rating, then export (``exporter.finished`` says how it went)."""
+        self.save_now()
+        self.exporter.export_to(path)
+
+    # ----- closing -----------------------------------------------------------------------------------------
+    def stop(self) -> None:
+        """Stop the timers and the input watching (nothing is saved)."""
+        self.autosave.stop()
+        self.ticker.stop()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self._watcher)
+
+    def close(self) -> bool:
+        """Leave the open task (saving it) and stop; True when everything is saved."""
+        self.stop()
+        return self.session.close()

@@ -1,0 +1,183 @@
+"""The rating page: task list | scenario and response | rating form (+ rubric help), under a banner that
+shows a save problem.
+
+The page presents; it does not decide. :class:`~wmcdp_desktop.ui.rating_controller.RatingController`
+tells it what to show (a task, the rating, problems, the time) and listens to its signals (a task chosen,
+submit, revise, discard, retry).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wmcdp_desktop.core.errors import Problem
+from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.core.rater.labels import task_title
+from wmcdp_desktop.core.rater.rating_session import RatingSession
+from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
+from wmcdp_desktop.ui.rating_form import RatingForm
+from wmcdp_desktop.ui.rubric_panel import anchors_text
+from wmcdp_desktop.ui.task_list import TaskList
+from wmcdp_desktop.ui.task_view import TaskView
+from wmcdp_desktop.ui.theme import problem_color, set_fg
+
+RETRY = "Retry saving"
+HELP = "Rubric help"
+
+
+def write_rubric_help(view: PlainTextView, session: RatingSession) -> None:
+    """The rubric as reading text: instructions, every dimension with its anchors, failure modes, confidence."""
+    r = session.rubric
+    view.append_heading(f"{r.title} (version {r.contract_version})")
+    view.append_body(r.instructions)
+    view.append_heading("Dimensions")
+    for d in r.dimensions:
+        view.append_heading(d.label)
+        body = f"{d.description}\n{anchors_text(d.scale)}"
+        if d.allow_na:
+            body += f"\nN/A allowed: {d.na_guidance or 'when the dimension does not apply'}"
+        view.append_body(body)
+    view.append_heading("Failure modes")
+    for fm in r.failure_modes:
+        g = fm.severity_guidance
+        view.append_heading(fm.label)
+        view.append_body(
+            f"{fm.description}\nminor: {g.minor}\nmoderate: {g.moderate}\nmajor: {g.major}\ncritical: {g.critical}"
+        )
+    view.append_heading("Confidence")
+    view.append_body(anchors_text(r.confidence_scale))
+    view.moveCursor(view.textCursor().MoveOperation.Start)
+
+
+class RatingPage(QWidget):
+    taskChosen = Signal(str)
+    submitRequested = Signal()
+    reviseRequested = Signal()
+    discardRequested = Signal()
+    retryRequested = Signal()
+
+    def __init__(self, session: RatingSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.save_banner = QFrame()
+        self.save_banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.save_text = PlainLabel("")
+        self.retry_button = QPushButton(RETRY)
+        self.retry_button.setAccessibleName(RETRY)
+        sb = QHBoxLayout(self.save_banner)
+        sb.addWidget(self.save_text, 1)
+        sb.addWidget(self.retry_button)
+        self.save_banner.hide()
+
+        self.task_list = TaskList(session)
+        self.task_view = TaskView()
+        self.form = RatingForm(session, self.task_view.selected_span)
+        self.help = PlainTextView(HELP)
+        self._help_filled = False  # filled when its tab is first shown (not needed for the first paint)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.form, "Rating")
+        self.tabs.addTab(self.help, HELP)
+        self.tabs.currentChanged.connect(self._tab_shown)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.task_list)
+        self.splitter.addWidget(self.task_view)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 3)
+        self.splitter.setSizes([240, 600, 640])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.save_banner)
+        layout.addWidget(self.splitter, 1)
+
+        self.task_list.taskChosen.connect(self.taskChosen)
+        self.form.submitRequested.connect(self.submitRequested)
+        self.form.reviseRequested.connect(self.reviseRequested)
+        self.form.discardRequested.connect(self.discardRequested)
+        self.retry_button.clicked.connect(self.retryRequested)
+
+    # ----- help and find ---------------------------------------------------------------------------------
+    def _tab_shown(self, index: int) -> None:
+        if self.tabs.widget(index) is self.help:
+            self.fill_help()
+
+    def fill_help(self) -> None:
+        """Write the rubric help (once; also done when its tab is first shown)."""
+        if not self._help_filled:
+            self._help_filled = True
+            write_rubric_help(self.help, self.session)
+
+    def show_help(self) -> None:
+        self.tabs.setCurrentWidget(self.help)
+
+    def open_find(self) -> None:
+        self.task_view.find_bar.open()
+
+    # ----- what the controller shows ---------------------------------------------------------------------
+    def focus_in_form(self) -> bool:
+        """True when the keyboard focus is on a control of the rating form."""
+        focus = QApplication.focusWidget()
+        return focus is not None and self.form.isAncestorOf(focus)
+
+    def show_task(self, task: Task, previous_id: str | None, *, start_in_form: bool) -> None:
+        """Show the session's open task: scenario, response and its rating, at the top of the form.
+
+        ``start_in_form``: put the focus on the form's first control (the focus was in the form: a key press
+        must not change the new task's rating out of sight)."""
+        s = self.session
+        tid = s.current_id
+        assert tid is not None
+        self.task_view.show_task(task, (s.position() or 0) + 1, len(s.task_ids))
+        self.form.load()
+        self.task_list.set_title(tid, task_title(task))
+        self.task_list.update_tasks(previous_id, tid)
+        self.tabs.setCurrentWidget(self.form)
+        if start_in_form:
+            self.form.focus_start()
+        else:
+            self.form.scroll_to_top()
+
+    def show_rating(self, *, focus_start: bool) -> None:
+        """Show the open task's rating again (after a revise, a discard, or a submit that stays on the task)."""
+        self.form.load()
+        self.task_list.update_tasks(self.session.current_id)
+        if focus_start:
+            self.form.focus_start()
+
+    def show_calibration_feedback(self) -> None:
+        """After a calibration task is submitted: the feedback, at the top of the form, read by the keyboard."""
+        self.show_rating(focus_start=False)
+        self.form.show_feedback()
+
+    def show_problems(self, problems: list[Problem]) -> None:
+        """Each problem next to its control; the focus on the first such control, scrolled into view."""
+        self.tabs.setCurrentWidget(self.form)
+        self.form.show_problems_and_focus(problems)
+
+    def refresh_task(self, task_id: str | None) -> None:
+        """Relabel one task in the list (its state changed)."""
+        self.task_list.refresh_one(task_id)
+
+    def show_time(self, seconds: float, status: str, paused: bool) -> None:
+        self.form.show_time(seconds, status, paused)
+
+    def show_save_error(self, message: str | None, *, can_retry: bool = True) -> None:
+        if message:
+            set_fg(self.save_text, problem_color(self))
+            self.save_text.setText(message)
+            self.save_text.setAccessibleName(message)
+            self.retry_button.setVisible(can_retry)
+            self.save_banner.show()
+        else:
+            self.save_banner.hide()
