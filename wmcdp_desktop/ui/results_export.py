@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from wmcdp_desktop.core.errors import WmcdpError
-from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.rater.rating_session import RatingSession
+
+if TYPE_CHECKING:  # the export's models are imported when exporting, not for the app's first paint
+    from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 
 
 def export_summary(manifest: ResultsManifest, path: Path, revisions_in_progress: int) -> str:
