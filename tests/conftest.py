@@ -142,7 +142,7 @@ def _record() -> dict[str, Any]:
             "bundle_sha256": SHA,
             "app_version": "0.1.0",
             "started_at": "2026-11-29T10:00:00Z",
-            "submitted_at": "2026-11-29T10:07:30+01:00",
+            "submitted_at": "2026-11-29T11:07:30+01:00",
             "revision": 1,
         },
         "benchmark_item_id": "ocd-07",
@@ -399,6 +399,21 @@ def sample_docs() -> Callable[[str], dict[str, Any]]:
         return copy.deepcopy(SAMPLES[name]())
 
     return make
+
+
+TEST_NOW = "2027-06-01T00:00:00+00:00"
+"""The clock the record rules check times against in tests (the sample ratings are from November 2026, the
+tests' FakeClock says January 2027): the suite gives the same result whatever the date it runs on. Tests of
+the rule pass their own ``now``."""
+
+
+@pytest.fixture(autouse=True)
+def _record_rules_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import datetime
+
+    from wmcdp_desktop.core import record_rules
+
+    monkeypatch.setattr(record_rules, "utc_now", lambda: datetime.fromisoformat(TEST_NOW))
 
 
 @pytest.fixture(autouse=True)

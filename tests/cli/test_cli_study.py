@@ -141,10 +141,16 @@ def test_unexpected_error_has_no_traceback(tmp_path: Path, capsys: pytest.Captur
         raise RuntimeError("internal bug")
 
     monkeypatch.setattr(study_cmd, "load_study", boom)
-    monkeypatch.setattr(main_mod, "log_path", lambda: tmp_path / "wmcdp-error.log")
+    from wmcdp_desktop.core import crash_log
+
+    logs = tmp_path / "logs"
+    monkeypatch.setattr(crash_log, "log_dir", lambda: logs)
     code, _, err = run(capsys, "study", "validate", str(tmp_path))
-    assert code == 3 and "unexpected internal error" in err and str(tmp_path / "wmcdp-error.log") in err
-    assert "RuntimeError" in (tmp_path / "wmcdp-error.log").read_text()
+    assert main_mod.EXIT_UNEXPECTED == 3
+    (log,) = logs.iterdir()
+    assert code == 3 and "unexpected internal error (RuntimeError: internal bug)" in err and str(log) in err
+    assert "Traceback" not in err
+    assert "RuntimeError: internal bug" in log.read_text() and "Traceback" in log.read_text()
 
 
 def test_broken_rubric_does_not_hide_other_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

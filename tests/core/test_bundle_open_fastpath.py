@@ -173,7 +173,9 @@ def test_the_fast_checks_follow_the_model_patterns() -> None:
 
     assert SHA256_PATTERN == r"^[0-9a-f]{64}$"  # what bundle_reader._NOT_HEX and the length check encode
     assert BundleFile.model_json_schema()["properties"]["path"]["pattern"] == BUNDLE_PATH_PATTERN
-    assert bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/a:b.json")
+    assert bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/a.b-c_d.json")
+    assert not bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/a:b.json")
+    assert not bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/a..json")
     assert not bundle_reader._PATH_LINES.fullmatch("rubric.json\ntasks/.json")
 
 
@@ -210,7 +212,7 @@ def test_colons_in_values_do_not_send_a_valid_bundle_the_slow_way(tmp_path: Path
 
 @pytest.mark.parametrize(
     "ids",
-    [["rubric", "t1"], ["a.json", "a.json.json", "b:c"], ["tasks", "x.json"], ["t1"], ["Z", "y9"]],
+    [["rubric", "t1"], ["a.json", "a.json.json", "b.c"], ["tasks", "x.json"], ["t1"], ["Z", "y9"]],
 )
 def test_task_ids_that_look_like_paths(ids: list[str], tmp_path: Path) -> None:
     from tests.cli.studyfix import rehash, task_obj

@@ -207,11 +207,12 @@ def test_integral_float_is_an_integer(sample_docs: Docs) -> None:
 
 @pytest.mark.parametrize(
     ("value", "accepted"),
-    [(4, True), (4.0, True), ("N/A", True), (-3, True), ("n/a", False), ("NA", False), ("4", False),
-     (True, False), (4.5, False), ([], False), ({}, False)],
+    [(4, True), (4.0, True), ("N/A", True), (0, True), (100, True), (-3, False), (101, False), (10**308, False),
+     ("n/a", False), ("NA", False), ("4", False), (True, False), (4.5, False), ([], False), ({}, False)],
 )
 def test_score_shape(value: Any, accepted: bool, sample_docs: Docs) -> None:
-    """The model accepts any integer or "N/A"; the rubric's scale and N/A rule are record_rules' job."""
+    """The model accepts a whole number from 0 to 100 (the widest scale a rubric may have) or "N/A"; the
+    rubric's own scale and N/A rule are record_rules' job."""
     record = sample_docs("RatingRecord")
     record["scoring"]["evidence_informed_guidance_score"] = value
     if accepted:
@@ -219,7 +220,8 @@ def test_score_shape(value: Any, accepted: bool, sample_docs: Docs) -> None:
     else:
         problem = one(RatingRecord, record)
         assert problem.path == "scoring.evidence_informed_guidance_score"
-        assert problem.message.startswith("a score must be a whole number or the text 'N/A', not ")
+        assert problem.message.startswith("a score must be a whole number ")
+        assert "'N/A', not " in problem.message
 
 
 @pytest.mark.parametrize(
@@ -233,8 +235,13 @@ def test_score_shape(value: Any, accepted: bool, sample_docs: Docs) -> None:
         (["files", 0, "size"], -1, "must be at least 0, not -1"),
         (["files", 0, "path"], "../../etc/passwd", "'../../etc/passwd' is not text matching "),
         (["files", 0, "sha256"], "A" * 64, "is not 64 lower-case hex digits (a SHA-256)"),
-        (["bundle_id"], "-bad", "'-bad' is not an id of 1-128 letters, digits and . _ : - starting with a letter or digit"),
-        (["bundle_id"], "x" * 129, "is not an id of 1-128"),
+        (["bundle_id"], "-bad", "'-bad' is not a valid id: an id may hold only letters A-Z and a-z, digits, '-', '_' "
+         "and '.', start with a letter or digit, and have at most 128 characters: it starts with '-'"),
+        (["bundle_id"], "x" * 129, "this one has 129 characters"),
+        (["bundle_id"], "D:evil", "it has ':' (on Windows it names a drive or a hidden stream of a file)"),
+        (["rater_id"], "Dr Smith", "it has a space (for example Dr_Smith would do)"),
+        (["rater_id"], "x.", "an id cannot end in '.'"),
+        (["study_id"], "con.txt", "'con' is a reserved device name on Windows"),
         (["format_version"], "1.0", "'1.0' is not a version like 1.0.0"),
         (["format_version"], "01.0.0", "is not a version like 1.0.0"),
         (["created_at"], "2026-11-01T09:00:00", "is not a date and time with offset"),
@@ -372,7 +379,12 @@ def test_study_rules(sample_docs: Docs) -> None:
     assert one(Study, study) == Problem("doc.json", "overlap", "3 is larger than the number of raters (2)")
     study = sample_docs("Study")
     study["raters"].append({"rater_id": "R01"})
-    assert one(Study, study) == Problem("doc.json", "raters", "rater ids must be unique; repeated: R01")
+    assert one(Study, study) == Problem(
+        "doc.json", "raters", "rater ids must be unique (upper and lower case count as the same); repeated: R01"
+    )
+    study = sample_docs("Study")
+    study["raters"].append({"rater_id": "r01"})  # <study>-R01.wmcdp and <study>-r01.wmcdp are one file on Windows
+    assert "repeated: R01, r01" in one(Study, study).message
     study = sample_docs("Study")
     study["rater_splits"] = ["exam"]
     assert one(Study, study).path == "rater_splits[0]"
@@ -499,9 +511,63 @@ def test_every_field_has_a_description() -> None:
     assert missing == []
 
 
-@pytest.mark.parametrize("top", [2**64, 10**9])
+@pytest.mark.parametrize("top", [2**64, 10**9, 3_000_000_000, 10**308])
 def test_absurd_scale_is_refused_without_building_it(top: int, sample_docs: Docs) -> None:
     rubric = sample_docs("Rubric")
     rubric["confidence_scale"]["max"] = top
-    assert one(Rubric, rubric) == Problem(
-        "doc.json", "confidence_scale", f"anchors must give levels 1 to {top} in order, got [1, 2, 3, 4, 5]")
+    problem = one(Rubric, rubric)
+    assert problem.path == "confidence_scale.max"
+    assert problem.message.startswith("must be at most 100, not ")
+
+
+def test_a_scale_starting_at_three_billion_is_refused(sample_docs: Docs) -> None:
+    # Issue 13, item 5: this passed study validate, bundle build and verify, then crashed every rater's app.
+    rubric = sample_docs("Rubric")
+    rubric["dimensions"][0]["scale"] = {
+        "min": 3_000_000_000, "max": 3_000_000_004,
+        "anchors": [{"level": 3_000_000_000 + i, "text": f"level {i}"} for i in range(5)],
+    }
+    paths = {p.path for p in problems(Rubric, rubric)}
+    assert "dimensions[0].scale.min" in paths and "dimensions[0].scale.max" in paths
+
+
+@pytest.mark.parametrize(("lo", "hi", "ok"), [(0, 20, True), (0, 21, False), (80, 100, True), (1, 101, False)])
+def test_scale_levels_are_bounded(lo: int, hi: int, ok: bool, sample_docs: Docs) -> None:
+    rubric = sample_docs("Rubric")
+    rubric["confidence_scale"] = {
+        "min": lo, "max": hi, "anchors": [{"level": v, "text": f"level {v}"} for v in range(lo, hi + 1)]
+    }
+    if ok:
+        Rubric.model_validate(rubric)
+    else:
+        assert problems(Rubric, rubric)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (["time_spent_scoring_seconds"], 10**308),
+        (["time_spent_scoring_seconds"], 10_000_001),
+        (["clinician_notes", "confidence_rating"], 3_000_000_000),
+        (["envelope", "revision"], 10**9),
+        (["failure_mode_evidence_spans", "WM-FM-REASSURANCE", 0, "end"], 2**31),
+    ],
+)
+def test_every_number_in_a_record_is_bounded(path: list[str | int], value: int, sample_docs: Docs) -> None:
+    record = sample_docs("RatingRecord")
+    target: Any = record
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    problem = one(RatingRecord, record)
+    assert problem.path.replace("[", ".").replace("]", "") == ".".join(map(str, path))
+    assert problem.message.startswith("must be at most")
+
+
+def test_submitted_before_started_is_refused(sample_docs: Docs) -> None:
+    record = sample_docs("RatingRecord")
+    record["envelope"]["started_at"] = "2026-11-29T10:00:00Z"
+    record["envelope"]["submitted_at"] = "2026-11-29T10:07:30+01:00"  # 09:07:30 UTC
+    problem = one(RatingRecord, record)
+    assert problem.path == "envelope"
+    assert "is before started_at" in problem.message

@@ -6,6 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from wmcdp_desktop.core.audit_chain import verify_chain
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError
@@ -79,6 +80,14 @@ def audit_hash_problems(store: RaterStore) -> tuple[list[str], list[str]]:
             elif hashlib.sha256(path.read_bytes()).hexdigest() != event.get("sha256"):
                 mismatches.append(f"{name}: hash differs from the audit log")
     unaudited = [rf.path.name for rf in store.record_files() if rf.path.name not in mentioned]
+    # The log is a hash chain (core/audit_chain.py): every link must hold after any crash. A log whose last
+    # line a kill tore is complete again after the next append (which starts on a new line).
+    data = store.audit_bytes()
+    if data:
+        mismatches += [
+            f"audit chain: {problem}" for problem in verify_chain(data).problems
+            if problem != "the audit log's last line is incomplete"
+        ]
     return mismatches, unaudited
 
 

@@ -1,17 +1,15 @@
 """``wmcdp``: the coordinator's command line.
 
 Exit codes: 0 ok, 1 invalid input (problems listed), 2 usage error, 3 unexpected error (the message
-says where the log with details is). A user never sees a Python traceback.
+says where the log with details is: a new file in the user's own log folder, core/crash_log.py). A user
+never sees a Python traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
-import traceback
 from collections.abc import Sequence
-from pathlib import Path
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.cli import bundle_cmd, report_cmd, results_cmd, schemas_cmd, study_cmd
@@ -43,10 +41,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def log_path() -> Path:
-    return Path(tempfile.gettempdir()) / "wmcdp-error.log"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -63,16 +57,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except Exception:
-        path = log_path()
-        try:
-            path.write_text(traceback.format_exc(), encoding="utf-8")
-            where = f"Details are in {path}."
-        except OSError:
-            where = "Details could not be written to a log."
+    except Exception as exc:
+        from wmcdp_desktop.core.crash_log import log_dir, write_crash_log
+
+        command = " ".join(str(a) for a in (sys.argv[1:3] if argv is None else list(argv)[:2]))
+        path = write_crash_log("wmcdp", type(exc), exc, exc.__traceback__, {"Command": f"wmcdp {command}"})
+        where = f"Details are in {path}." if path else f"Details could not be written to a log in {log_dir()}."
+        text = str(exc)
         print(
-            f"wmcdp: unexpected internal error. {where} Please send that file and the command you ran "
-            "to the WM-CDP Desktop developers.",
+            f"wmcdp: unexpected internal error ({type(exc).__name__}: {text[:200]}). {where} Please send that "
+            "file and the command you ran to the WM-CDP Desktop developers.",
             file=sys.stderr,
         )
         return EXIT_UNEXPECTED

@@ -4,6 +4,11 @@ A reader (or a crash at any moment) sees either the old file or the complete new
 file under the final name. A failed write leaves the previous file intact and removes its temp file.
 ``os.replace`` is retried a few times on ``PermissionError`` (a file briefly held open by a virus
 scanner or indexer on Windows behaves like that).
+
+Permissions: a new file gets ``0o666`` less the user's umask, as any program's files do (under
+``umask 077`` nobody else can read a rating); a file that must stay private whatever the umask (the
+coordinator's unblinding key and unblinded results) is written with ``mode=OWNER_ONLY`` (0600): it is
+created so, never readable by others even for a moment.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from pathlib import Path
 
 from wmcdp_desktop.core.errors import StorageError
 
+NEW_FILE_MODE = 0o666
+"""Mode asked for a new file; the operating system takes the user's umask off it."""
+OWNER_ONLY = 0o600
+"""Mode of files only their owner may read, whatever the umask (keys, unblinded results)."""
 TEMP_PREFIX = ".tmp-"
 """Temp files start with this; :func:`orphan_temp_files` finds ones left by a crash."""
 REPLACE_RETRIES = 5
@@ -56,8 +65,11 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644, sync_dir: bool = True) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync_dir: bool = True) -> None:
     """Write ``data`` to ``path`` atomically and durably. Raises :class:`StorageError` in plain words.
+
+    ``mode``: None (a new file's usual permissions: ``0o666`` less the umask), or exact permission bits
+    such as :data:`OWNER_ONLY`, set whatever the umask.
 
     The file's bytes are always fsync'd before the replace, so the name holds the old or the new complete
     file even after a power cut. ``sync_dir=False`` skips the fsync of the folder after the replace: the
@@ -67,7 +79,11 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644, sync_dir: 
     directory = path.parent
     tmp = directory / f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{time.monotonic_ns()}"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
+        fd = os.open(
+            tmp,
+            os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0),
+            NEW_FILE_MODE if mode is None else mode,
+        )
     except OSError as exc:
         raise StorageError(f"Could not save {path.name} in {directory}: {_plain(exc)}.") from exc
     try:
@@ -105,7 +121,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644, sync_dir: 
         raise
 
 
-def atomic_write_text(path: Path, text: str, *, mode: int = 0o644, sync_dir: bool = True) -> None:
+def atomic_write_text(path: Path, text: str, *, mode: int | None = None, sync_dir: bool = True) -> None:
     """UTF-8 text version of :func:`atomic_write_bytes`."""
     atomic_write_bytes(path, text.encode("utf-8"), mode=mode, sync_dir=sync_dir)
 

@@ -16,6 +16,7 @@ from wmcdp_desktop.core.models.common import (
     NON_BLANK_PATTERN,
     SEMVER_PATTERN,
     SHA256_PATTERN,
+    id_problem,
 )
 from wmcdp_desktop.core.models.rubric import FAILURE_MODE_ID_PATTERN
 from wmcdp_desktop.core.strict_json import parse_json_bytes, parse_jsonl_bytes
@@ -24,7 +25,7 @@ M = TypeVar("M", bound=BaseModel)
 
 _PATTERN_NAMES = {
     SEMVER_PATTERN: "a version like 1.0.0",
-    IDENTIFIER_PATTERN: "an id of 1-128 letters, digits and . _ : - starting with a letter or digit",
+    IDENTIFIER_PATTERN: "an id of 1-128 letters, digits and . _ - starting with a letter or digit",
     DATETIME_PATTERN: "a date and time with offset, like 2026-11-29T10:00:00Z",
     SHA256_PATTERN: "64 lower-case hex digits (a SHA-256)",
     FAILURE_MODE_ID_PATTERN: "a failure mode id like WM-FM-REASSURANCE",
@@ -79,6 +80,8 @@ def _message(err: dict[str, Any]) -> str:
         return f"{describe_json_value(value)} is not one of {ctx.get('expected', '')}"
     if kind == "string_pattern_mismatch" and ctx.get("pattern") == NON_BLANK_PATTERN:
         return "must not be blank"
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == IDENTIFIER_PATTERN and isinstance(value, str):
+        return f"{describe_json_value(value)} is not a valid id: {id_problem(value)}"
     if kind == "string_pattern_mismatch":
         wanted = _PATTERN_NAMES.get(ctx.get("pattern", ""), f"text matching {ctx.get('pattern')}")
         return f"{describe_json_value(value)} is not {wanted}"

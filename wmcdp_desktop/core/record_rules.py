@@ -1,15 +1,58 @@
 """Validation of a rating record against a rubric and a task (beyond the record's own shape).
 
-Used by the app before anything is written, and by ``wmcdp results validate --bundle``. Each problem's
-``path`` is the record field it concerns, so the UI can show it beside its control.
+Used by the app before anything is written, and by every command that reads records (``wmcdp results
+validate``, ``results collect``, ``report``). Each problem's ``path`` is the record field it concerns, so
+the UI can show it beside its control.
+
+Times (issue 13, item 11): the model itself refuses ``submitted_at`` before ``started_at``. Here both must
+also be plausible: not before :data:`EARLIEST` (2020-01-01, before any WM-CDP study) and not more than
+:data:`FUTURE_SLACK` (one day, for time zones and clocks a little ahead) after the checking machine's
+clock. The app does not apply this range to the ratings it writes itself (``check_times=False``): the
+times come from that same clock, and a rater must never be kept from submitting by a wrong clock; the
+coordinator's commands report such a record instead.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from wmcdp_desktop.core.errors import Problem
+from wmcdp_desktop.core.models.common import parse_datetime
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
+
+EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)
+"""No rating can be older than this."""
+FUTURE_SLACK = timedelta(days=1)
+"""How far after the checking machine's clock a time may be."""
+
+
+def utc_now() -> datetime:
+    """The checking machine's clock (one place, so tests can pin it)."""
+    return datetime.now(UTC)
+
+
+def time_problems(
+    times: list[tuple[str, str]], source: str, now: datetime | None = None
+) -> list[Problem]:
+    """``(json path, date-time)`` pairs outside the plausible range (see the module's docstring)."""
+    latest = (now or utc_now()) + FUTURE_SLACK
+    problems = []
+    for path, text in times:
+        try:
+            when = parse_datetime(text)
+        except ValueError:
+            continue  # the model reports a date that is not real
+        if when < EARLIEST:
+            problems.append(Problem(source, path, f"{text} is before {EARLIEST:%Y-%m-%d}: the computer's clock was wrong, or the file was changed"))
+        elif when > latest:
+            problems.append(Problem(
+                source, path,
+                f"{text} is in the future (more than a day after this computer's clock): the rater's clock was wrong, "
+                "or the file was changed",
+            ))
+    return problems
 
 
 class RubricRules:
@@ -20,8 +63,10 @@ class RubricRules:
     The rubric is read when the object is made; make a new one if the rubric changes.
     """
 
-    def __init__(self, rubric: Rubric) -> None:
+    def __init__(self, rubric: Rubric, *, now: datetime | None = None) -> None:
         self.rubric = rubric
+        self.now = now or utc_now()
+        """The clock times are checked against (taken once, when the rules are made)."""
         self.dimensions = [
             (dim.field, dim.label, dim.allow_na, dim.scale.min, dim.scale.max) for dim in rubric.dimensions
         ]
@@ -30,18 +75,22 @@ class RubricRules:
         self.confidence_min = rubric.confidence_scale.min
         self.confidence_max = rubric.confidence_scale.max
 
-    def problems(self, record: RatingRecord, task: Task | None, source: str = "record") -> list[Problem]:
+    def problems(
+        self, record: RatingRecord, task: Task | None, source: str = "record", *, check_times: bool = True
+    ) -> list[Problem]:
         """Every way ``record`` breaks the rules of the rubric and ``task`` (empty list = valid)."""
-        return record_problems(record, self.rubric, task, source, rules=self)
+        return record_problems(record, self.rubric, task, source, rules=self, check_times=check_times)
 
 
 def record_problems(
     record: RatingRecord, rubric: Rubric, task: Task | None, source: str = "record",
-    *, rules: RubricRules | None = None,
+    *, rules: RubricRules | None = None, check_times: bool = True,
 ) -> list[Problem]:
     """Every way ``record`` breaks the rules of ``rubric`` and ``task`` (empty list = valid).
 
     ``rules``: :class:`RubricRules` of ``rubric`` made beforehand, to check many records quickly.
+    ``check_times``: whether ``started_at`` and ``submitted_at`` must lie in the plausible range (the app
+    skips it for what it writes itself; see the module's docstring).
     """
     if rules is None:
         rules = RubricRules(rubric)
@@ -102,6 +151,11 @@ def record_problems(
             )
     if record.time_spent_scoring_seconds is not None and record.time_spent_scoring_seconds < 0:
         add("time_spent_scoring_seconds", "must not be negative")
+    if check_times:
+        env = record.envelope
+        problems.extend(time_problems(
+            [("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)], source, rules.now
+        ))
 
     if task is not None:
         pairs = (

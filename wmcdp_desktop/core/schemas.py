@@ -34,7 +34,7 @@ from wmcdp_desktop.core.models import (
 )
 from wmcdp_desktop.core.models.common import (
     DATETIME_PATTERN,
-    IDENTIFIER_PATTERN,
+    IDENTIFIER_JSON_SCHEMA,
     SEMVER_PATTERN,
     CriterionVerdict,
     DecisionTarget,
@@ -192,9 +192,11 @@ def common_schema() -> dict[str, Any]:
                 "pattern": SEMVER_PATTERN,
             },
             "Identifier": {
-                "description": "1-128 characters, starts alphanumeric, then A-Za-z0-9._:-",
-                "type": "string",
-                "pattern": IDENTIFIER_PATTERN,
+                "description": (
+                    "1-128 characters: letters, digits and ._- ; starts alphanumeric, does not end in '.', and is "
+                    "not a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with or without an extension)"
+                ),
+                **IDENTIFIER_JSON_SCHEMA,
             },
             "DateTime": {
                 "description": "RFC 3339 date-time with offset.",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.core.errors import WmcdpError
-from wmcdp_desktop.core.rater.settings import load_settings
+from wmcdp_desktop.core.rater.settings import MAX_IDLE, MIN_IDLE, load_settings, rater_id_problem
 from wmcdp_desktop.core.rater.storage import InstanceLock, default_data_dir
 from wmcdp_desktop.core.rater.timing import Clock, SystemClock
 from wmcdp_desktop.ui.main_window import APP_TITLE, PREFERRED_SIZE, MainWindow
@@ -35,14 +34,35 @@ class _Parser(argparse.ArgumentParser):
         raise _ArgError(f"{message}\n\n{self.format_usage()}")
 
 
+def _rater_id(text: str) -> str:
+    """argparse type of ``--rater``: the one rater-id rule (core/rater/settings.py), worded for the command line."""
+    problem = rater_id_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f'"{text}": {problem}')
+    return text
+
+
+def _idle_seconds(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'"{text}" is not a whole number of seconds') from None
+    if not MIN_IDLE <= value <= MAX_IDLE:
+        raise argparse.ArgumentTypeError(f"{value} is not between {MIN_IDLE} and {MAX_IDLE} seconds")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="wmcdp-desktop", description="Rate blinded AI responses for the WM-CDP benchmark.")
     p.add_argument("bundle", nargs="?", type=Path, help="a .wmcdp bundle file or a bundle folder to open")
     p.add_argument("--data-dir", type=Path, help="keep drafts, records and settings here instead of the usual folder")
-    p.add_argument("--rater", help="your rater id (remembered)")
+    p.add_argument("--rater", type=_rater_id, help="your rater id (remembered): letters, digits, '-', '_' and '.'")
     p.add_argument("--role", help="your role or background (optional; remembered)")
     p.add_argument("--demo", action="store_true", help="open the demo bundle shipped with the app")
-    p.add_argument("--idle-timeout", type=int, help="seconds without input before the task timer pauses (default 120)")
+    p.add_argument(
+        "--idle-timeout", type=_idle_seconds, metavar="SECONDS",
+        help=f"seconds without input before the task timer pauses ({MIN_IDLE}-{MAX_IDLE}; default 120)",
+    )
     p.add_argument("--version", action="version", version=f"wmcdp-desktop {__version__}")
     return p
 
@@ -79,19 +99,17 @@ def _fatal(text: str) -> None:
     box.exec()
 
 
-def _log_path() -> Path:
-    return Path(tempfile.gettempdir()) / "wmcdp-desktop-error.log"
-
-
 def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-    """Unexpected errors: a plain message, details in a log file (never a traceback in the rater's face)."""
-    text = "".join(traceback.format_exception(kind, exc, tb))
-    try:
-        _log_path().write_text(text, encoding="utf-8")
-        where = f"Details were written to {_log_path()}."
-    except OSError:
-        where = "Details could not be written to a log file."
-    sys.stderr.write(text)
+    """Unexpected errors: a plain message, details in a new log file in the user's own log folder
+    (core/crash_log.py; never a traceback in the rater's face)."""
+    from PySide6 import __version__ as pyside_version
+    from PySide6.QtCore import qVersion
+
+    from wmcdp_desktop.core.crash_log import log_dir, write_crash_log
+
+    path = write_crash_log("wmcdp-desktop", kind, exc, tb, {"Qt": f"{qVersion()} (PySide6 {pyside_version})"})
+    where = f"Details were written to {path}." if path else f"Details could not be written to a log file in {log_dir()}."
+    sys.stderr.write("".join(traceback.format_exception(kind, exc, tb)))
     if QApplication.instance() is not None:
         _fatal(
             "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"

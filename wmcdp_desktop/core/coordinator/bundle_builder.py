@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.coordinator.study_loader import MIN_CHECKABLE_NAME, LoadedStudy
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
@@ -62,6 +62,7 @@ from wmcdp_desktop.core.models.unblinding_key import (
     LeftOutItem,
     UnblindingKey,
 )
+from wmcdp_desktop.core.paths import check_id, child_path
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.reader import deterministic_zip
 
@@ -70,7 +71,7 @@ ID_SCHEME = (
     "HMAC-SHA256(secret, 'response:' + response_id)[:24]; task_id = 't-' + HMAC-SHA256(secret, 'task:' + "
     "response_id)[:16]"
 )
-KEY_MODE = 0o600
+KEY_MODE = OWNER_ONLY
 CALIBRATION_SPLIT = "calibration"
 """Items of this split carry :class:`CalibrationFeedback` (shown to the rater after submitting)."""
 GOLD_RESPONSE_KEY = "goldResponseId"
@@ -410,9 +411,12 @@ def _bundle_id(study_id: str, rater: str | None, digest: str) -> str:
 
 
 def bundle_file_name(study_id: str, rater_id: str | None) -> str:
-    """``<study_id>-<rater_id>.wmcdp`` (``<study_id>-unassigned.wmcdp`` without a rater)."""
-    # ids may hold ":" (allowed in identifiers, not in Windows file names)
-    return f"{study_id}-{rater_id or 'unassigned'}.wmcdp".replace(":", "_")
+    """``<study_id>-<rater_id>.wmcdp`` (``<study_id>-unassigned.wmcdp`` without a rater); the ids are checked
+    (core/paths.py), and the file is written through ``child_path``."""
+    check_id(study_id, "study id")
+    if rater_id is not None:
+        check_id(rater_id, "rater id")
+    return f"{study_id}-{rater_id or 'unassigned'}.wmcdp"
 
 
 def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[BuiltBundle]:
@@ -569,7 +573,7 @@ def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey
 
 
 def key_file_name(study_id: str) -> str:
-    return f"{study_id}-unblinding-key.json".replace(":", "_")
+    return f"{check_id(study_id, 'study id')}-unblinding-key.json"
 
 
 @dataclass
@@ -614,7 +618,7 @@ def build(
         raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
     paths: list[Path] = []
     for i, bundle in enumerate(bundles, start=1):
-        path = bundle_file if (unassigned and bundle_file is not None) else out_dir / bundle.file_name
+        path = bundle_file if (unassigned and bundle_file is not None) else child_path(out_dir, bundle.file_name)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -623,6 +627,6 @@ def build(
         paths.append(path)
         if progress is not None:
             progress(i, len(bundles))
-    key_target = key_path or out_dir / key_file_name(study.study.study_id)
+    key_target = key_path or child_path(out_dir, key_file_name(study.study.study_id))
     atomic_write_text(key_target, dumps_canonical(key.to_json_obj()), mode=KEY_MODE)
     return BuildResult(plan=plan, bundles=bundles, bundle_paths=paths, key_path=key_target)

@@ -11,7 +11,7 @@ from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlank
 
 BUNDLE_FORMAT_VERSION = "1.0.0"
 
-BUNDLE_PATH_PATTERN = r"^(rubric\.json|tasks/[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\.json)$"
+BUNDLE_PATH_PATTERN = r"^(rubric\.json|tasks/[A-Za-z0-9]([A-Za-z0-9._-]{0,126}[A-Za-z0-9_-])?\.json)$"
 """What a path in ``files`` may be (also checked without the model when a bundle opens: core/bundle_reader.py)."""
 BundlePath = Annotated[str, Field(pattern=BUNDLE_PATH_PATTERN)]
 

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+    model_validator,
+)
 
 from wmcdp_desktop.core.models._base import Document, unique
 
@@ -16,7 +24,20 @@ SEMVER_PATTERN = (
     r"(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?"
     r"(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$"
 )
-IDENTIFIER_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
+IDENTIFIER_PATTERN = r"^[A-Za-z0-9]([A-Za-z0-9._-]{0,126}[A-Za-z0-9_-])?$"
+"""An id: 1-128 ASCII letters, digits, ``-``, ``_`` and ``.``, starting with a letter or digit and not
+ending in ``.``. Ids become file and folder names (``bundles/<bundle>/<rater>/records/<task>.r1.json``,
+``<study>-<rater>.wmcdp``), so nothing that means something in a path on any system is allowed: no ``:``
+(a drive or an NTFS stream on Windows), no ``/`` or ``\\``, no space, no trailing dot (Windows drops it).
+Windows' reserved device names are refused too (:data:`RESERVED_ID_PATTERN`; not expressible in the
+pattern itself, which must work in both JSON Schema and pydantic's regex engine)."""
+RESERVED_ID_PATTERN = (
+    r"^([Cc][Oo][Nn]|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]|[Cc][Oo][Mm][0-9]|[Ll][Pp][Tt][0-9])(\.|$)"
+)
+"""Windows device names (CON, PRN, AUX, NUL, COM0-9, LPT0-9), in any case, alone or with an extension
+(``CON.txt`` opens the console too). Superscript digits (``COM¹``) are outside the id alphabet anyway."""
+MAX_ID_LENGTH = 128
+ID_ALPHABET_WORDS = "letters A-Z and a-z, digits, '-', '_' and '.'"
 DATETIME_PATTERN = (
     r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)"
     r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
@@ -30,15 +51,73 @@ NON_BLANK_PATTERN = (
 )
 
 
-def _real_datetime(value: str) -> str:
-    """Reject calendar-impossible dates such as 2026-02-30 that the pattern lets through."""
+def parse_datetime(value: str) -> datetime:
+    """A :data:`DateTime` string as an aware ``datetime`` (a leap second read as :59). ValueError when the
+    date is not a real one."""
     text = value.replace("t", "T").replace("z", "Z")
     if text[16:19] == ":60":  # a leap second: datetime has no 60th second, the date is what matters
         text = text[:16] + ":59" + text[19:]
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _real_datetime(value: str) -> str:
+    """Reject calendar-impossible dates such as 2026-02-30 that the pattern lets through."""
     try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
+        parse_datetime(value)
     except ValueError:
         raise ValueError(f"{value!r} is not a real date and time") from None
+    return value
+
+
+_ID_RE = re.compile(IDENTIFIER_PATTERN)
+_RESERVED_RE = re.compile(RESERVED_ID_PATTERN)
+_SPACES = re.compile(r"\s+")
+
+
+def id_problem(value: str, what: str = "id") -> str | None:
+    """Why ``value`` is not a valid id, in plain words naming ``what`` ("rater id", "task id"...); None
+    when it is valid. The rule of :data:`IDENTIFIER_PATTERN` and :data:`RESERVED_ID_PATTERN`."""
+    if _ID_RE.fullmatch(value) and not _RESERVED_RE.match(value):
+        return None
+    a = "an" if what[:1].lower() in "aeiou" else "a"
+    rule = f"{a} {what} may hold only {ID_ALPHABET_WORDS}, start with a letter or digit, and have at most {MAX_ID_LENGTH} characters"
+    if not value:
+        return f"{a} {what} cannot be empty"
+    if len(value) > MAX_ID_LENGTH:
+        return f"{rule}; this one has {len(value)} characters"
+    if _RESERVED_RE.match(value):
+        return (
+            f"{value.split('.', 1)[0]!r} is a reserved device name on Windows (CON, PRN, AUX, NUL, COM0-9 and "
+            f"LPT0-9, also with an extension such as CON.txt) and cannot name a file; choose another {what}"
+        )
+    bad = next((ch for ch in value if not (ch.isascii() and (ch.isalnum() or ch in "._-"))), None)
+    if bad is not None:
+        if bad.isspace():
+            named = {" ": "a space", "\t": "a tab", "\n": "a line break", "\r": "a line break"}
+            shown = named.get(bad, f"a space character (U+{ord(bad):04X})")
+        elif bad == ":":
+            shown = "':' (on Windows it names a drive or a hidden stream of a file)"
+        elif bad in "/\\":
+            shown = f"{bad!r} (it separates folders in a path)"
+        elif bad.isprintable() and bad not in "\u200b\u200c\u200d\u2060\ufeff":
+            shown = f"{bad!r}" + (" (not allowed in file names on Windows)" if bad in '*?"<>|' else "")
+        else:
+            shown = f"the invisible character U+{ord(bad):04X}"
+        hint = ""
+        suggestion = _SPACES.sub("_", value.strip())
+        if bad.isspace() and _ID_RE.fullmatch(suggestion) and not _RESERVED_RE.match(suggestion):
+            hint = f" (for example {suggestion} would do)"
+        return f"{rule}: it has {shown}{hint}"
+    if not value[0].isalnum():
+        return f"{rule}: it starts with {value[0]!r}"
+    return f"{a} {what} cannot end in '.' (Windows drops a trailing dot from file names)"
+
+
+def _not_reserved(value: str) -> str:
+    """The part of the id rule a pattern cannot say in both regex engines: no Windows device name."""
+    # reserved names are 3 or 4 characters, alone or before a dot: a quick look first
+    if (len(value) <= 4 or value[3] == "." or value[4] == ".") and _RESERVED_RE.match(value):
+        raise ValueError(id_problem(value))
     return value
 
 
@@ -51,8 +130,19 @@ def _integral(value: Any) -> Any:
 
 SemVer = Annotated[str, StringConstraints(pattern=SEMVER_PATTERN)]
 """Semantic version MAJOR.MINOR.PATCH, pre-release and build metadata allowed."""
-Identifier = Annotated[str, StringConstraints(pattern=IDENTIFIER_PATTERN)]
-"""1-128 characters, starts with a letter or digit, then letters, digits and ``._:-``."""
+IDENTIFIER_JSON_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "pattern": IDENTIFIER_PATTERN,
+    "not": {"pattern": RESERVED_ID_PATTERN},
+}
+Identifier = Annotated[
+    str,
+    StringConstraints(pattern=IDENTIFIER_PATTERN),
+    AfterValidator(_not_reserved),
+    WithJsonSchema(IDENTIFIER_JSON_SCHEMA),
+]
+"""1-128 characters: letters, digits and ``._-``, starting with a letter or digit, not ending in ``.``,
+and no Windows device name (:data:`IDENTIFIER_PATTERN`). Safe as a file name on every system."""
 DateTime = Annotated[str, StringConstraints(pattern=DATETIME_PATTERN), AfterValidator(_real_datetime)]
 """RFC 3339 date-time with an offset, e.g. ``2026-11-29T10:00:00Z``."""
 Sha256 = Annotated[str, StringConstraints(pattern=SHA256_PATTERN)]
@@ -61,6 +151,41 @@ Int = Annotated[int, BeforeValidator(_integral)]
 """A JSON integer (3.0 is accepted as 3, as JSON Schema does; true/false and "3" are not)."""
 NonNegativeInt = Annotated[int, BeforeValidator(_integral), Field(ge=0)]
 """A JSON integer >= 0."""
+
+# Bounds on every number a document can hand to the app or a command (issue 13, item 5): a typo or a
+# hostile file with a 3,000,000,000 or a 309-digit number gets a plain error naming the field, never an
+# OverflowError in a Qt widget or a crash in a statistic. Each bound is far beyond any real use.
+SCALE_MIN, SCALE_MAX = 0, 100
+"""Every rubric scale (dimensions and confidence) lies within 0..100."""
+MAX_SCALE_LEVELS = 21
+"""A scale has at most this many levels (e.g. 0-20), each with its own anchor text."""
+MAX_COUNT = 10_000_000
+"""Counts (tasks, files, raters, overlap...)."""
+MAX_BYTES = 1 << 40
+"""Sizes of files in bytes (1 TiB)."""
+MAX_SECONDS = 10_000_000
+"""Active seconds on one task (about 115 days)."""
+MAX_TEXT_OFFSET = 100_000_000
+"""Character offsets into a text (evidence spans) and indexes of conversation turns."""
+MAX_REVISION = 999_999_999
+"""Revision numbers (nine digits, as in ``<task>.r<revision>.json``)."""
+MAX_SEED = (1 << 63) - 1
+"""Randomisation seeds (a signed 64-bit integer, which every tool can hold)."""
+
+ScaleLevel = Annotated[int, BeforeValidator(_integral), Field(ge=SCALE_MIN, le=SCALE_MAX)]
+"""A point of a rubric scale: a whole number from 0 to 100."""
+Count = Annotated[int, BeforeValidator(_integral), Field(ge=0, le=MAX_COUNT)]
+"""A count: 0 to 10,000,000."""
+ByteSize = Annotated[int, BeforeValidator(_integral), Field(ge=0, le=MAX_BYTES)]
+"""A size in bytes: 0 to 2**40."""
+Seconds = Annotated[int, BeforeValidator(_integral), Field(ge=0, le=MAX_SECONDS)]
+"""Whole seconds: 0 to 10,000,000."""
+TextOffset = Annotated[int, BeforeValidator(_integral), Field(ge=0, le=MAX_TEXT_OFFSET)]
+"""A character offset or index: 0 to 100,000,000."""
+Revision = Annotated[int, BeforeValidator(_integral), Field(ge=1, le=MAX_REVISION)]
+"""A revision number: 1 to 999,999,999."""
+Seed = Annotated[int, BeforeValidator(_integral), Field(ge=0, le=MAX_SEED)]
+"""A randomisation seed: 0 to 2**63 - 1."""
 NonBlankStr = Annotated[str, StringConstraints(min_length=1, pattern=NON_BLANK_PATTERN)]
 """A string with at least one non-whitespace character."""
 
@@ -96,11 +221,11 @@ class SpanRef(Document):
 
     source: Literal["candidate_response", "scenario"]
     """Which text the offsets count in."""
-    turnIndex: NonNegativeInt | None = None
+    turnIndex: TextOffset | None = None
     """For ``scenario`` spans: index of the conversation turn."""
-    start: NonNegativeInt
+    start: TextOffset
     """First character of the span (0-based)."""
-    end: NonNegativeInt
+    end: TextOffset
     """One past the last character; must be greater than ``start`` (a model-only rule)."""
     quote: str | None = None
     """The spanned text, for a human reading the document."""

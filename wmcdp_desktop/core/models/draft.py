@@ -13,7 +13,15 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, Severity, SpanRef
+from wmcdp_desktop.core.models.common import (
+    MAX_SECONDS,
+    DateTime,
+    Identifier,
+    Revision,
+    ScaleLevel,
+    Severity,
+    SpanRef,
+)
 from wmcdp_desktop.core.models.rating_record import FailureModeKey, Score
 
 DRAFT_FORMAT_VERSION = "1.0.0"
@@ -45,7 +53,7 @@ class NotesDraft(Document):
     """Optional."""
     suggested_better_clinical_move: str = ""
     """Optional."""
-    confidence_rating: Int | None = None
+    confidence_rating: ScaleLevel | None = None
     """Unset until chosen."""
 
 
@@ -68,13 +76,13 @@ class Draft(Document):
     """Failure mode id -> the rater's entry; absent = not touched (counts as unchecked)."""
     notes: NotesDraft = Field(default_factory=NotesDraft)
     """Notes typed so far."""
-    active_seconds: Annotated[float, Field(ge=0)] = 0.0
+    active_seconds: Annotated[float, Field(ge=0, le=MAX_SECONDS)] = 0.0
     """Active time spent on the task so far (all visits)."""
     started_at: DateTime
     """When the rater first opened the task."""
     updated_at: DateTime
     """When the draft was last saved."""
-    base_revision: Annotated[Int, Field(ge=1)] | None = None
+    base_revision: Revision | None = None
     """When revising a submitted rating: the revision this draft will supersede."""
     base_record_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
     """When revising: the record id this draft will supersede."""

@@ -9,20 +9,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PlainValidator, WithJsonSchema
+from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
 
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import (
+    SCALE_MAX,
+    SCALE_MIN,
     DateTime,
     Identifier,
-    Int,
     NonBlankStr,
-    NonNegativeInt,
+    Revision,
+    ScaleLevel,
+    Seconds,
     SemVer,
     Severity,
     Sha256,
     SpanRef,
     _integral,
+    parse_datetime,
 )
 from wmcdp_desktop.core.models.rubric import FAILURE_MODE_ID_PATTERN
 
@@ -33,8 +37,13 @@ NA: Literal["N/A"] = "N/A"
 
 def _score(value: Any) -> int | str:
     value = _integral(value)
-    if value == NA or (isinstance(value, int) and not isinstance(value, bool)):
-        return value  # type: ignore[no-any-return]
+    if value == NA:
+        return NA
+    if isinstance(value, int) and not isinstance(value, bool):
+        if SCALE_MIN <= value <= SCALE_MAX:
+            return value
+        shown = str(value) if len(str(value)) <= 20 else f"a {len(str(abs(value)))}-digit number"
+        raise ValueError(f"a score must be a whole number from {SCALE_MIN} to {SCALE_MAX} or 'N/A', not {shown}")
     shown = "true" if value is True else "false" if value is False else repr(value)
     raise ValueError(f"a score must be a whole number or the text 'N/A', not {shown[:60]}")
 
@@ -42,9 +51,9 @@ def _score(value: Any) -> int | str:
 Score = Annotated[
     int | str,
     PlainValidator(_score),
-    WithJsonSchema({"anyOf": [{"type": "integer"}, {"const": "N/A"}]}),
+    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": SCALE_MIN, "maximum": SCALE_MAX}, {"const": "N/A"}]}),
 ]
-"""An integer score (inside the dimension's scale, checked against the rubric) or ``"N/A"``."""
+"""An integer score from 0 to 100 (inside the dimension's scale, checked against the rubric) or ``"N/A"``."""
 
 FailureModeKey = Annotated[str, Field(pattern=FAILURE_MODE_ID_PATTERN)]
 
@@ -81,7 +90,7 @@ class ClinicianNotes(Document):
     """The main clinical concern."""
     suggested_better_clinical_move: str | None = None
     """What a better next move would have been."""
-    confidence_rating: Int | None = None
+    confidence_rating: ScaleLevel | None = None
     """Confidence in this rating, on the rubric's confidence scale (default 1-5)."""
 
 
@@ -106,10 +115,21 @@ class Envelope(Document):
     """When the rater first opened the task."""
     submitted_at: DateTime
     """When this revision was submitted."""
-    revision: Annotated[Int, Field(ge=1)]
+    revision: Revision
     """1 for the first submission, then 2, 3, ... for each revision."""
     supersedes_record_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
     """For revisions: the record id this revision replaces."""
+
+    @model_validator(mode="after")
+    def _submitted_after_started(self) -> Envelope:
+        # A model-only rule (JSON Schema cannot compare two fields). The plausible range of both times
+        # (not before 2020, not far in the future) depends on the checking machine's clock: record_rules.
+        if parse_datetime(self.submitted_at) < parse_datetime(self.started_at):
+            raise ValueError(
+                f"submitted_at ({self.submitted_at}) is before started_at ({self.started_at}): a rating cannot "
+                "be submitted before it was started"
+            )
+        return self
 
 
 class RatingRecord(Document):
@@ -143,5 +163,5 @@ class RatingRecord(Document):
     """Failure mode -> evidence spans in the candidate response (extension of WM-FLD-018)."""
     clinician_notes: ClinicianNotes
     """WM-FG-006 The clinician's explanation."""
-    time_spent_scoring_seconds: NonNegativeInt | None = None
+    time_spent_scoring_seconds: Seconds | None = None
     """WM-FLD-024 Active time on the task in whole seconds (idle and hidden time excluded)."""

@@ -7,7 +7,16 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256
+from wmcdp_desktop.core.models.common import (
+    ByteSize,
+    Count,
+    DateTime,
+    Identifier,
+    NonBlankStr,
+    Revision,
+    SemVer,
+    Sha256,
+)
 
 RESULTS_FORMAT_VERSION = "1.0.0"
 
@@ -15,15 +24,15 @@ RESULTS_FORMAT_VERSION = "1.0.0"
 class ExportedFile(Document):
     """One record file in the export."""
 
-    path: Annotated[str, Field(pattern=r"^records/[A-Za-z0-9][A-Za-z0-9._:-]{0,200}\.json$")]
+    path: Annotated[str, Field(pattern=r"^records/[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")]
     """Path inside the zip: ``records/<task_id>.r<revision>.json``."""
     sha256: Sha256
     """SHA-256 of the file's bytes."""
-    size: Annotated[Int, Field(ge=0)]
+    size: ByteSize
     """Size in bytes."""
     task_id: Identifier
     """Task the record rates."""
-    revision: Annotated[Int, Field(ge=1)]
+    revision: Revision
     """Revision number of the record."""
     latest: bool
     """True for the latest revision of its task (the one that counts)."""
@@ -32,13 +41,13 @@ class ExportedFile(Document):
 class ExportCounts(Document):
     """Counts for a quick check by the coordinator."""
 
-    tasks_in_bundle: Annotated[Int, Field(ge=0)]
+    tasks_in_bundle: Count
     """Tasks in the bundle."""
-    submitted: Annotated[Int, Field(ge=0)]
+    submitted: Count
     """Tasks with a submitted record."""
-    record_files: Annotated[Int, Field(ge=0)]
+    record_files: Count
     """Record files in the export (all revisions)."""
-    drafts_not_submitted: Annotated[Int, Field(ge=0)]
+    drafts_not_submitted: Count
     """Tasks with an unsubmitted draft (not exported)."""
 
 
@@ -65,3 +74,4 @@ class ResultsManifest(Document):
     """Counts."""
     files: list[ExportedFile]
     """Every record file with its digest."""
+

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import Identifier, Int, NonBlankStr, SemVer
+from wmcdp_desktop.core.models.common import MAX_SCALE_LEVELS, Identifier, NonBlankStr, ScaleLevel, SemVer
 
 ScoringField = Literal[
     "emotional_attunement_validation_score",
@@ -36,15 +36,15 @@ DIMENSION_FIELDS: dict[str, ScoringField] = {
 }
 """The seed's binding of rubric dimension ids to ``scoring.*`` fields (WM-FLD-009..016)."""
 
-FAILURE_MODE_ID_PATTERN = r"^WM-FM-[A-Za-z0-9._:-]{1,120}$"
+FAILURE_MODE_ID_PATTERN = r"^WM-FM-[A-Za-z0-9._-]{1,120}$"
 FailureModeId = Annotated[str, Field(pattern=FAILURE_MODE_ID_PATTERN)]
 
 
 class Anchor(Document):
     """What one level of a scale means."""
 
-    level: Int
-    """The scale value this anchor describes."""
+    level: ScaleLevel
+    """The scale value this anchor describes (0-100)."""
     text: NonBlankStr
     """Plain-words description of that level, shown to raters."""
 
@@ -52,17 +52,22 @@ class Anchor(Document):
 class Scale(Document):
     """An integer scale with an anchor text for every level."""
 
-    min: Int
-    """Lowest value."""
-    max: Int
-    """Highest value (greater than ``min``)."""
-    anchors: Annotated[list[Anchor], Field(min_length=2)]
+    min: ScaleLevel
+    """Lowest value (0-100)."""
+    max: ScaleLevel
+    """Highest value (greater than ``min``, at most 100, and at most 20 above ``min``)."""
+    anchors: Annotated[list[Anchor], Field(min_length=2, max_length=MAX_SCALE_LEVELS)]
     """One anchor per level from ``min`` to ``max``, in order."""
 
     @model_validator(mode="after")
     def _anchors_cover_scale(self) -> Scale:
         if self.max <= self.min:
             raise ValueError(f"max ({self.max}) must be greater than min ({self.min})")
+        if self.max - self.min + 1 > MAX_SCALE_LEVELS:
+            raise ValueError(
+                f"a scale may have at most {MAX_SCALE_LEVELS} levels, each with an anchor; "
+                f"{self.min} to {self.max} has {self.max - self.min + 1}"
+            )
         levels = [a.level for a in self.anchors]
         count = self.max - self.min + 1
         # Compare the count first: never build a huge range for an absurd max (e.g. 2**64).

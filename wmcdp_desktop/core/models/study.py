@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, Split
+from wmcdp_desktop.core.models.common import Count, DateTime, Identifier, NonBlankStr, Seed, Split
 
 
 class Rater(Document):
@@ -32,9 +32,9 @@ class Study(Document):
     """Coordinator notes (not shipped)."""
     raters: Annotated[list[Rater], Field(min_length=1)]
     """The raters, each receiving one bundle."""
-    overlap: Annotated[Int, Field(ge=1)]
+    overlap: Annotated[Count, Field(ge=1)]
     """How many raters see each task (at most the number of raters)."""
-    seed: Annotated[Int, Field(ge=0)]
+    seed: Seed
     """Randomisation seed for assignment and order (``--seed`` overrides)."""
     rater_splits: Annotated[list[Split], Field(min_length=1)]
     """Which item splits go into rater bundles, e.g. ``["test", "calibration"]``."""
@@ -44,10 +44,12 @@ class Study(Document):
     @field_validator("raters")
     @classmethod
     def _unique_raters(cls, raters: list[Rater]) -> list[Rater]:
-        ids = [r.rater_id for r in raters]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        # Compared without case: each rater's bundle is named after the id (<study>-<rater>.wmcdp), and
+        # R01 and r01 would be one file on Windows and macOS.
+        ids = [r.rater_id.casefold() for r in raters]
+        dupes = sorted({r.rater_id for r, i in zip(raters, ids, strict=True) if ids.count(i) > 1})
         if dupes:
-            raise ValueError(f"rater ids must be unique; repeated: {', '.join(dupes)}")
+            raise ValueError(f"rater ids must be unique (upper and lower case count as the same); repeated: {', '.join(dupes)}")
         return raters
 
     @field_validator("overlap")

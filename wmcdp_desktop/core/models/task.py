@@ -8,7 +8,13 @@ from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.case import Scenario
-from wmcdp_desktop.core.models.common import AcceptableDecision, CriterionVerdict, Identifier, Int, Severity
+from wmcdp_desktop.core.models.common import (
+    AcceptableDecision,
+    CriterionVerdict,
+    Identifier,
+    ScaleLevel,
+    Severity,
+)
 
 
 class CriterionFeedback(Document):
@@ -24,7 +30,7 @@ class CriterionFeedback(Document):
     """Adjudicated severity."""
     explanation: str
     """Why (the gold standard's criterion notes)."""
-    expected_scores: list[Int] | None = None
+    expected_scores: Annotated[list[ScaleLevel], Field(max_length=101)] | None = None
     """For a rubric dimension: the scores consistent with the acceptable verdicts."""
 
 

@@ -11,7 +11,16 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256, Split
+from wmcdp_desktop.core.models.common import (
+    Count,
+    DateTime,
+    Identifier,
+    NonBlankStr,
+    Seed,
+    SemVer,
+    Sha256,
+    Split,
+)
 
 KEY_FORMAT_VERSION = "1.0.0"
 
@@ -70,9 +79,9 @@ class UnblindingKey(Document):
     """The study."""
     study_sha256: Sha256
     """SHA-256 of the ``study.json`` the bundles were built from."""
-    seed: Annotated[Int, Field(ge=0)]
+    seed: Seed
     """The seed used for assignment and order."""
-    overlap: Annotated[Int, Field(ge=1)]
+    overlap: Annotated[Count, Field(ge=1)]
     """Raters per task used for this build."""
     created_at: DateTime
     """``created_at`` of the study (written into every bundle)."""

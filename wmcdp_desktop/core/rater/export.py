@@ -18,6 +18,7 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core.atomic import atomic_write_bytes
 from wmcdp_desktop.core.errors import StorageError
 from wmcdp_desktop.core.models.results_manifest import RESULTS_FORMAT_VERSION, ResultsManifest
+from wmcdp_desktop.core.paths import check_id, name_problem
 from wmcdp_desktop.core.rater.storage import RaterStore, sha256_hex
 from wmcdp_desktop.core.rater.timing import Clock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
@@ -26,9 +27,14 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def export_file_name(study_id: str, rater_id: str, clock: Clock) -> str:
-    """``wmcdp-results-<study>-<rater>-<YYYYmmddTHHMMSSZ>.zip``."""
+    """``wmcdp-results-<study>-<rater>-<YYYYmmddTHHMMSSZ>.zip`` (ids checked; raises UnsafeNameError)."""
+    check_id(study_id, "study id")
+    check_id(rater_id, "rater id")
     stamp = utc_iso(clock).replace("-", "").replace(":", "")
-    return f"wmcdp-results-{study_id}-{rater_id}-{stamp}.zip".replace(":", "_")
+    name = f"wmcdp-results-{study_id}-{rater_id}-{stamp}.zip"
+    if name_problem(name) is not None:  # too long for a file name: keep the ids' starts
+        name = f"wmcdp-results-{study_id[:60]}-{rater_id[:60]}-{stamp}.zip"
+    return name
 
 
 def _zip_add(zf: zipfile.ZipFile, name: str, data: bytes) -> None:

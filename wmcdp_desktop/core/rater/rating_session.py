@@ -24,7 +24,7 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core.documents import problems_from_validation_error
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError, WmcdpError
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
-from wmcdp_desktop.core.models.common import SEVERITIES, Severity, SpanRef
+from wmcdp_desktop.core.models.common import SEVERITIES, Severity, SpanRef, parse_datetime
 from wmcdp_desktop.core.models.draft import DRAFT_FORMAT_VERSION, Draft
 from wmcdp_desktop.core.models.rating_record import NA, RECORD_SCHEMA_ID, RECORD_SCHEMA_VERSION, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
@@ -53,6 +53,14 @@ class BundleLike(Protocol):
     task_ids: list[str]
 
     def task(self, task_id: str) -> Task: ...
+
+
+def _earlier(a: str, b: str) -> bool:
+    """Whether the date-time ``a`` is before ``b`` (False when either cannot be read)."""
+    try:
+        return parse_datetime(a) < parse_datetime(b)
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -613,7 +621,8 @@ class RatingSession:
             record = self._build_record(rating, revision, record_id, submitted_at)
         except DocumentError as exc:
             return exc.problems, None
-        problems = record_problems(record, self.rubric, self.task(rating.task_id), src)
+        # The times come from this computer's clock: never refuse a rating over them (record_rules).
+        problems = record_problems(record, self.rubric, self.task(rating.task_id), src, check_times=False)
         return problems, None if problems else record
 
     def _build_record(self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str) -> RatingRecord:
@@ -626,7 +635,9 @@ class RatingSession:
             "bundle_id": self.manifest.bundle_id,
             "bundle_sha256": self.bundle.manifest_sha256,
             "app_version": self.app_version,
-            "started_at": rating.started_at,
+            # A computer's clock set back since the task was opened must not make the rating impossible to
+            # submit: a record never says it was submitted before it was started.
+            "started_at": submitted_at if _earlier(submitted_at, rating.started_at) else rating.started_at,
             "submitted_at": submitted_at,
             "revision": revision,
         }

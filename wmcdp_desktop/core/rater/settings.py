@@ -13,14 +13,34 @@ from pydantic import Field
 
 from wmcdp_desktop.core.atomic import atomic_write_text
 from wmcdp_desktop.core.documents import load_bytes
-from wmcdp_desktop.core.errors import DocumentError
+from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import Identifier, Int
+from wmcdp_desktop.core.models.common import Identifier, Int, id_problem
 from wmcdp_desktop.core.rater.timing import DEFAULT_IDLE_TIMEOUT
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
 MAX_RECENT = 8
 MIN_FONT, MAX_FONT = 7, 32
+MIN_IDLE, MAX_IDLE = 10, 3600
+"""Bounds of the idle timeout in seconds."""
+MAX_ROLE = 200
+"""Longest role/background text kept."""
+
+
+class RaterIdError(WmcdpError):
+    """A rater id that cannot be used (the message says why, in plain words)."""
+
+    def __init__(self, value: str, problem: str) -> None:
+        super().__init__(f"The rater id {value!r} cannot be used: {problem}.")
+        self.value = value
+        self.problem = problem
+        """Why, without the value: for a caller that names where the id came from (e.g. a command-line option)."""
+
+
+def rater_id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a rater id (plain words), or None. The one rule for every entry point: the
+    command line, the rater dialog, the settings file, and the ids of a bundle."""
+    return id_problem(value, "rater id")
 
 
 class Settings(Document):
@@ -30,13 +50,15 @@ class Settings(Document):
     """Always ``wmcdp_settings``."""
     rater_id: Identifier | None = None
     """The rater's id, asked once."""
-    rater_role_or_background: str | None = None
+    rater_role_or_background: Annotated[str, Field(max_length=MAX_ROLE)] | None = None
     """Optional role/background, e.g. ``child psychologist``."""
-    recent_bundles: list[str] = Field(default_factory=list)
+    recent_bundles: Annotated[list[Annotated[str, Field(max_length=4096)]], Field(max_length=MAX_RECENT)] = Field(
+        default_factory=list
+    )
     """Recently opened bundles (absolute paths), newest first."""
     font_point_size: Annotated[Int, Field(ge=MIN_FONT, le=MAX_FONT)] | None = None
     """Chosen font size; absent = the system's."""
-    idle_timeout_seconds: Annotated[Int, Field(ge=10, le=3600)] = int(DEFAULT_IDLE_TIMEOUT)
+    idle_timeout_seconds: Annotated[Int, Field(ge=MIN_IDLE, le=MAX_IDLE)] = int(DEFAULT_IDLE_TIMEOUT)
     """Seconds without input after which the task timer stops counting."""
 
 
@@ -70,3 +92,34 @@ def with_recent(settings: Settings, bundle: Path) -> Settings:
     key = str(bundle.resolve())
     recent = [key, *[p for p in settings.recent_bundles if p != key]][:MAX_RECENT]
     return settings.model_copy(update={"recent_bundles": recent})
+
+
+def with_rater(settings: Settings, rater_id: str, role: str | None) -> Settings:
+    """``settings`` for ``rater_id`` (and ``role``), validated like the settings file itself: raises
+    :class:`RaterIdError` for an id that could not name the rater's folder (a space, ``:``, ``/``, ``..``,
+    ``CON``...), so no path is ever built from it."""
+    problem = rater_id_problem(rater_id)
+    if problem is not None:
+        raise RaterIdError(rater_id, problem)
+    if role is not None:
+        role = role.strip()[:MAX_ROLE] or None
+    obj = settings.to_json_obj() | {"rater_id": rater_id}
+    obj.pop("rater_role_or_background", None)
+    if role is not None:
+        obj["rater_role_or_background"] = role
+    return Settings.model_validate(obj)
+
+
+def with_changes(settings: Settings, **changes: object) -> Settings:
+    """``settings`` with ``changes`` applied and validated like the settings file (``model_copy`` would let
+    a bad value through to the next start, where the whole file would be refused). Raises
+    :class:`~wmcdp_desktop.core.errors.DocumentError` naming the field."""
+    from wmcdp_desktop.core.documents import validate_obj
+
+    obj = settings.to_json_obj()
+    for name, value in changes.items():
+        if value is None:
+            obj.pop(name, None)
+        else:
+            obj[name] = value
+    return validate_obj(Settings, obj, "settings")

@@ -7,8 +7,14 @@ Layout (INTERFACES.md)::
     <data>/bundles/<bundle_id>/<rater_id>/
         drafts/<task_id>.json                 the draft being written (core/models/draft.py)
         records/<task_id>.r<revision>.json    submitted records; never overwritten (a revision is r2, r3...)
-        audit.jsonl                           append-only: opened, draft saved, submitted, revised, exported
-        quarantine/                           unreadable drafts moved aside (never silently dropped)
+        audit.jsonl                           append-only, hash-chained: opened, draft saved, submitted, revised,
+                                              export sealed, exported (core/audit_chain.py)
+        quarantine/                           unreadable drafts moved aside (never silently dropped, never
+                                              overwritten: <file>.<UTC time>.<n>)
+
+Every path is made from ids by :func:`wmcdp_desktop.core.paths.child_path` after the ids are checked
+(:func:`~wmcdp_desktop.core.paths.check_id`): a rater, bundle or task id can never name a file outside
+its folder, on any system.
 
 Drafts and records are written with :mod:`wmcdp_desktop.core.atomic` (temp file, fsync, replace). A
 record's folder is fsync'd after the replace too, so a submitted record survives a power cut; a draft's
@@ -16,7 +22,9 @@ folder is not (after a power cut the draft is an earlier or the new complete one
 appended one whole line per ``write()``; lines are fsync'd except ``draft_saved`` (informational) and
 ``submitted``/``revised`` (rebuilt from the record files by :meth:`RaterStore.recover_unaudited_records`
 if a power cut loses them). A crash can at worst leave a partial last line, which :func:`read_audit`
-skips; a crash or kill of the app alone loses no line.
+skips; a crash or kill of the app alone loses no line. Every line carries the SHA-256 of the line
+before it (``prev``; :mod:`wmcdp_desktop.core.audit_chain`), so an export can carry a log whose every
+byte is bound to its last line.
 """
 
 from __future__ import annotations
@@ -28,21 +36,30 @@ import os
 import re
 import socket
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
 
-from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text, fsync_dir, orphan_temp_files
+from wmcdp_desktop.core import audit_chain
+from wmcdp_desktop.core.atomic import (
+    NEW_FILE_MODE,
+    atomic_write_bytes,
+    atomic_write_text,
+    fsync_dir,
+    orphan_temp_files,
+)
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
+from wmcdp_desktop.core.paths import check_id, child_path
 from wmcdp_desktop.core.rater.timing import Clock, SystemClock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
-RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9][A-Za-z0-9._:-]{0,127})\.r(?P<rev>[1-9][0-9]{0,8})\.json$")
+RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9][A-Za-z0-9._-]{0,127})\.r(?P<rev>[1-9][0-9]{0,8})\.json$")
 APP_DIR_NAME = "wmcdp-desktop"
 
 
@@ -57,7 +74,15 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+MAX_REVISION = 999_999_999
+"""Highest revision number a record file name holds (:data:`RECORD_NAME`)."""
+
+
 def record_file_name(task_id: str, revision: int) -> str:
+    """``<task_id>.r<revision>.json`` (the task id is checked; raises UnsafeNameError)."""
+    check_id(task_id, "task id")
+    if isinstance(revision, bool) or not isinstance(revision, int) or not 1 <= revision <= MAX_REVISION:
+        raise StorageError(f"A record revision must be a whole number from 1 to {MAX_REVISION:,}, not {revision!r}.")
     return f"{task_id}.r{revision}.json"
 
 
@@ -189,7 +214,7 @@ class RaterStore:
     """Autosaves happen every second while typing; the audit log notes one per task per minute."""
 
     def __init__(self, data_dir: Path, bundle_id: str, rater_id: str, clock: Clock | None = None) -> None:
-        self.root = data_dir / "bundles" / bundle_id / rater_id
+        self.root = child_path(data_dir, "bundles", check_id(bundle_id, "bundle id"), check_id(rater_id, "rater id"))
         self.bundle_id = bundle_id
         self.rater_id = rater_id
         self.clock = clock or SystemClock()
@@ -198,6 +223,8 @@ class RaterStore:
         self.quarantine_dir = self.root / "quarantine"
         self.audit_path = self.root / "audit.jsonl"
         self._last_draft_audit: dict[str, float] = {}
+        self._chained: bool | None = None
+        """Whether the audit log already holds a chain (None: not looked yet)."""
         self.quarantined: list[Path] = []
         """Drafts found unreadable and moved aside during this session."""
 
@@ -207,37 +234,59 @@ class RaterStore:
             _mkdir(folder)
 
     # ----- audit --------------------------------------------------------------------------------------
-    def audit(self, event: str, *, durable: bool = True, **fields: Any) -> None:
-        """Append one event line (``at``, ``event``, fields). Raises :class:`StorageError` on failure.
+    def audit(self, event: str, *, durable: bool = True, **fields: Any) -> str:
+        """Append one event line (``at``, ``event``, fields, and ``prev``: the SHA-256 of the line before).
+        Returns the SHA-256 of the line written (the chain's new head). Raises :class:`StorageError`.
 
         ``durable=False`` skips the fsync: for lines a power cut may lose because they are informational
         (``draft_saved``) or rebuilt from the records on the next open (``submitted``/``revised``: see
-        :meth:`recover_unaudited_records`). A crash or kill of the app loses no line either way.
+        :meth:`recover_unaudited_records`). A crash or kill of the app loses no line either way. The first
+        line written to a log without a chain (a new log, or one an older version wrote) starts the chain:
+        it carries ``chain_start``, the SHA-256 of everything before it.
         """
-        line = json.dumps({"at": utc_iso(self.clock), "event": event, **fields}, ensure_ascii=False, sort_keys=True)
-        data = (line + "\n").encode("utf-8")
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+        obj: dict[str, Any] = {"at": utc_iso(self.clock), "event": event, **fields}
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
         try:
             try:
-                fd = os.open(self.audit_path, flags, 0o644)
+                fd = os.open(self.audit_path, flags, NEW_FILE_MODE)
             except FileNotFoundError:
                 _mkdir(self.root)
-                fd = os.open(self.audit_path, flags, 0o644)
+                fd = os.open(self.audit_path, flags, NEW_FILE_MODE)
             try:
-                # A crash mid-append leaves a torn last line; start on a new line so this event is not
-                # glued onto it (and lost with it).
                 end = os.lseek(fd, 0, os.SEEK_END)
-                if end > 0:
-                    os.lseek(fd, end - 1, os.SEEK_SET)
-                    if os.read(fd, 1) != b"\n":
-                        data = b"\n" + data
-                os.write(fd, data)
+                # A crash mid-append leaves a torn last line; start on a new line so this event is not
+                # glued onto it (and lost with it). The torn line stays, as a link of the chain.
+                torn = end > 0 and _pread(fd, 1, end - 1) != b"\n"
+                prefix = b"\n" if torn else b""
+                last = _last_line(fd, end)
+                obj[audit_chain.CHAIN_FIELD] = audit_chain.GENESIS if end == 0 else audit_chain.line_sha256(last)
+                if self._chained is None:
+                    self._chained = _holds_chain(fd, end)
+                if not self._chained:
+                    obj[audit_chain.START_FIELD] = hashlib.sha256(_read_all(fd, end) + prefix).hexdigest()
+                line = audit_chain.encode_event(obj)
+                os.write(fd, prefix + line + b"\n")
+                self._chained = True
                 if durable:
                     os.fsync(fd)
             finally:
                 os.close(fd)
         except OSError as exc:
             raise StorageError(f"Could not write the audit log {self.audit_path}: {exc.strerror or exc}.") from exc
+        return audit_chain.line_sha256(line)
+
+    def audit_bytes(self) -> bytes:
+        """The audit log's bytes (empty when there is none yet)."""
+        try:
+            fd = os.open(self.audit_path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            return b""
+        except OSError as exc:
+            raise StorageError(f"Could not read the audit log {self.audit_path}: {exc.strerror or exc}.") from exc
+        try:
+            return _read_all(fd, os.fstat(fd).st_size)
+        finally:
+            os.close(fd)
 
     def read_audit(self) -> list[dict[str, Any]]:
         """Every complete event line (a torn last line after a crash is skipped)."""
@@ -257,7 +306,7 @@ class RaterStore:
 
     # ----- drafts -------------------------------------------------------------------------------------
     def draft_path(self, task_id: str) -> Path:
-        return self.drafts_dir / f"{task_id}.json"
+        return child_path(self.drafts_dir, f"{check_id(task_id, 'task id')}.json")
 
     def draft_task_ids(self) -> set[str]:
         try:
@@ -285,9 +334,14 @@ class RaterStore:
 
     def _quarantine(self, path: Path, reason: str) -> None:
         _mkdir(self.quarantine_dir)
-        target = self.quarantine_dir / f"{path.name}.{int(self.clock.wall())}"
         try:
-            os.replace(path, target)
+            target = _reserve_unique(self.quarantine_dir, path.name, self.clock)
+            try:
+                os.replace(path, target)  # replaces only the empty placeholder this store just created
+            except OSError:
+                with contextlib.suppress(OSError):
+                    target.unlink()
+                raise
         except OSError as exc:
             raise StorageError(f"Could not move the unreadable draft {path} aside: {exc.strerror or exc}.") from exc
         self.quarantined.append(target)
@@ -380,8 +434,11 @@ class RaterStore:
             latest[rf.task_id] = max(rf.revision, latest.get(rf.task_id, 0))
         return latest
 
+    def record_path(self, task_id: str, revision: int) -> Path:
+        return child_path(self.records_dir, record_file_name(task_id, revision))
+
     def load_record(self, task_id: str, revision: int) -> RatingRecord:
-        path = self.records_dir / record_file_name(task_id, revision)
+        path = self.record_path(task_id, revision)
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -396,8 +453,65 @@ class RaterStore:
         """:meth:`write_record`, also giving the sha256 of the bytes written. The record's bytes and the
         folder entry are both fsync'd before this returns: a submitted record survives a power cut."""
         env = record.envelope
-        path = self.records_dir / record_file_name(env.task_id, env.revision)
+        path = self.record_path(env.task_id, env.revision)
         if path.exists():
             raise StorageError(f"A record {path.name} already exists; it is never overwritten.")
         data = self._write(path, dumps_canonical(record.to_json_obj()), sync_dir=True)
         return SavedRecord(path, sha256_hex(data))
+
+
+# --------------------------------------------------------------------------------------------------
+# Helpers of the audit log and the quarantine
+# --------------------------------------------------------------------------------------------------
+def _pread(fd: int, size: int, offset: int) -> bytes:
+    """Up to ``size`` bytes at ``offset`` (os.pread is POSIX only; appends go to the end either way)."""
+    os.lseek(fd, offset, os.SEEK_SET)
+    parts = []
+    while size > 0:
+        chunk = os.read(fd, size)
+        if not chunk:
+            break
+        parts.append(chunk)
+        size -= len(chunk)
+    return b"".join(parts)
+
+
+def _read_all(fd: int, end: int) -> bytes:
+    return _pread(fd, end, 0)
+
+
+def _last_line(fd: int, end: int) -> bytes:
+    """The log's last line (a torn one included), without its newline: read backwards in blocks."""
+    stop = end - 1 if end > 0 and _pread(fd, 1, end - 1) == b"\n" else end
+    start = stop
+    block = 8192
+    while start > 0:
+        begin = max(0, start - block)
+        chunk = _pread(fd, start - begin, begin)
+        newline = chunk.rfind(b"\n")
+        if newline >= 0:
+            start = begin + newline + 1
+            break
+        start = begin
+    return _pread(fd, stop - start, start) if stop > start else b""
+
+
+def _holds_chain(fd: int, end: int) -> bool:
+    """Whether the log already holds a chained line (one with ``chain_start``)."""
+    marker = b'"' + audit_chain.START_FIELD.encode() + b'": "'
+    return marker in _read_all(fd, end)
+
+
+def _reserve_unique(folder: Path, name: str, clock: Clock) -> Path:
+    """A new, empty file ``<name>.<UTC time>.<n>`` in ``folder`` that did not exist before (O_EXCL):
+    a name nothing else holds, so what is moved onto it never replaces anything."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock.wall()))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for counter in range(1, 10_000):
+        target = child_path(folder, f"{name}.{stamp}.{counter}")
+        try:
+            os.close(os.open(target, flags, NEW_FILE_MODE))
+        except FileExistsError:
+            continue
+        return target
+    raise FileExistsError(f"no free quarantine name for {name} in {folder}")
