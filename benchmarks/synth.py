@@ -477,7 +477,7 @@ def record_obj(
             "bundle_sha256": bundle_sha256,
             "app_version": "0.1.0",
             "started_at": "2026-11-20T10:00:00Z",
-            "submitted_at": "2026-11-20T10:07:30+01:00",
+            "submitted_at": "2026-11-20T11:07:30+01:00",
             "revision": revision,
         },
         "benchmark_item_id": item_id(i),

@@ -171,10 +171,16 @@ def test_gold_response_id_must_be_a_response_of_the_item(tmp_path: Path, capsys:
 
 def test_file_names_are_portable() -> None:
     from wmcdp_desktop.core.coordinator.bundle_builder import bundle_file_name, key_file_name
+    from wmcdp_desktop.core.paths import UnsafeNameError, name_problem
 
-    assert bundle_file_name("S:1", "R:2") == "S_1-R_2.wmcdp"
+    assert bundle_file_name("S.1", "R-2") == "S.1-R-2.wmcdp"
     assert bundle_file_name("S", None) == "S-unassigned.wmcdp"
-    assert key_file_name("S:1") == "S_1-unblinding-key.json"
+    assert key_file_name("S_1") == "S_1-unblinding-key.json"
+    assert name_problem(bundle_file_name("S" * 128, "R" * 128)) is None
+    # ids that are not portable file names never reach a file name (":" used to become "_")
+    for study, rater in (("S:1", "R01"), ("S1", "R:2"), ("S1", "CON"), ("../S", "R01")):
+        with pytest.raises(UnsafeNameError):
+            bundle_file_name(study, rater)
 
 
 def test_verdict_score_mapping() -> None:

@@ -62,7 +62,7 @@ from wmcdp_desktop.core.models.unblinding_key import (
     LeftOutItem,
     UnblindingKey,
 )
-from wmcdp_desktop.core.paths import check_id, child_path
+from wmcdp_desktop.core.paths import MAX_NAME_BYTES, check_id, child_path
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.reader import deterministic_zip
 
@@ -416,7 +416,10 @@ def bundle_file_name(study_id: str, rater_id: str | None) -> str:
     check_id(study_id, "study id")
     if rater_id is not None:
         check_id(rater_id, "rater id")
-    return f"{study_id}-{rater_id or 'unassigned'}.wmcdp"
+    tail = f"-{rater_id or 'unassigned'}.wmcdp"
+    # Two 128-character ids make a name longer than file systems take (255 bytes): the study id is cut,
+    # the rater id (which tells the bundles apart) never is.
+    return study_id[: MAX_NAME_BYTES - len(tail)] + tail
 
 
 def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[BuiltBundle]:
