@@ -61,6 +61,10 @@ def _run(args: argparse.Namespace) -> int:
     if missing:
         message = (f"wmcdp report needs the analysis extra ({missing} is not installed). Install it with:\n"
                    f"  {INSTALL_HINT}")
+        if getattr(sys, "frozen", False):
+            message = ("wmcdp report needs the analysis libraries, which this standalone build leaves out. Use the "
+                       "standalone build made with --with-analysis (docs/PACKAGING.md), or install with Python:\n"
+                       f"  {INSTALL_HINT}")
         if args.json:
             print_json({"ok": False, "error": message})
         print(message, file=sys.stderr)

@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--idle-timeout", type=_idle_seconds, metavar="SECONDS",
         help=f"seconds without input before the task timer pauses ({MIN_IDLE}-{MAX_IDLE}; default 120)",
     )
+    p.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this installation and quit: open the demo (or BUNDLE), rate the first task, export the "
+        "results, print each step; exit 0 if it all worked (a temporary data folder unless --data-dir)",
+    )
     p.add_argument("--version", action="version", version=f"wmcdp-desktop {__version__}")
     return p
 
@@ -109,7 +115,8 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
 
     path = write_crash_log("wmcdp-desktop", kind, exc, tb, {"Qt": f"{qVersion()} (PySide6 {pyside_version})"})
     where = f"Details were written to {path}." if path else f"Details could not be written to a log file in {log_dir()}."
-    sys.stderr.write("".join(traceback.format_exception(kind, exc, tb)))
+    if sys.stderr is not None:  # a windowed program on Windows has no console
+        sys.stderr.write("".join(traceback.format_exception(kind, exc, tb)))
     if QApplication.instance() is not None:
         _fatal(
             "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"
@@ -120,13 +127,17 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        build_parser().parse_args(args)  # --help / --version / usage errors before any window
+        options = build_parser().parse_args(args)  # --help / --version / usage errors before any window
     except _ArgError as exc:
         print(f"wmcdp-desktop: error: {exc}", file=sys.stderr)
         return 2
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName("WM-CDP Desktop")
     app.setApplicationVersion(__version__)
+    if options.self_test:
+        from wmcdp_desktop.ui import self_test
+
+        return self_test.run(app, args, create_main_window)
     sys.excepthook = _excepthook
     try:
         window = create_main_window(args)

@@ -20,6 +20,7 @@ from wmcdp_desktop.core.rater.settings import Settings
 from wmcdp_desktop.core.rater.storage import InstanceLock
 from wmcdp_desktop.core.rater.timing import Clock
 from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.ui.about_dialog import add_about_action
 from wmcdp_desktop.ui.bundle_opening import BundleOpener, SessionRequest, StartedSession
 from wmcdp_desktop.ui.plain_text import safe_line
 from wmcdp_desktop.ui.preferences import Preferences
@@ -142,6 +143,7 @@ class MainWindow(QMainWindow):
         self.act_help = act("&View", "Rubric help", on(lambda r: r.page.show_help()), ("F1",), rating=True)
         act("&Settings", "Rater id…", self.change_rater)
         act("&Settings", "Idle timeout…", lambda: self.prefs.ask_idle_timeout(self, APP_TITLE))
+        self.act_about = add_about_action(self)
 
     def _update_actions(self) -> None:
         for action in self._rating_actions:

@@ -1,0 +1,167 @@
+"""``wmcdp-desktop --self-test``: the app checks itself the way a clinician uses it, then quits.
+
+It opens the demo bundle (or the bundle named on the command line) in the real window, rates the first
+task as a rater would (a digit key on every score slider, typed notes, a confidence chosen with the
+arrow keys, a click on *Submit rating*), exports the results and prints what it did, one line per step.
+Nothing waits for a person: no dialog is shown, a watchdog ends a stuck run, and a bundle the app refuses
+ends the run with the app's own message. Without ``--data-dir`` it works in a temporary folder that is
+deleted afterwards; without ``--rater`` it rates as ``SELF-TEST``.
+
+Exit codes: 0 passed (the last line is ``self-test: passed``), 1 a step failed or the bundle was refused
+(the message says which), 2 a usage error. The packaging test runs it on the built app; a coordinator or
+IT can run it on a fresh install.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QMainWindow,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QWidget,
+)
+
+from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.ui.rating_form import SUBMIT
+
+WATCHDOG_SECONDS = 120
+RATIONALE = "Self-test: validates the parent, then coaches a next step."
+EXPORT_NAME = "self-test-results.zip"
+
+
+class SelfTestFailed(Exception):
+    """A step of the self-test did not do what a rater would see it do."""
+
+
+def _say(text: str) -> None:
+    stream = sys.stdout
+    if stream is not None:  # a windowed program on Windows has no console
+        stream.write(f"self-test: {text}\n")
+        stream.flush()
+
+
+def _settle(app: QCoreApplication, seconds: float = 0.2) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+
+
+def _key(widget: QWidget, key: Qt.Key, text: str = "") -> None:
+    for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+        QApplication.sendEvent(widget, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, text))
+
+
+def _type(widget: QWidget, text: str) -> None:
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    for ch in text:
+        key = Qt.Key(ord(ch.upper())) if ch.isascii() and ch.isalnum() else Qt.Key.Key_unknown
+        _key(widget, key, ch)
+
+
+def _visible(root: QWidget, kind: type[QWidget]) -> list[QWidget]:
+    return [w for w in root.findChildren(kind) if w.isVisibleTo(root) and w.isEnabled()]
+
+
+def rate_first_task(app: QCoreApplication, window: MainWindow) -> str:
+    """Rate the task on screen through its widgets; return its id (raises SelfTestFailed)."""
+    session, page = window.session, window.page
+    if session is None or page is None:
+        raise SelfTestFailed("no bundle is open")
+    task_id = str(session.current_id)
+    done_before, total = session.progress()
+    sliders = [w for w in _visible(page, QSlider) if isinstance(w, QSlider)]
+    if not sliders:
+        raise SelfTestFailed("the task shows no score sliders")
+    for slider in sliders:
+        slider.setFocus(Qt.FocusReason.TabFocusReason)
+        top = str(slider.maximum())
+        _key(slider, Qt.Key(ord(top)), top)
+    notes = [w for w in _visible(page, QPlainTextEdit) if isinstance(w, QPlainTextEdit) and not w.isReadOnly()]
+    if not notes:
+        raise SelfTestFailed("the task has no note to type in")
+    for edit in notes:
+        if not edit.toPlainText():
+            _type(edit, RATIONALE)
+    for combo in _visible(page, QComboBox):
+        if isinstance(combo, QComboBox) and combo.currentIndex() < 0 and combo.count():
+            combo.setFocus(Qt.FocusReason.TabFocusReason)
+            _key(combo, Qt.Key.Key_Down)
+    _settle(app)
+    buttons = [b for b in _visible(page, QPushButton) if isinstance(b, QPushButton) and b.accessibleName() == SUBMIT]
+    if len(buttons) != 1:
+        raise SelfTestFailed(f"expected one {SUBMIT!r} button, found {len(buttons)}")
+    buttons[0].click()
+    _settle(app)
+    done_after, _ = session.progress()
+    if done_after != done_before + 1:
+        problems = "; ".join(str(p) for p in session.problems()[:5])
+        raise SelfTestFailed(f"task {task_id} was not submitted: {problems or 'no reason shown'}")
+    _say(f"rated and submitted task {task_id} ({done_after} of {total} submitted)")
+    return task_id
+
+
+def _give_up() -> None:
+    _say(f"FAILED: not finished after {WATCHDOG_SECONDS} s")
+    os._exit(1)  # a stuck step cannot be unwound; the rater's files are written atomically
+
+
+def run(app: QCoreApplication, argv: list[str], make_window: Callable[[list[str]], QMainWindow]) -> int:
+    """Run the self-test with the app's own command-line arguments (``--self-test`` among them)."""
+    watchdog = QTimer()
+    watchdog.setSingleShot(True)
+    watchdog.timeout.connect(_give_up)
+    watchdog.start(WATCHDOG_SECONDS * 1000)
+    with tempfile.TemporaryDirectory(prefix="wmcdp-self-test-") as tmp:
+        args = [a for a in argv if a != "--self-test"]
+        if not any(a == "--data-dir" or a.startswith("--data-dir=") for a in args):
+            args += ["--data-dir", str(Path(tmp) / "data")]
+        if not any(a == "--rater" or a.startswith("--rater=") for a in args):
+            args += ["--rater", "SELF-TEST"]
+        try:
+            window = make_window(args)
+        except WmcdpError as exc:
+            _say(f"FAILED: {exc}")
+            return 1
+        try:
+            if not isinstance(window, MainWindow):
+                raise SelfTestFailed(f"the app made a {type(window).__name__}, not its main window")
+            return _check(app, window)
+        except SelfTestFailed as exc:
+            _say(f"FAILED: {exc}")
+            return 1
+        finally:
+            if isinstance(window, MainWindow):
+                window.shutdown()
+            window.close()
+            watchdog.stop()
+
+
+def _check(app: QCoreApplication, window: MainWindow) -> int:
+    window.show()
+    _settle(app)
+    if window.session is None:
+        reason = "\n".join(window.messages) or "no bundle was opened (give a bundle or --demo)"
+        _say(f"FAILED: the bundle was refused:\n{reason}")
+        return 1
+    _say(f"window ready with task {window.session.current_id}")
+    rate_first_task(app, window)
+    export = window.data_dir / EXPORT_NAME
+    if not window.export_to(export) or not export.is_file():
+        reason = window.messages[-1] if window.messages else "no file was written"
+        raise SelfTestFailed(f"the results could not be exported: {reason}")
+    _say(f"exported {export}")
+    _say("passed")
+    return 0
