@@ -33,11 +33,12 @@ from PySide6.QtWidgets import (
 )
 
 from wmcdp_desktop.core.rater.timing import FakeClock
-from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.ui.app import create_main_window
 from wmcdp_desktop.ui.main_window import MainWindow
 
 SIZE = (1500, 950)
+SHOWN_RECENT = "~/Downloads/demo-bundle.wmcdp"
+"""The recent bundle the welcome screenshot lists: a neutral path, never one of the machine that made it."""
 W = TypeVar("W", bound=QWidget)
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -136,7 +137,7 @@ def render(out: Path) -> list[Path]:
         assert isinstance(window, MainWindow)
         window.resize(*SIZE)
         window.show()
-        window.welcome.show_recent([str(demo_bundle_path())])
+        window.welcome.show_recent([SHOWN_RECENT])
 
         def shot(name: str) -> None:
             _settle(app)

@@ -23,6 +23,7 @@ from wmcdp_desktop.core.rater.storage import InstanceLock, default_data_dir
 from wmcdp_desktop.core.rater.timing import Clock, SystemClock
 from wmcdp_desktop.ui.main_window import APP_TITLE, PREFERRED_SIZE, MainWindow
 from wmcdp_desktop.ui.qt_guard import protect_none
+from wmcdp_desktop.ui.system_check import missing_message, missing_xcb_packages
 
 
 class _ArgError(WmcdpError):
@@ -131,6 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ArgError as exc:
         print(f"wmcdp-desktop: error: {exc}", file=sys.stderr)
         return 2
+    if QApplication.instance() is None:
+        missing = missing_xcb_packages()
+        if missing:  # Qt would abort with a message naming only one of them
+            print(missing_message(missing), file=sys.stderr)
+            return 1
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName("WM-CDP Desktop")
     app.setApplicationVersion(__version__)

@@ -20,6 +20,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
@@ -46,9 +47,19 @@ class SelfTestFailed(Exception):
     """A step of the self-test did not do what a rater would see it do."""
 
 
+def _console() -> TextIO | None:
+    """Standard output; for the windowed program on Windows, the console of the terminal that started it."""
+    if sys.stdout is None and sys.platform == "win32":
+        import ctypes
+
+        if ctypes.windll.kernel32.AttachConsole(-1):  # -1: the parent process's console
+            sys.stdout = open("CONOUT$", "w", encoding="utf-8")  # noqa: SIM115 (kept for the whole run)
+    return sys.stdout
+
+
 def _say(text: str) -> None:
-    stream = sys.stdout
-    if stream is not None:  # a windowed program on Windows has no console
+    stream = _console()
+    if stream is not None:
         stream.write(f"self-test: {text}\n")
         stream.flush()
 
@@ -146,6 +157,7 @@ def run(app: QCoreApplication, argv: list[str], make_window: Callable[[list[str]
             if isinstance(window, MainWindow):
                 window.shutdown()
             window.close()
+            window.deleteLater()
             watchdog.stop()
 
 
