@@ -70,6 +70,16 @@ def _settle(app: QCoreApplication, seconds: float = 0.2) -> None:
         app.processEvents()
 
 
+def _wait(app: QCoreApplication, done: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    """Let the event loop run until ``done()`` (work the window may do off the GUI thread), or fail."""
+    end = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > end:
+            raise SelfTestFailed(f"{what} did not finish within {seconds:.0f} s")
+        app.processEvents()
+        time.sleep(0.005)
+
+
 def _key(widget: QWidget, key: Qt.Key, text: str = "") -> None:
     for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
         QApplication.sendEvent(widget, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, text))
@@ -163,15 +173,20 @@ def run(app: QCoreApplication, argv: list[str], make_window: Callable[[list[str]
 
 def _check(app: QCoreApplication, window: MainWindow) -> int:
     window.show()
+    _wait(app, lambda: not window.opener.busy, "opening the bundle")
     _settle(app)
-    if window.session is None:
+    if window.session is None or window.rating is None:
         reason = "\n".join(window.messages) or "no bundle was opened (give a bundle or --demo)"
         _say(f"FAILED: the bundle was refused:\n{reason}")
         return 1
     _say(f"window ready with task {window.session.current_id}")
     rate_first_task(app, window)
     export = window.data_dir / EXPORT_NAME
-    if not window.export_to(export) or not export.is_file():
+    written: list[bool] = []
+    window.rating.exporter.finished.connect(written.append)
+    window.rating.export_to(export)
+    _wait(app, lambda: bool(written), "exporting the results")
+    if not written[0] or not export.is_file():
         reason = window.messages[-1] if window.messages else "no file was written"
         raise SelfTestFailed(f"the results could not be exported: {reason}")
     _say(f"exported {export}")
