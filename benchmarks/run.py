@@ -464,8 +464,7 @@ def bench_report(ctx: Context, fig: Figure, with_bootstrap: bool = True) -> None
             "Phases of the command (median s, its --timings): "
             + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in med.items())
             + f". The statistics phases together (agreement, models, gold and behaviour) take {statistics:.2f} s, "
-            f"{statistics / fig.floor['median']:.1f}x the floor (the statistics libraries are imported during "  # type: ignore[index]
-            "load, while worker processes read the ratings)."
+            f"{statistics / fig.floor['median']:.1f}x the floor (importing the statistics libraries included)."  # type: ignore[index]
         )
     fig.extra.update(tasks=s.report_tasks, raters=s.report_raters, dimensions=len(matrices))
     # Context, not the floor: only reading the input (json.loads of every line) costs this much.

@@ -3,7 +3,7 @@
 import multiprocessing
 
 if __name__ == "__main__":
-    multiprocessing.freeze_support()  # `results validate` and `report` may start worker processes
+    multiprocessing.freeze_support()  # no command starts worker processes today; one added later runs its task
     from wmcdp_desktop.cli.main import main
 
     raise SystemExit(main())

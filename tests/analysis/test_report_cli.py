@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from wmcdp_desktop.analysis.common import Progress
 from wmcdp_desktop.cli import report_cmd
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.resources import demo_study_dir
@@ -254,7 +253,7 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     (tmp_path / "file").write_text("x", encoding="utf-8")
     assert _report(collected, study, tmp_path / "file", "--json") == 1
     assert json.loads(capsys.readouterr().out) == {
-        "ok": False, "error": f"{tmp_path / 'file'}: is a file, not a folder; give --out a folder for the report"}
+        "ok": False, "error": f"{tmp_path / 'file'}: is a file, not a folder; the report needs a folder"}
     assert _report(tmp_path / "nowhere", study, tmp_path / "out", "--json") == 1
     assert json.loads(capsys.readouterr().out)["problems"][0]["message"] == "file not found"
 
@@ -275,18 +274,23 @@ def test_report_cmd_does_not_import_heavy_modules_at_import_time() -> None:
     assert not names & {"numpy", "scipy", "krippendorff", "matplotlib", "wmcdp_desktop.analysis.report"}
 
 
-def test_progress_bar_draws_only_on_a_terminal() -> None:
+def test_progress_reaches_the_terminal_in_stages(tmp_path: Path) -> None:
+    """The analysis reports through a callback; the command line's one progress bar draws each stage."""
+    from wmcdp_desktop.analysis.report import run
+    from wmcdp_desktop.cli.progress import ProgressBar
+
     class Tty(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-    tty, pipe = Tty(), io.StringIO()
-    for stream in (tty, pipe):
-        p = Progress(4, stream=stream)
-        for _ in range(4):
-            p.advance()
-        p.finish()
-    assert "4/4" in tty.getvalue() and pipe.getvalue() == ""
+    collected, study = _make(tmp_path, Spec(n_items=3, raters=2))
+    stream = Tty()
+    with ProgressBar("Reading ratings", stream) as bar:
+        run(collected, study, tmp_path / "out", None, 20, bar.stage, with_charts=False)
+    lines = stream.getvalue().split("\n")
+    assert lines[0].startswith("\rReading ratings [") and lines[0].endswith("12/12")
+    assert lines[1].startswith("\rBootstrap [") and re.search(r"\[#+\] (\d+)/\1$", lines[1])
+    assert lines[2:] == [""]
 
 
 @pytest.mark.skipif(not (demo_study_dir() / "study.json").is_file(), reason="demo study not there yet")

@@ -1,4 +1,4 @@
-"""Shared pieces of the analysis: notes, tables, seeded random streams, bootstrap weights, progress.
+"""Shared pieces of the analysis: notes, tables, seeded random streams, bootstrap weights, progress callbacks.
 
 Every section of the report produces :class:`Table` objects; the same tables become ``tables/*.csv``,
 HTML tables and the ``tables`` of ``summary.json``. A value that cannot be computed is ``None`` (shown as
@@ -8,11 +8,10 @@ a dash, written as ``null``) and the reason is a :class:`Note`: a NaN is never p
 from __future__ import annotations
 
 import math
-import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -106,32 +105,12 @@ def percentile_ci(reps: FloatArray) -> tuple[float | None, float | None, str | N
     return float(lo), float(hi), None
 
 
-class Progress:
-    """A text progress bar on a terminal (stderr); silent otherwise."""
-
-    def __init__(self, total: int, label: str = "bootstrap", stream: TextIO | None = None,
-                 enabled: bool | None = None) -> None:
-        self.total = max(total, 1)
-        self.done = 0
-        self.label = label
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-
-    def advance(self, steps: int = 1) -> None:
-        self.done = min(self.total, self.done + steps)
-        if self.enabled:
-            width = 30
-            filled = int(width * self.done / self.total)
-            self.stream.write(f"\r{self.label} [{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total}")
-            self.stream.flush()
-
-    def finish(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
+StageProgress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: how far a long stage of the analysis is (``"Reading ratings"``,
+``"Bootstrap"``); the command line draws it (``cli/progress.py``)."""
 
 ProgressFn = Callable[[int], None]
+"""``progress(steps)``: steps done since the last call (inside one stage)."""
 
 
 def no_progress(_: int) -> None:

@@ -8,15 +8,14 @@ stops the command with a :class:`DocumentError` naming the file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note
+from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note, StageProgress
 from wmcdp_desktop.analysis.rating_rows import RatingRow, read_rating_rows, row_of, text_digest
 from wmcdp_desktop.core.documents import load_file, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
@@ -181,8 +180,11 @@ def dataset_from_rows(
     problems: list[Problem] | None = None,
     lines_read: int | None = None,
     gold_responses: GoldResponses | None = None,
+    *,
+    excluded: int | None = None,
 ) -> Dataset:
-    """Turn rows into columns. Keeps the latest revision per (rater, task) and notes the rest."""
+    """Turn rows into columns. Keeps the latest revision per (rater, task) and notes the rest.
+    ``excluded``: records left out as invalid (default: those ``problems`` name)."""
     notes = list(notes or [])
     problems = list(problems or [])
     items = dict(items or {})
@@ -249,7 +251,7 @@ def dataset_from_rows(
         task=task, rater=rater, item=item, model=model, scores=scores, na=na, severity=severity,
         confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale, gold_target=gold_target,
         records_read=lines_read if lines_read is not None else len(rows) + len({p.file for p in problems}),
-        records_excluded=len({p.file for p in problems}), problems=problems,
+        records_excluded=len({p.file for p in problems}) if excluded is None else excluded, problems=problems,
     )
     _data_notes(ds)
     return ds
@@ -258,13 +260,14 @@ def dataset_from_rows(
 def _data_notes(ds: Dataset) -> None:
     notes = ds.notes
     if ds.problems:
-        bad = sorted({p.file for p in ds.problems})
-        notes.append(Note("data", f"{len(bad)} record(s) were left out because they are invalid; "
+        notes.append(Note("data", f"{ds.records_excluded} record(s) were left out because they are invalid; "
                                   f"the first problems are listed below."))
         for p in ds.problems[:MAX_LISTED_PROBLEMS]:
             notes.append(Note("data", f"invalid record: {p}"))
-        if len(ds.problems) > MAX_LISTED_PROBLEMS:
-            notes.append(Note("data", f"... and {len(ds.problems) - MAX_LISTED_PROBLEMS} more problem(s)."))
+        shown = len({p.file for p in ds.problems[:MAX_LISTED_PROBLEMS]})
+        if len(ds.problems) > MAX_LISTED_PROBLEMS or ds.records_excluded > shown:
+            notes.append(Note("data", f"... and more problem(s) not listed ({ds.records_excluded} invalid record(s) "
+                                      "in all)."))
     if ds.n == 0:
         notes.append(Note("data", "No valid rating was found: there is nothing to analyse."))
         return
@@ -315,31 +318,19 @@ def _data_notes(ds: Dataset) -> None:
                                       f"(e.g. {', '.join(unknown[:5])}); no gold comparison for them."))
 
 
-def load_dataset(
-    collected_dir: Path,
-    study_dir: Path,
-    *,
-    jobs: int | None = None,
-    while_waiting: Callable[[], Any] | None = None,
-) -> Dataset:
+def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgress | None = None) -> Dataset:
     """Read everything ``wmcdp report`` needs, with the garbage collector paused (30,000 records and 5,000
-    items read in 4.3-6.1 s instead of 5.8-7.2 s, docs/PERFORMANCE.md).
-
-    ``ratings.jsonl`` is read by worker processes when it is big (``jobs``: see
-    :func:`~wmcdp_desktop.analysis.rating_rows.read_rating_rows`); meanwhile this process reads the
-    study's items and gold responses, then runs ``while_waiting``. The dataset is the same either way.
+    items read in 4.3-6.1 s instead of 5.8-7.2 s, docs/PERFORMANCE.md). ``progress`` hears how many lines
+    of ``ratings.jsonl`` are read (stage ``Reading ratings``). A file without ratings is refused before the
+    study's items are read.
     """
     with gc_paused():
         study, rubric = load_study_and_rubric(study_dir)
-        side: dict[str, Any] = {}
-
-        def meanwhile() -> None:
-            items, notes = load_items(study_dir)
-            side.update(items=items, notes=notes, gold=load_gold_responses(study_dir, items, notes))
-            if while_waiting is not None:
-                while_waiting()
-
-        rows, problems, lines = read_rating_rows(collected_dir, rubric, jobs=jobs, while_waiting=meanwhile)
-        if lines == 0:
+        reading = None if progress is None else partial(progress, "Reading ratings")
+        found = read_rating_rows(collected_dir, rubric, reading)
+        if found.lines == 0:
             raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
-        return dataset_from_rows(rows, rubric, study, side["items"], side["notes"], problems, lines, side["gold"])
+        items, notes = load_items(study_dir)
+        gold = load_gold_responses(study_dir, items, notes)
+        return dataset_from_rows(found.rows, rubric, study, items, notes, found.problems, found.lines, gold,
+                                 excluded=found.excluded)

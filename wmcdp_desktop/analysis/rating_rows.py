@@ -1,10 +1,9 @@
 """Reading ``ratings.jsonl`` into one compact :class:`RatingRow` per valid record (no numpy, no Qt).
 
 Each line is parsed strictly, validated as a RatingRecord and checked against the rubric exactly as
-one record at a time always was; only what the report uses is kept. A big file is read in chunks of
-lines by a process pool (:mod:`wmcdp_desktop.core.parallel`): the workers send back rows and problems,
-merged in line order, so the result is the same as in one process (pinned by tests). Meanwhile the
-parent does its own work (``while_waiting``: the study's items, the statistics libraries' imports).
+one record at a time always was; only what the report uses is kept. The problems of the first
+:data:`MAX_LINES_WITH_PROBLEMS` invalid lines are kept (the report lists a few and counts the rest), so a
+file of a million bad lines costs no more memory than its valid rows would.
 """
 
 from __future__ import annotations
@@ -12,10 +11,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from wmcdp_desktop.core import parallel
-from wmcdp_desktop.core.documents import read_file_bytes, validate_obj
+from pydantic import ValidationError
+
+from wmcdp_desktop.core.documents import json_values_at_most, problems_from_validation_error, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.gc_pause import gc_paused
 from wmcdp_desktop.core.models.common import SEVERITIES
@@ -24,13 +24,13 @@ from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.record_rules import RubricRules
 from wmcdp_desktop.core.strict_json import decode_text, parse_json_text
 
-PARALLEL_MIN_LINES = 4_000
-"""With ``jobs=None`` (automatic), files of at least this many ratings are read by a process pool (five
-times as many where workers are not forked: :func:`~wmcdp_desktop.core.parallel.workers_for`).
-Measured with 2 forked workers: 2,000 ratings 0.24 s in one process against 0.27 s; 4,000: 0.47 s
-against 0.42 s."""
-MIN_CHUNK = 250
-MAX_CHUNK = 4_000
+MAX_LINES_WITH_PROBLEMS = 100
+"""Invalid lines whose problems are kept (the others are only counted)."""
+MAX_LINE_VALUES = 100_000
+"""Most JSON values (objects, arrays, list items) one line may hold; a rating record has a few hundred.
+Checked before the line is parsed (a line of a million empty objects would take gigabytes)."""
+PROGRESS_EVERY = 1_000
+"""Lines read between two calls of the progress callback."""
 
 _SEVERITY_INDEX = {s: i for i, s in enumerate(SEVERITIES)}
 
@@ -55,6 +55,19 @@ class RatingRow(NamedTuple):
     """SHA-256 of the rated response's text (compared with the gold response's, never shown)."""
 
 
+class RatingRows(NamedTuple):
+    """What :func:`read_rating_rows` found in ``ratings.jsonl``."""
+
+    rows: list[RatingRow]
+    """One per valid record, in line order."""
+    problems: list[Problem]
+    """The problems of the first :data:`MAX_LINES_WITH_PROBLEMS` invalid lines."""
+    lines: int
+    """Non-blank lines."""
+    excluded: int
+    """Invalid lines (left out), all of them."""
+
+
 def text_digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
@@ -74,107 +87,72 @@ def row_of(record: RatingRecord, fields: Sequence[str], fm_ids: Sequence[str]) -
     )
 
 
-class ChunkRead(NamedTuple):
-    """One chunk of lines read: problems that make the file unreadable, record problems, rows (with their
-    line numbers), in line order."""
-
-    syntax: list[Problem]
-    problems: list[Problem]
-    rows: list[tuple[int, RatingRow]]
+def _numbered_lines(path: Path) -> list[tuple[int, str]]:
+    source = str(path)
+    text = decode_text(read_file_bytes(path, source), source)
+    return [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
 
 
-def read_chunk(lines: list[tuple[int, str]], source: str, rubric: Rubric) -> ChunkRead:
-    """Parse, validate and check numbered non-blank lines (runs in a worker process, or here).
-
-    Once a line is not JSON at all the file cannot be used, so the lines after it are only parsed (to
-    report every such line), not validated.
-    """
-    rules = RubricRules(rubric)
-    fields = [d.field for d in rubric.dimensions]
-    fm_ids = [fm.id for fm in rubric.failure_modes]
-    out = ChunkRead([], [], [])
-    with gc_paused():
-        for number, line in lines:
-            where = f"{source}:{number}"
-            try:
-                obj = parse_json_text(line, where, from_utf8=True)
-            except DocumentError as exc:
-                out.syntax.extend(exc.problems)
-                continue
-            if out.syntax:
-                continue
-            try:
-                record = validate_obj(RatingRecord, obj, where)
-            except DocumentError as exc:
-                out.problems.extend(exc.problems)
-                continue
-            rule_problems = rules.problems(record, None, where)
-            if rule_problems:
-                out.problems.extend(rule_problems)
-                continue
-            out.rows.append((number, row_of(record, fields, fm_ids)))
-    return out
-
-
-def _chunk_size(n_lines: int, workers: int) -> int:
-    return max(MIN_CHUNK, min(MAX_CHUNK, -(-n_lines // (workers * 4))))
+def _syntax_error(lines: list[tuple[int, str]], source: str, first: list[Problem]) -> DocumentError:
+    """Every line that is not JSON (the first ones named, the rest counted), once one was found."""
+    problems = list(first)
+    bad = 1
+    for number, line in lines:
+        where = f"{source}:{number}"
+        try:
+            parse_json_text(line, where, from_utf8=True)
+        except DocumentError as exc:
+            bad += 1
+            if bad <= MAX_LINES_WITH_PROBLEMS:
+                problems.extend(exc.problems)
+    if bad > MAX_LINES_WITH_PROBLEMS:
+        problems.append(Problem(source, "", f"and {bad - MAX_LINES_WITH_PROBLEMS:,} more line(s) that are not JSON"))
+    return DocumentError(problems)
 
 
 def read_rating_rows(
-    path: Path,
-    rubric: Rubric,
-    *,
-    jobs: int | None = 1,
-    while_waiting: Callable[[], Any] | None = None,
-    chunk_size: int | None = None,
-    start_method: str | None = None,
-) -> tuple[list[RatingRow], list[Problem], int]:
+    path: Path, rubric: Rubric, progress: Callable[[int, int], None] | None = None
+) -> RatingRows:
     """Rows of every valid record of ``ratings.jsonl`` (or of ``path/ratings.jsonl``), the problems of the
-    others, and the number of non-blank lines. A line that is not JSON at all makes the whole file
-    unreadable (DocumentError listing every such line), as for every JSON Lines file of the project.
-
-    ``jobs``: worker processes (``1``: this process; ``None``: a pool of up to
-    :data:`~wmcdp_desktop.core.parallel.MAX_AUTO_WORKERS` for :data:`PARALLEL_MIN_LINES` lines or more,
-    five times that where workers are not forked, and more than one CPU). The result is the same either
-    way. ``while_waiting`` runs here while the workers read (at once without a pool; not at all for a file
-    without ratings). ``chunk_size`` and
-    ``start_method`` are for tests.
+    others, and counts. A line that is not JSON at all makes the whole file unreadable (DocumentError
+    listing such lines), as for every JSON Lines file of the project. ``progress(done, total)`` counts
+    lines read.
     """
     if path.is_dir():
         path = path / "ratings.jsonl"
     source = str(path)
-    text = decode_text(read_file_bytes(path, source), source)
-    lines = [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
-    del text
-    if not lines:
-        return [], [], 0  # nothing to read: the caller says so at once (``while_waiting`` is not run)
-    workers = parallel.workers_for(jobs, len(lines), PARALLEL_MIN_LINES)
-    if workers == 1 or len(lines) < 2:
-        if while_waiting is not None:
-            while_waiting()
-        reads = [read_chunk(lines, source, rubric)]
-    else:
-        size = chunk_size or _chunk_size(len(lines), workers)
-        chunks = [lines[i : i + size] for i in range(0, len(lines), size)]
-        found: dict[int, ChunkRead] = {}
-        pool: parallel.ChunkPool[tuple[int, str], ChunkRead] = parallel.ChunkPool(
-            read_chunk, chunks, workers=workers, extra=(source, rubric), start_method=start_method
-        )
-        with pool:
-            if while_waiting is not None:
-                while_waiting()
-            try:
-                for index, read in pool.completed():
-                    found[index] = read
-            except parallel.WorkerError as exc:
-                first, last = chunks[exc.chunk][0][0], chunks[exc.chunk][-1][0]
-                raise parallel.WorkerError(
-                    exc.chunk, f"{exc.cause} (while reading lines {first}-{last} of {source})"
-                ) from None
-        reads = [found[i] for i in range(len(chunks))]
-    syntax = [p for read in reads for p in read.syntax]
-    if syntax:
-        raise DocumentError(syntax)
-    problems = [p for read in reads for p in read.problems]
-    rows = [row for read in reads for _, row in read.rows]
-    return rows, problems, len(lines)
+    lines = _numbered_lines(path)
+    rules = RubricRules(rubric)
+    fields = [d.field for d in rubric.dimensions]
+    fm_ids = [fm.id for fm in rubric.failure_modes]
+
+    def row_or_problems(obj: object, where: str, keep: bool) -> RatingRow | list[Problem]:
+        """The row, or the line's problems (``[]`` when they are not ``keep``-t: only counted)."""
+        try:
+            record = RatingRecord.model_validate(obj)
+        except ValidationError as exc:
+            return problems_from_validation_error(exc, where) if keep else []
+        return rules.problems(record, None, where) or row_of(record, fields, fm_ids)
+
+    out = RatingRows([], [], len(lines), 0)
+    with gc_paused():
+        for done, (number, line) in enumerate(lines, start=1):
+            where = f"{source}:{number}"
+            if json_values_at_most(line, MAX_LINE_VALUES):
+                try:
+                    obj = parse_json_text(line, where, from_utf8=True)
+                except DocumentError as exc:
+                    raise _syntax_error(lines[done:], source, exc.problems) from None
+                outcome = row_or_problems(obj, where, out.excluded < MAX_LINES_WITH_PROBLEMS)
+            else:
+                outcome = [Problem(where, "", f"holds more than {MAX_LINE_VALUES:,} JSON values; a rating record "
+                                   "has a few hundred")]
+            if isinstance(outcome, RatingRow):
+                out.rows.append(outcome)
+            else:
+                out = out._replace(excluded=out.excluded + 1)
+                if out.excluded <= MAX_LINES_WITH_PROBLEMS:
+                    out.problems.extend(outcome)
+            if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(lines)):
+                progress(done, len(lines))
+    return out

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import numpy as np
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.analysis import agreement, behaviour, charts, gold, per_model
-from wmcdp_desktop.analysis.common import Note, Progress, Table, clean
+from wmcdp_desktop.analysis.common import Note, StageProgress, Table, clean
 from wmcdp_desktop.analysis.findings import key_findings
 from wmcdp_desktop.analysis.loading import Dataset, load_dataset
 from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
@@ -89,13 +90,25 @@ def _disagreements(ds: Dataset) -> Table:
     return table
 
 
+def _bootstrap_progress(ds: Dataset, progress: StageProgress | None) -> Callable[[int], None]:
+    """The step counter the statistics advance, reported as the ``Bootstrap`` stage."""
+    total = agreement.bootstrap_steps(ds) + len(ds.model_ids) + 1
+    done = 0
+
+    def advance(steps: int) -> None:
+        nonlocal done
+        done = min(total, done + steps)
+        if progress is not None:
+            progress("Bootstrap", done, total)
+
+    return advance
+
+
 def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *, with_charts: bool = True,
-                   progress: Progress | None = None) -> Report:
-    """Every figure, table and chart of the report for ``ds``."""
+                   progress: StageProgress | None = None) -> Report:
+    """Every figure, table and chart of the report for ``ds``; ``progress`` hears how far the bootstrap is."""
     timings: dict[str, float] = {}
-    prog = progress or Progress(1, enabled=False)
-    steps = agreement.bootstrap_steps(ds) + len(ds.model_ids) + 1
-    prog.total = max(steps, 1)
+    advance = _bootstrap_progress(ds, progress)
     notes = list(ds.notes)
     if bootstrap <= 0:
         notes.append(Note("data", "Bootstrap disabled (--bootstrap 0): no intervals are given."))
@@ -104,15 +117,14 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
                                   "(1000 or more is recommended)."))
 
     t0 = time.perf_counter()
-    agr = agreement.analyse_agreement(ds, seed, bootstrap, prog.advance)
+    agr = agreement.analyse_agreement(ds, seed, bootstrap, advance)
     t1 = time.perf_counter()
-    mod = per_model.analyse_models(ds, seed, bootstrap, prog.advance)
+    mod = per_model.analyse_models(ds, seed, bootstrap, advance)
     t2 = time.perf_counter()
     gol = gold.analyse_gold(ds)
     beh = behaviour.analyse_behaviour(ds)
     dis = _disagreements(ds)
     t3 = time.perf_counter()
-    prog.finish()
     timings.update(agreement=t1 - t0, models=t2 - t1, gold_behaviour=t3 - t2)
     for part in (agr, mod, gol, beh):
         notes.extend(part.notes)
@@ -214,11 +226,16 @@ def summary_json(report: Report) -> str:
     return json.dumps(summary_obj(report), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
+def check_out_dir(out_dir: Path) -> None:
+    """Refuse a report folder that is a file (a plain error, before minutes of computing)."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise WmcdpError(f"{out_dir}: is a file, not a folder; the report needs a folder")
+
+
 def write_report(report: Report, out_dir: Path) -> list[Path]:
     from wmcdp_desktop.analysis.html_report import render_html
 
-    if out_dir.exists() and not out_dir.is_dir():
-        raise WmcdpError(f"{out_dir}: is a file, not a folder; give --out a folder for the report")
+    check_out_dir(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "tables").mkdir(exist_ok=True)
@@ -237,22 +254,13 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
     return written
 
 
-def warm_up(with_charts: bool) -> None:
-    """Import the libraries the statistics (and charts) will use: about a second and a half, done while
-    worker processes read the ratings (scipy.stats alone takes about 1 s to import)."""
-    import krippendorff  # noqa: F401
-    import scipy.stats  # noqa: F401
-
-    if with_charts:
-        import matplotlib.backends.backend_agg
-        import matplotlib.figure  # noqa: F401
-
-
 def run(collected_dir: Path, study_dir: Path, out_dir: Path, seed: int | None, bootstrap: int,
-        progress: Progress | None = None, *, with_charts: bool = True, jobs: int | None = None) -> Report:
-    """Load, compute, write. ``seed`` None = the study's seed; ``jobs``: see :func:`load_dataset`."""
+        progress: StageProgress | None = None, *, with_charts: bool = True) -> Report:
+    """Load, compute, write. ``seed`` None = the study's seed. An ``out_dir`` that cannot be the report's
+    folder is refused before the slow work."""
+    check_out_dir(out_dir)
     t0 = time.perf_counter()
-    ds = load_dataset(collected_dir, study_dir, jobs=jobs, while_waiting=lambda: warm_up(with_charts))
+    ds = load_dataset(collected_dir, study_dir, progress=progress)
     t1 = time.perf_counter()
     if seed is None:
         seed = ds.study.seed if ds.study else 0

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
-from wmcdp_desktop.core.parallel import MAX_AUTO_WORKERS, SLOW_START_FACTOR, WorkerError
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -52,34 +51,14 @@ def whole_number(minimum: int, too_small: str) -> Callable[[str], int]:
     return parse
 
 
-jobs_count = whole_number(1, "{value} is less than 1 (1 reads in one process)")
-"""argparse type of ``--jobs N``: worker processes, 1 or more."""
-
-
-def add_jobs_flag(parser: argparse.ArgumentParser, *, reading: str, min_items: int, unit: str, same: str) -> None:
-    """``--jobs N``; without it :func:`~wmcdp_desktop.core.parallel.workers_for` decides from ``min_items``."""
-    parser.add_argument(
-        "--jobs", type=jobs_count, default=None, metavar="N",
-        help=f"worker processes reading {reading} (default: one per CPU, up to {MAX_AUTO_WORKERS}, for "
-        f"{min_items:,} {unit} or more, {min_items * SLOW_START_FACTOR:,} on Windows and macOS; 1 reads in one "
-        f"process). {same} is the same either way",
-    )
-
-
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON result on stdout")
 
 
 def run_command(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    """Run ``body``; in ``--json`` mode turn errors into a JSON result instead of text on stderr.
-
-    A failed worker process (``--jobs``) is reported with how to read without workers.
-    """
+    """Run ``body``; in ``--json`` mode turn errors into a JSON result instead of text on stderr."""
     try:
-        try:
-            return body(args)
-        except WorkerError as exc:
-            raise WorkerError(exc.chunk, f"{exc.cause}; run again with --jobs 1 to read in one process") from None
+        return body(args)
     except UsageError as exc:
         prog = getattr(args, "prog", "wmcdp")
         if getattr(args, "json", False):

@@ -1,7 +1,9 @@
-"""A tiny terminal progress bar for long CLI operations (no dependency).
+"""The command line's one progress bar for long operations (no dependency).
 
 It draws on stderr only when stderr is a terminal, so pipes, logs, ``--json`` output and tests stay
-clean. Use it as a ``progress(done, total)`` callback.
+clean. Use it as a ``progress(done, total)`` callback (the core's commands), or as a
+``progress(stage, done, total)`` callback through :meth:`ProgressBar.stage` (the analysis, whose work
+comes in stages).
 """
 
 from __future__ import annotations
@@ -37,6 +39,14 @@ class ProgressBar:
         self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
         self.stream.flush()
         self._drawn = True
+
+    def stage(self, label: str, done: int, total: int) -> None:
+        """Work in stages: a new ``label`` ends the previous stage's line and starts its own."""
+        if label != self.label:
+            self.close()
+            self.label = label
+            self._last_draw = 0.0
+        self(done, total)
 
     def close(self) -> None:
         """End the bar's line (only if something was drawn)."""

@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.analysis.rating_rows import PARALLEL_MIN_LINES
-from wmcdp_desktop.cli._common import add_jobs_flag, print_json, run_command, whole_number
-from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.cli._common import print_json, run_command, whole_number
+from wmcdp_desktop.cli.progress import ProgressBar
 
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
 _HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
@@ -38,7 +37,6 @@ def register(sub: Any) -> None:
     parser.add_argument("--bootstrap", type=_non_negative, default=1000, metavar="B",
                         help="bootstrap resamples per interval (default 1000; 0 = no intervals)")
     parser.add_argument("--no-charts", action="store_true", help="leave the charts out (faster on huge data)")
-    add_jobs_flag(parser, reading="ratings.jsonl", min_items=PARALLEL_MIN_LINES, unit="ratings", same="The report")
     parser.add_argument("--timings", action="store_true", help="print how long each phase took")
     parser.add_argument("--json", action="store_true",
                         help="print a machine-readable JSON result on stdout (counts, key findings, notes, files "
@@ -69,14 +67,11 @@ def _run(args: argparse.Namespace) -> int:
             print_json({"ok": False, "error": message})
         print(message, file=sys.stderr)
         return 1
-    if args.out.exists() and not args.out.is_dir():  # say so before minutes of computing, not after
-        raise WmcdpError(f"{args.out}: is a file, not a folder; give --out a folder for the report")
-    from wmcdp_desktop.analysis.common import Progress
     from wmcdp_desktop.analysis.report import run
 
-    progress = Progress(1, label="bootstrap", enabled=False) if args.json else Progress(1, label="bootstrap")
-    report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, progress,
-                 with_charts=not args.no_charts, jobs=args.jobs)
+    with ProgressBar("Reading ratings", enabled=False if args.json else None) as bar:
+        report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, bar.stage,
+                     with_charts=not args.no_charts)
     meta = report.meta
     if args.json:
         print_json({

@@ -10,7 +10,6 @@ from typing import Any
 from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
-    add_jobs_flag,
     add_json_flag,
     print_json,
     print_problems,
@@ -21,7 +20,7 @@ from wmcdp_desktop.cli._common import (
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.coordinator.collect import collect, write_outputs
-from wmcdp_desktop.core.coordinator.results_reader import PARALLEL_MIN_FILES, ReadRecord, read_records
+from wmcdp_desktop.core.coordinator.results_reader import ReadRecord, read_records
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
@@ -71,7 +70,6 @@ def register(sub: Any) -> None:
         help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
         "(*.wmcdp) in this folder; repeat for several",
     )
-    add_jobs_flag(v, reading="record files", min_items=PARALLEL_MIN_FILES, unit="files", same="The output")
     add_json_flag(v)
     v.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp results validate")
 
@@ -174,11 +172,9 @@ def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Pr
 
 def _validate(args: argparse.Namespace) -> int:
     bundles = _open_bundles(args.bundle) if args.bundle else []
-    jobs = getattr(args, "jobs", None)
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
-        # Only the bundle checks need the records themselves; without them the workers send back
-        # a summary of each (rater, task), which is much cheaper to pass between processes.
-        result = read_records(args.paths, progress=bar, jobs=jobs, keep_records=bool(bundles))
+        # Only the bundle checks need the records themselves; without them a summary of each is kept.
+        result = read_records(args.paths, progress=bar, keep_records=bool(bundles))
     problems = list(result.problems)
     if bundles:
         problems += _match_bundles(result.records, bundles)

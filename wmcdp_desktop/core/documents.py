@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from wmcdp_desktop.core.errors import DocumentError, Problem, json_path
+from wmcdp_desktop.core.errors import (
+    MAX_PROBLEMS_PER_DOCUMENT,
+    DocumentError,
+    Problem,
+    json_path,
+    more_problems,
+)
 from wmcdp_desktop.core.models._base import NULL, NULL_MESSAGE
 from wmcdp_desktop.core.models.common import (
     DATETIME_PATTERN,
@@ -106,9 +113,10 @@ def _message(err: dict[str, Any]) -> str:
 
 
 def problems_from_validation_error(exc: ValidationError, source: str, prefix: str = "") -> list[Problem]:
-    """Turn a pydantic error into one plain line per problem, each with a JSON path."""
+    """Turn a pydantic error into one plain line per problem, each with a JSON path; at most
+    :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT`, then one line counting the rest."""
     problems: list[Problem] = []
-    for err in exc.errors(include_url=False):
+    for err in exc.errors(include_url=False)[:MAX_PROBLEMS_PER_DOCUMENT]:
         loc = list(err["loc"])
         message = _message(dict(err))
         if loc and loc[-1] == "[key]":
@@ -118,7 +126,42 @@ def problems_from_validation_error(exc: ValidationError, source: str, prefix: st
         if prefix:
             path = f"{prefix}.{path}" if path and not path.startswith("[") else prefix + path
         problems.append(Problem(source, path, message))
+    more = exc.error_count() - len(problems)
+    if more > 0:
+        problems.append(more_problems(source, more))
     return problems
+
+
+# A JSON string (unterminated: to the end), or a run of text outside strings.
+_JSON_PIECE_BYTES = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?|[^"]+', re.DOTALL)
+_JSON_PIECE_TEXT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[^"]+', re.DOTALL)
+
+
+def json_values_at_most(data: bytes | str, limit: int) -> bool:
+    """Whether a JSON text holds at most ``limit`` values that cost memory once parsed: objects, arrays and
+    the items after a comma (``{``, ``[`` and ``,`` outside strings), counted without parsing it.
+
+    Parsing builds a Python object per value (``{}`` takes 3 bytes of JSON and 64 of memory), so a reader
+    checks a budget that fits the document before parsing it. Quick: three counts over the whole text;
+    only a text over the budget is counted again outside its strings, piece by piece, stopping as soon as
+    the budget is passed (no copy of the text).
+    """
+    if isinstance(data, bytes):
+        return _marks_at_most(data, limit, (b"{", b"[", b","), _JSON_PIECE_BYTES, b'"')
+    return _marks_at_most(data, limit, ("{", "[", ","), _JSON_PIECE_TEXT, '"')
+
+
+def _marks_at_most(data: Any, limit: int, marks: tuple[Any, ...], pieces: re.Pattern[Any], quote: Any) -> bool:
+    if sum(data.count(mark) for mark in marks) <= limit:
+        return True
+    found = 0
+    for piece in pieces.finditer(data):
+        start, end = piece.span()
+        if data[start : start + 1] != quote:
+            found += sum(data.count(mark, start, end) for mark in marks)
+            if found > limit:
+                return False
+    return True
 
 
 def validate_obj(model: type[M], obj: Any, source: str) -> M:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,6 +22,42 @@ class Problem:
         if self.path:
             return f"{self.file}: {self.path}: {self.message}"
         return f"{self.file}: {self.message}"
+
+
+MAX_PROBLEMS_PER_DOCUMENT = 100
+"""Problems kept for one document; the rest are counted in one line. A hostile file of a few hundred KB can
+hold millions of mistakes (a list of a million empty objects), and every one kept cost memory and output."""
+
+
+_MORE = re.compile(r"and ([0-9,]+) more problem\(s\) in this file, not listed")
+
+
+def more_problems(file: str, n: int) -> Problem:
+    """The line that stands for ``n`` problems of ``file`` not kept."""
+    return Problem(file, "", f"and {n:,} more problem(s) in this file, not listed")
+
+
+def capped(problems: Iterable[Problem], limit: int = MAX_PROBLEMS_PER_DOCUMENT) -> list[Problem]:
+    """At most ``limit`` problems per file (in their order); where a file's first problem not kept was,
+    one line says how many more it has (``and 5,999,900 more problem(s) in this file, not listed``). Such
+    lines already in ``problems`` are added up, so capping twice gives the same result."""
+    out: list[Problem] = []
+    kept: dict[str, int] = {}
+    more: dict[str, int] = {}
+    more_at: dict[str, int] = {}
+    for problem in problems:
+        counted = _MORE.fullmatch(problem.message) if not problem.path else None
+        if counted is None and kept.get(problem.file, 0) < limit:
+            kept[problem.file] = kept.get(problem.file, 0) + 1
+            out.append(problem)
+            continue
+        more[problem.file] = more.get(problem.file, 0) + (1 if counted is None else int(counted[1].replace(",", "")))
+        if problem.file not in more_at:
+            more_at[problem.file] = len(out)
+            out.append(problem)  # replaced below, once the count is known
+    for file, index in more_at.items():
+        out[index] = more_problems(file, more[file])
+    return out
 
 
 class WmcdpError(Exception):

@@ -16,17 +16,16 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
-from wmcdp_desktop.core import parallel
-from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
-from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, read_file_bytes, validate_obj
+from wmcdp_desktop.core.errors import DocumentError, Problem, capped
 from wmcdp_desktop.core.gc_pause import gc_paused
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
-from wmcdp_desktop.core.zips.reader import open_zip_file
+from wmcdp_desktop.core.strict_json import parse_json_bytes
+from wmcdp_desktop.core.zips.reader import SafeZip, open_zip_file
 
 MANIFEST_NAME = "manifest.json"
 SKIPPED_FOLDERS = {"drafts", "quarantine"}
@@ -92,39 +91,80 @@ def is_zip_path(path: Path) -> bool:
         return False
 
 
+MAX_RECORD_VALUES = 100_000
+"""Most JSON values (objects, arrays, list items) a record file may hold; a rating record has a few hundred.
+Checked before parsing: a file of a million empty objects would take gigabytes once parsed."""
+MANIFEST_VALUES_PER_FILE = 32
+"""JSON values ``manifest.json`` may hold per entry of its zip (a listed file takes 8), plus a few hundred."""
+
+
+def read_record_bytes(data: bytes, source: str) -> RatingRecord:
+    """A record file's bytes as a valid :class:`RatingRecord` (strict JSON, the model; ``DocumentError``)."""
+    if not json_values_at_most(data, MAX_RECORD_VALUES):
+        raise DocumentError.single(
+            source, f"holds more than {MAX_RECORD_VALUES:,} JSON values; a rating record has a few hundred (not read)"
+        )
+    return load_bytes(RatingRecord, data, source)
+
+
 def read_export(path: Path) -> ExportRead:
-    """Open and check one results export zip. Never raises for bad content: problems are collected."""
+    """Open and check one results export zip. Never raises for bad content: problems are collected, at most
+    :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT` per file of the export."""
     label = path.name
     try:
         zf = open_zip_file(path, label)
+        names = set(zf.names())
+        manifest = _read_manifest(zf, names, label)
     except DocumentError as exc:
-        return ExportRead(path, label, None, problems=list(exc.problems))
-    names = set(zf.names())
-    mdisp = f"{label}!{MANIFEST_NAME}"
-    if MANIFEST_NAME not in names:
-        return ExportRead(
-            path, label, None, problems=[Problem(label, "", "is not a WM-CDP results export: manifest.json is missing")]
-        )
-    try:
-        manifest = load_bytes(ResultsManifest, zf.read(MANIFEST_NAME), mdisp)
-    except DocumentError as exc:
-        return ExportRead(path, label, None, problems=list(exc.problems))
+        return ExportRead(path, label, None, problems=capped(exc.problems))
     result = ExportRead(path, label, manifest)
-    problems = result.problems
+    mdisp = f"{label}!{MANIFEST_NAME}"
     if manifest.format_version.split(".", 1)[0] != SUPPORTED_FORMAT_MAJOR:
-        problems.append(
+        result.problems.append(
             Problem(mdisp, "format_version", f"results format {manifest.format_version} is not supported; update wmcdp")
         )
         return result
+    listed = _read_listed_records(zf, names, result)
+    problems = result.problems
+    for name in sorted(names - listed - {MANIFEST_NAME}):
+        problems.append(Problem(f"{label}!{name}", "", "is not listed in manifest.json (unexpected file)"))
+    problems += _latest_and_count_problems(manifest, mdisp)
+    result.problems = capped(problems)
+    return result
+
+
+def _read_manifest(zf: SafeZip, names: set[str], label: str) -> ResultsManifest:
+    """``manifest.json``, checked against the size of the zip before it is parsed and validated."""
+    mdisp = f"{label}!{MANIFEST_NAME}"
+    if MANIFEST_NAME not in names:
+        raise DocumentError.single(label, "is not a WM-CDP results export: manifest.json is missing")
+    data = zf.read(MANIFEST_NAME)
+    record_files = len(names) - 1
+    if not json_values_at_most(data, MANIFEST_VALUES_PER_FILE * len(names) + 500):
+        raise DocumentError.single(mdisp, f"is far larger than an export of {record_files:,} record file(s) needs (not read)")
+    obj = parse_json_bytes(data, mdisp)
+    files = obj.get("files") if isinstance(obj, dict) else None
+    if isinstance(files, list) and len(files) > record_files:
+        raise DocumentError.single(
+            mdisp, f"lists {len(files):,} record files but the zip holds {record_files:,} (not checked further)", "files"
+        )
+    return validate_obj(ResultsManifest, obj, mdisp)
+
+
+def _read_listed_records(zf: SafeZip, names: set[str], result: ExportRead) -> set[str]:
+    """Each file the manifest lists: present, its size and SHA-256, a valid record that agrees with the
+    manifest (kept in ``result.records``). Returns the paths listed."""
+    manifest = result.manifest
+    assert manifest is not None
+    label, problems = result.label, result.problems
+    mdisp = f"{label}!{MANIFEST_NAME}"
     listed: set[str] = set()
-    latest_flags: dict[str, list[tuple[int, bool]]] = {}
     for i, entry in enumerate(manifest.files):
         where = f"files[{i}]"
         if entry.path in listed:
             problems.append(Problem(mdisp, f"{where}.path", f"{entry.path} is listed twice"))
             continue
         listed.add(entry.path)
-        latest_flags.setdefault(entry.task_id, []).append((entry.revision, entry.latest))
         expected_name = f"records/{entry.task_id}.r{entry.revision}.json"
         if entry.path != expected_name:
             problems.append(Problem(mdisp, f"{where}.path", f"{entry.path} should be {expected_name} (task id and revision)"))
@@ -134,14 +174,9 @@ def read_export(path: Path) -> ExportRead:
         disp = f"{label}!{entry.path}"
         try:
             data = zf.read(entry.path)
-        except DocumentError as exc:
-            problems.extend(exc.problems)
-            continue
-        if len(data) != entry.size or _sha(data) != entry.sha256:
-            problems.append(Problem(disp, "", "does not match the SHA-256/size in manifest.json: changed or damaged"))
-            continue
-        try:
-            record = load_bytes(RatingRecord, data, disp)
+            if len(data) != entry.size or _sha(data) != entry.sha256:
+                raise DocumentError.single(disp, "does not match the SHA-256/size in manifest.json: changed or damaged")
+            record = read_record_bytes(data, disp)
         except DocumentError as exc:
             problems.extend(exc.problems)
             continue
@@ -153,15 +188,23 @@ def read_export(path: Path) -> ExportRead:
             ("envelope.bundle_id", env.bundle_id, manifest.bundle_id),
             ("envelope.bundle_sha256", env.bundle_sha256, manifest.bundle_sha256),
         )
-        bad = False
-        for json_path, got, want in checks:
-            if got != want:
-                problems.append(Problem(disp, json_path, f"{got!r} does not match manifest.json ({want!r})"))
-                bad = True
-        if not bad:
+        mismatches = [Problem(disp, json_path, f"{got!r} does not match manifest.json ({want!r})")
+                      for json_path, got, want in checks if got != want]
+        problems.extend(mismatches)
+        if not mismatches:
             result.records.append(ReadRecord(record, disp, _sha(data), export=label))
-    for name in sorted(names - listed - {MANIFEST_NAME}):
-        problems.append(Problem(f"{label}!{name}", "", "is not listed in manifest.json (unexpected file)"))
+    return listed
+
+
+def _latest_and_count_problems(manifest: ResultsManifest, mdisp: str) -> list[Problem]:
+    """``latest`` set on exactly the newest revision of each task; the counts agree with the list."""
+    problems: list[Problem] = []
+    latest_flags: dict[str, list[tuple[int, bool]]] = {}
+    paths: set[str] = set()
+    for entry in manifest.files:
+        if entry.path not in paths:  # a path listed twice counts once
+            paths.add(entry.path)
+            latest_flags.setdefault(entry.task_id, []).append((entry.revision, entry.latest))
     for task_id, flags in sorted(latest_flags.items()):
         newest = max(rev for rev, _ in flags)
         marked = sorted(rev for rev, latest in flags if latest)
@@ -174,54 +217,40 @@ def read_export(path: Path) -> ExportRead:
         problems.append(Problem(mdisp, "counts.record_files", f"says {counts.record_files}, the manifest lists {len(manifest.files)}"))
     if counts.submitted != len(latest_flags):
         problems.append(Problem(mdisp, "counts.submitted", f"says {counts.submitted}, the manifest has {len(latest_flags)} tasks"))
-    return result
+    return problems
 
 
-def _path_key(path: Path) -> tuple[str, ...]:
-    """The order ``sorted()`` gives paths (pathlib compares parts; case-insensitively on Windows)."""
-    return path.parts if os.name == "posix" else tuple(part.lower() for part in path.parts)
+def record_files(folder: Path, problems: list[Problem]) -> list[str]:
+    """The record files under ``folder`` as the strings ``str(folder / ... / name)``, in the order
+    ``sorted()`` gives their paths (names compared case-insensitively on Windows, as pathlib does).
 
+    ``drafts/``, ``quarantine/`` and hidden folders and files are skipped; symbolic links are skipped and
+    reported; a folder that cannot be listed is reported. ``os.scandir`` gives each entry's type with the
+    listing (no ``stat`` per file).
+    """
+    found: list[str] = []
+    key = (lambda e: e.name) if os.name == "posix" else (lambda e: e.name.lower())
 
-def _record_files(folder: Path, problems: list[Problem]) -> list[Path]:
-    return [Path(source) for source in _record_sources(folder, problems)]
-
-
-def _record_sources(folder: Path, problems: list[Problem]) -> list[str]:
-    """The record files under ``folder`` as the strings ``str(folder / ... / name)``, in path order."""
-    # os.scandir: the file type comes with the listing (no stat per entry); 100,000 record files spent
-    # 15 % of `results validate` in a Path-based walk. Paths are built as strings (a Path per file cost
-    # another 0.5 s per 100,000) and each is sorted by the tuple of names pathlib would compare.
-    posix = os.name == "posix"
-    found: list[tuple[tuple[str, ...], str]] = []
-    stack: list[tuple[str, tuple[str, ...]]] = [(str(folder), _path_key(folder))]
-    while stack:
-        current, key = stack.pop()
-        prefix = str(Path(current) / "x")[:-1]  # what pathlib puts before a child's name
+    def walk(current: str) -> None:
         try:
             with os.scandir(current) as listing:
-                entries = sorted(listing, key=lambda e: e.name if posix else e.name.lower())
+                entries = sorted(listing, key=key)
         except OSError as exc:
             problems.append(Problem(current, "", f"cannot be read ({exc.strerror or exc})"))
-            continue
-        for entry in entries:
-            name = entry.name
-            path = prefix + name
+            return
+        prefix = str(Path(current) / "x")[:-1]  # what pathlib puts before a child's name
+        for entry in entries:  # depth first, in name order: the order of the sorted paths
+            path = prefix + entry.name
             if entry.is_symlink():
                 problems.append(Problem(path, "", "is a symbolic link (skipped)"))
             elif entry.is_dir():
-                if name not in SKIPPED_FOLDERS and not name.startswith("."):
-                    stack.append((path, (*key, name if posix else name.lower())))
-            elif name.endswith(".json") and not name.startswith("."):
-                found.append(((*key, name if posix else name.lower()), path))
-    found.sort(key=itemgetter(0))
-    return [path for _, path in found]
+                if entry.name not in SKIPPED_FOLDERS and not entry.name.startswith("."):
+                    walk(path)
+            elif entry.name.endswith(".json") and not entry.name.startswith("."):
+                found.append(path)
 
-
-PARALLEL_MIN_FILES = 2_000
-"""With ``jobs=None`` (automatic), folders of at least this many record files are read by a process pool
-(five times as many where workers are not forked: :func:`~wmcdp_desktop.core.parallel.workers_for`)."""
-MAX_CHUNK = 2_000
-MIN_CHUNK = 250
+    walk(str(folder))
+    return found
 
 
 _Outcome = tuple[str, RatingRecord | None, str, str, str] | list[Problem]
@@ -231,40 +260,24 @@ _Outcome = tuple[str, RatingRecord | None, str, str, str] | list[Problem]
 def _read_record_file(source: str, keep_record: bool) -> _Outcome:
     try:
         data = read_file_bytes(source)
-        record = load_bytes(RatingRecord, data, source)
+        record = read_record_bytes(data, source)
     except DocumentError as exc:
         return exc.problems
     env = record.envelope
     return (_sha(data), record if keep_record else None, record.rater_id, env.task_id, env.bundle_id)
 
 
-def _read_record_chunk(sources: list[str], keep_records: bool) -> list[_Outcome]:
-    """Run in a worker process: only path strings come in, plain data and models go back."""
-    return [_read_record_file(source, keep_records) for source in sources]
-
-
-def _chunk_size(n_files: int, workers: int) -> int:
-    return max(MIN_CHUNK, min(MAX_CHUNK, -(-n_files // (workers * 8))))
-
-
 def read_records(
     paths: list[Path],
     progress: Callable[[int, int], None] | None = None,
     *,
-    jobs: int | None = 1,
     keep_records: bool = True,
-    chunk_size: int | None = None,
-    start_method: str | None = None,
 ) -> ReadResult:
     """Read record files, folders of them and export zips; collect valid records and every problem.
 
-    ``jobs``: worker processes for loose record files; ``1`` reads everything in this process, ``None``
-    chooses (a pool of up to :data:`~wmcdp_desktop.core.parallel.MAX_AUTO_WORKERS` when there are at
-    least :data:`PARALLEL_MIN_FILES` files, five times that where workers are not forked, and more than one CPU). The result is the same either way:
-    records, problems and their order, counts. ``progress(done, total)`` counts files and exports read.
-    ``keep_records=False``: :attr:`ReadResult.records` stays empty (only :attr:`ReadResult.summaries`),
-    which spares sending every record back from the workers.
-    ``chunk_size`` (files per task) and ``start_method`` (multiprocessing) are for tests.
+    ``progress(done, total)`` counts files and exports read. ``keep_records=False``: only
+    :attr:`ReadResult.summaries` is filled (:attr:`ReadResult.records` stays empty), so that 100,000 valid
+    records are not all kept in memory when only their counts are reported.
     """
     result = ReadResult()
     targets: list[tuple[str, Path | str]] = []
@@ -272,7 +285,7 @@ def read_records(
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            sources = _record_sources(path, result.problems)
+            sources = record_files(path, result.problems)
             if not sources:
                 result.problems.append(Problem(str(path), "", "holds no record files (*.json)"))
             targets.extend(("record", source) for source in sources)
@@ -282,11 +295,6 @@ def read_records(
             targets.append(("export", path))
         else:
             targets.append(("record", str(path)))
-    n_files = sum(1 for kind, _ in targets if kind == "record")
-    workers = parallel.workers_for(jobs, n_files, PARALLEL_MIN_FILES)
-    if workers > 1 and n_files:
-        _read_parallel(targets, result, progress, workers, keep_records, chunk_size, start_method)
-        return result
     with gc_paused():
         for done, (kind, target) in enumerate(targets, start=1):
             if kind == "export":
@@ -320,60 +328,3 @@ def _add_record(result: ReadResult, source: str, outcome: _Outcome) -> None:
     if record is not None:
         result.records.append(ReadRecord(record, source, sha))
     result.summaries.append(RecordSummary(source, sha, rater_id, task_id, bundle_id))
-
-
-def _read_parallel(
-    targets: list[tuple[str, Path | str]],
-    result: ReadResult,
-    progress: Callable[[int, int], None] | None,
-    workers: int,
-    keep_records: bool,
-    chunk_size: int | None,
-    start_method: str | None,
-) -> None:
-    """Loose record files in chunks on a process pool, exports here meanwhile; merged in target order."""
-    sources = [str(target) if kind == "record" else "" for kind, target in targets]
-    record_indices = [i for i, (kind, _) in enumerate(targets) if kind == "record"]
-    size = chunk_size or _chunk_size(len(record_indices), workers)
-    chunks = [record_indices[i : i + size] for i in range(0, len(record_indices), size)]
-    outcomes: list[_Outcome | None] = [None] * len(targets)
-    exports: dict[int, ExportRead] = {}
-    total = len(targets)
-    done = 0
-    pool: parallel.ChunkPool[str, list[_Outcome]] = parallel.ChunkPool(
-        _read_record_chunk,
-        [[sources[i] for i in chunk] for chunk in chunks],
-        workers=workers,
-        extra=(keep_records,),
-        start_method=start_method,
-    )
-    # The workers start (are forked) when the pool is entered, so they keep the collector as it was.
-    with pool, gc_paused():
-        for i, (kind, target) in enumerate(targets):
-            if kind == "export":
-                exports[i] = read_export(Path(target))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-        try:
-            for index, values in pool.completed():
-                chunk = chunks[index]
-                for i, value in zip(chunk, values, strict=True):
-                    outcomes[i] = value
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-        except parallel.WorkerError as exc:
-            chunk = chunks[exc.chunk]
-            where = sources[chunk[0]] if len(chunk) == 1 else f"{sources[chunk[0]]} ... {sources[chunk[-1]]}"
-            raise parallel.WorkerError(
-                exc.chunk, f"{exc.cause} (while reading {len(chunk)} record file(s): {where})"
-            ) from None
-    with gc_paused():
-        for i, (kind, _) in enumerate(targets):
-            if kind == "export":
-                _add_export(result, exports[i], keep_records)
-            else:
-                outcome = outcomes[i]
-                assert outcome is not None  # every chunk completed, or we raised above
-                _add_record(result, sources[i], outcome)
