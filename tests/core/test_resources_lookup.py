@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from wmcdp_desktop.core import resources
-from wmcdp_desktop.core.resources import ResourceMissingError
 
 
 def _package_layout(root: Path) -> Path:
@@ -45,9 +44,22 @@ def test_standalone_build_layout_is_found_under_the_bundled_data(monkeypatch: py
     assert text.index("Qt: LGPL-3.0") < text.index("Apache License")
 
 
-def test_a_missing_file_is_named_in_plain_words(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_damaged_standalone_build_points_inside_itself(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Missing data in a standalone build is looked for in the build (where the app says it is missing), never
+    in a folder beside it that someone else could fill."""
     (tmp_path / "_internal" / "wmcdp_desktop").mkdir(parents=True)
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path / "_internal"), raising=False)
-    with pytest.raises(ResourceMissingError, match=r"'resources' is missing.*Reinstall WM-CDP Desktop"):
-        resources.demo_bundle_path()
+    path = resources.demo_bundle_path()
+    assert path == tmp_path / "_internal" / "wmcdp_desktop" / "_resources" / "demo-bundle.wmcdp"
+    assert not path.exists()
+
+
+def test_the_about_text_of_a_damaged_install_is_a_plain_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "_internal" / "wmcdp_desktop").mkdir(parents=True)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path / "_internal"), raising=False)
+    with pytest.raises(FileNotFoundError):
+        resources.legal_text()

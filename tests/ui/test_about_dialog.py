@@ -76,3 +76,18 @@ def test_about_texts_go_through_qt_translation(
     assert dialog.windowTitle() == "«About WM-CDP Desktop»"
     assert dialog.notices.accessibleName() == "«Licence and third-party notices»"
     assert dialog.summary.text().startswith("«The offline rating tool")
+
+
+def test_about_in_a_damaged_install_says_the_notices_are_missing(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wmcdp_desktop.ui import about_dialog
+
+    def missing() -> str:
+        raise FileNotFoundError(2, "No such file or directory", "THIRD-PARTY-NOTICES.md")
+
+    monkeypatch.setattr(about_dialog, "legal_text", missing)
+    dialog = AboutDialog()
+    qtbot.addWidget(dialog)
+    text = dialog.notices.toPlainText()
+    assert text.startswith("The licence and notices could not be read:") and "THIRD-PARTY-NOTICES.md" in text

@@ -12,12 +12,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from wmcdp_desktop.core.errors import WmcdpError
-
-
-class ResourceMissingError(WmcdpError):
-    """A file that ships with the app is not where it should be (a damaged install or build)."""
-
 
 def package_dir() -> Path:
     """The ``wmcdp_desktop`` package folder: next to this module, or inside a standalone build's data."""
@@ -28,15 +22,16 @@ def package_dir() -> Path:
 
 
 def _locate(packaged: str, checkout: str) -> Path:
-    """``packaged`` inside the package folder (wheel, standalone build), else ``checkout`` in the checkout."""
+    """``packaged`` inside the package folder (wheel, standalone build), else ``checkout`` in the checkout.
+
+    When neither exists (a damaged install), the path where the install should have it: callers that
+    open it say which file is missing from the installation.
+    """
     package = package_dir()
-    for candidate in (package / packaged, package.parent / checkout):
-        if candidate.exists():
-            return candidate
-    raise ResourceMissingError(
-        f"The app's own file {checkout!r} is missing (looked in {package / packaged} and "
-        f"{package.parent / checkout}). Reinstall WM-CDP Desktop or download it again."
-    )
+    inside, beside = package / packaged, package.parent / checkout
+    if inside.exists() or (not beside.exists() and getattr(sys, "frozen", False)):
+        return inside
+    return beside
 
 
 def resources_dir() -> Path:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from wmcdp_desktop import __version__
-from wmcdp_desktop.core.resources import ResourceMissingError, legal_text, licenses_folder
+from wmcdp_desktop.core.resources import legal_text, licenses_folder
 
 LICENCE_NAME = "Apache-2.0"
 
@@ -54,7 +54,7 @@ class AboutDialog(QDialog):
         self.notices.setAccessibleName(self.tr("Licence and third-party notices"))
         try:
             self.notices.setPlainText(legal_text())
-        except (ResourceMissingError, OSError, UnicodeDecodeError) as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             self.notices.setPlainText(
                 self.tr("The licence and notices could not be read: {error}").format(error=exc)
             )
