@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
+
+if TYPE_CHECKING:
+    from wmcdp_desktop.core.coordinator.leak_scan import AcceptedLeak
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -34,6 +37,14 @@ def print_problems(problems: Iterable[Problem], heading: str | None = None) -> N
         print(heading, file=sys.stderr)
     for problem in problems:
         print(f"  {problem}", file=sys.stderr)
+
+
+def print_accepted(accepted: Sequence[AcceptedLeak]) -> None:
+    """The leak-scan findings the study accepts, with their reasons (stdout: they are part of the result)."""
+    if accepted:
+        print(f"{len(accepted)} accepted finding(s) (study.json accepted_findings):")
+        for leak in accepted:
+            print(f"  {leak.line()}")
 
 
 def whole_number(minimum: int, too_small: str) -> Callable[[str], int]:

@@ -11,6 +11,7 @@ from wmcdp_desktop.cli._common import (
     EXIT_OK,
     UsageError,
     add_json_flag,
+    print_accepted,
     print_json,
     print_problems,
     problem_obj,
@@ -19,7 +20,7 @@ from wmcdp_desktop.cli._common import (
 )
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.coordinator.bundle_builder import build
+from wmcdp_desktop.core.coordinator.bundle_builder import blinding_labels, build
 from wmcdp_desktop.core.coordinator.study_loader import load_study
 from wmcdp_desktop.core.errors import DocumentError, Problem
 
@@ -29,11 +30,14 @@ Build one blinded .wmcdp bundle per rater from a study folder, plus the coordina
 A task is one (benchmark item, candidate response). Items are sent when their split is in the study's
 rater_splits, they have no exclusionReason, and they are not held out (split held_out_project or
 leakageControl.heldOutProject). Each task goes to OVERLAP raters; any two raters' task counts differ by
-at most one. The order per rater is shuffled from the seed, responses to the same item never back
-to back where avoidable, and which model comes first rotates across raters.
-No bundle contains a model name, a response id, gold standards of non-calibration items, adjudication
-notes or exclusion reasons (the build stops if a model name or response id is found anywhere in a
-bundle). Same study + same seed = byte-identical bundles.
+at most one, and so do each rater's counts of the models. The order per rater is shuffled from the seed,
+responses to the same item never back to back where avoidable; which response of an item comes first is
+drawn per rater and item (one recognised response says nothing about the next), model positions kept
+balanced. No bundle contains a model name, a response id, gold standards of non-calibration items,
+adjudication notes or exclusion reasons: the leak scan of `wmcdp study validate` runs first (findings
+accepted in study.json are listed), then every string of every bundle is searched again; the only
+exception is the blinding check's labels, when study.json sets blinding_check. Same study + same seed =
+byte-identical bundles.
 
 Files written in OUT: <study_id>-<rater_id>.wmcdp for each rater and <study_id>-unblinding-key.json
 (owner-only permissions; keep it private, never send it to raters)."""
@@ -128,6 +132,7 @@ def _build(args: argparse.Namespace) -> int:
             key_path=args.key,
             progress=bar,
         )
+    warnings = study.warnings + result.scan.warnings
     bundles = [
         {
             "file": str(path),
@@ -150,11 +155,14 @@ def _build(args: argparse.Namespace) -> int:
                 "bundles": bundles,
                 "key": str(result.key_path),
                 "left_out": left_out,
-                "warnings": [problem_obj(w) for w in study.warnings],
+                "accepted_findings": [a.as_obj() for a in result.scan.accepted],
+                "blinding_check_labels": blinding_labels(study),
+                "warnings": [problem_obj(w) for w in warnings],
             }
         )
         return EXIT_OK
-    print_problems(study.warnings, "warnings:")
+    print_problems(warnings, "warnings:")
+    print_accepted(result.scan.accepted)
     print(
         f"{len(result.plan.tasks)} tasks (seed {result.plan.seed}"
         + ("" if args.unassigned else f", overlap {result.plan.overlap}")

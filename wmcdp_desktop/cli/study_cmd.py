@@ -11,6 +11,7 @@ from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     add_json_flag,
+    print_accepted,
     print_json,
     print_problems,
     problem_obj,
@@ -18,6 +19,7 @@ from wmcdp_desktop.cli._common import (
     subparsers,
 )
 from wmcdp_desktop.cli.progress import ProgressBar
+from wmcdp_desktop.core.coordinator.leak_scan import scan_study
 from wmcdp_desktop.core.coordinator.study_loader import load_study
 from wmcdp_desktop.core.errors import DocumentError
 
@@ -25,8 +27,15 @@ DESCRIPTION = """\
 Check a study folder (study.json, rubric.json, items/*.json, cases/*.json, responses/*.jsonl).
 Every document must be valid, and every cross-reference must resolve: caseRef to an existing case with
 that version (and SHA-256 when given), contractRef to the rubric id and version, every criterionId to a
-rubric dimension or failure mode, every response to an item; no id used twice. All problems are listed
-at once, each with file and JSON path. Exit 0 when valid, 1 when not."""
+rubric dimension or failure mode, every response to an item; no id used twice.
+
+Then the leak scan: every text a bundle can carry (scenario and conversation, responses, calibration
+feedback, rubric, item/domain/scenario-type ids, study title, rater ids and roles) is searched, ignoring
+case, width, accents, look-alike letters, invisible characters and the spaces, dots and hyphens between
+letters and digits, for every model id and its natural spellings, the aliases in study.json, the
+vendor and product names of the built-in list, and every response id. Each finding names the file, the
+JSON path, the term and the text around it. Findings accepted in study.json accepted_findings are listed
+but do not fail. All problems are listed at once. Exit 0 when valid, 1 when not."""
 
 
 def register(sub: Any) -> None:
@@ -54,6 +63,22 @@ def _validate(args: argparse.Namespace) -> int:
             else:
                 print_problems(exc.problems, f"{args.study_dir}: {len(exc.problems)} problem(s):")
             return EXIT_INVALID
+    scanned = scan_study(study)
+    warnings = study.warnings + scanned.warnings
+    if scanned.findings:
+        problems = scanned.problems()
+        if args.json:
+            print_json({
+                "ok": False, "problems": [problem_obj(p) for p in problems],
+                "leaks": [f.as_obj() for f in scanned.findings],
+                "accepted_findings": [a.as_obj() for a in scanned.accepted],
+                "warnings": [problem_obj(w) for w in warnings],
+            })
+        else:
+            print_problems(warnings, "warnings:")
+            print_problems(problems, f"{args.study_dir}: {len(problems)} leak(s) of a model's identity:")
+            print_accepted(scanned.accepted)
+        return EXIT_INVALID
     counts = study.counts()
     if args.json:
         print_json(
@@ -62,11 +87,13 @@ def _validate(args: argparse.Namespace) -> int:
                 "study_id": study.study.study_id,
                 "counts": counts,
                 "problems": [],
-                "warnings": [problem_obj(w) for w in study.warnings],
+                "accepted_findings": [a.as_obj() for a in scanned.accepted],
+                "warnings": [problem_obj(w) for w in warnings],
             }
         )
         return EXIT_OK
-    print_problems(study.warnings, "warnings:")
+    print_problems(warnings, "warnings:")
+    print_accepted(scanned.accepted)
     print(
         f"{args.study_dir}: study {study.study.study_id} is valid: {counts['items']} items "
         f"({counts['items_sent']} sent to raters), {counts['cases']} cases, {counts['responses']} responses "

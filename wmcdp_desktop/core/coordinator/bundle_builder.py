@@ -14,20 +14,24 @@ The rules, in the order they are applied (docs/COORDINATORS.md explains them for
    ``task_id = "t-" + HMAC-SHA256(secret, "task:" + response_id)[:16 hex]``. Raters do not have the
    study content, so they cannot recompute or reverse an id; the same build gives every rater the same
    ids. The secret is not stored anywhere (the key maps ids directly).
-4. **Assignment.** Tasks are shuffled with the seed (item order shuffled, the responses of each item kept
-   together and rotated from item to item), raters are shuffled with the seed, then slot ``s`` of ``tasks x overlap`` goes to rater
-   ``s mod raters``: each task goes to ``overlap`` different raters and any two raters' task counts differ
-   by at most one.
+4. **Assignment.** Tasks are dealt model by model (models in a seeded order, each model's tasks in their
+   own seeded order), ``overlap`` consecutive slots per task, round-robin over the raters (in a seeded
+   order): each task goes to ``overlap`` different raters, any two raters' task counts differ by at most
+   one, and so do, within one rater, the counts of models answering the same number of items.
 5. **Order per rater.** Shuffled with the seed (calibration tasks are mixed in like the others), never
-   placing two responses to the same item back to back unless that is unavoidable. Which model's response comes first for an item rotates with the
-   rater's position and the item, so no model is systematically seen first.
+   placing two responses to the same item back to back unless that is unavoidable. Which response of an
+   item comes first, second... is drawn per rater and item from its own seeded stream (so one recognised
+   response says nothing about the next response to the same item): the first is a model this rater has
+   seen first least often so far (which model comes first stays balanced), the rest uniformly random.
 6. **Blinding.** A task holds the scenario, the item id, domain and scenario types, the opaque response
    id and the response text; calibration tasks also hold :class:`CalibrationFeedback` (criterion
    verdicts, severities, criterion notes, acceptable decisions; never adjudication notes) - only on
    the response the gold describes when the item names it in ``metadata.goldResponseId`` (item
-   ``metadata`` itself is never shipped). Before anything
-   is written, every file and file name of every bundle is searched for every model name (ignoring case)
-   and every response id; a hit stops the build with a message saying where.
+   ``metadata`` itself is never shipped). Before anything is planned the leak scan
+   (:mod:`leak_scan`, the same as ``study validate``'s) searches every study text a bundle can carry;
+   after the bundles are made it searches every string and file name of every bundle again. A finding
+   the study does not accept stops the build, naming where. The blinding check's labels
+   (:data:`LABELS_FIELD`) are the one exception.
 7. **Determinism.** Canonical JSON, sorted zip entries with fixed timestamps and permissions,
    ``created_at`` from ``study.json``: the same study and seed give byte-identical bundles and key.
 
@@ -40,14 +44,21 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
-from wmcdp_desktop.core.coordinator.study_loader import MIN_CHECKABLE_NAME, LoadedStudy
+from wmcdp_desktop.core.coordinator.leak_scan import (
+    Match,
+    Matcher,
+    ScanResult,
+    scan_study,
+    walk_strings,
+)
+from wmcdp_desktop.core.coordinator.study_loader import CALIBRATION_SPLIT, LoadedStudy
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -59,6 +70,7 @@ from wmcdp_desktop.core.models.unblinding_key import (
     KEY_FORMAT_VERSION,
     KeyBundle,
     KeyEntry,
+    KeyLabel,
     LeftOutItem,
     UnblindingKey,
 )
@@ -72,8 +84,6 @@ ID_SCHEME = (
     "response_id)[:16]"
 )
 KEY_MODE = OWNER_ONLY
-CALIBRATION_SPLIT = "calibration"
-"""Items of this split carry :class:`CalibrationFeedback` (shown to the rater after submitting)."""
 GOLD_RESPONSE_KEY = "goldResponseId"
 """``metadata.goldResponseId`` of an item: the ``response_id`` its gold standard describes."""
 
@@ -185,6 +195,70 @@ def _arrange(tasks: list[str], item_of: dict[str, str], rng: SeededRandom) -> li
     return out
 
 
+def _assign(
+    tasks: dict[str, PlannedTask], model_of: dict[str, str], raters: list[str], overlap: int, seed: int,
+    unassigned: bool,
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Which raters get which tasks: each task ``overlap`` different raters, task counts per rater and, per
+    rater, counts per model differing by at most one where the design allows.
+
+    The tasks are dealt model by model (models in a seeded order, each model's tasks in its own seeded
+    order), ``overlap`` consecutive slots per task, round-robin over the raters (in a seeded order).
+    """
+    raters_of: dict[str, list[str]] = {t: [] for t in tasks}
+    by_model: dict[str, list[str]] = {}
+    for task_id in sorted(tasks):
+        by_model.setdefault(model_of[task_id], []).append(task_id)
+    sequence: list[str] = []
+    for model in SeededRandom(seed, "models").shuffled(sorted(by_model)):
+        sequence.extend(SeededRandom(seed, f"tasks:{model}").shuffled(by_model[model]))
+    if unassigned:
+        return {"": sequence}, raters_of
+    rater_order = SeededRandom(seed, "raters").shuffled(raters)
+    assigned: dict[str, list[str]] = {r: [] for r in rater_order}
+    slot = 0
+    for task_id in sequence:
+        for _ in range(overlap):
+            rater = rater_order[slot % len(rater_order)]
+            assigned[rater].append(task_id)
+            raters_of[task_id].append(rater)
+            slot += 1
+    return assigned, raters_of
+
+
+def _order(rater: str, task_ids: list[str], item_of: dict[str, str], model_of: dict[str, str], seed: int) -> list[str]:
+    """One rater's presentation order.
+
+    Positions: a seeded shuffle that never puts two responses to the same item back to back where
+    avoidable (:func:`_arrange`). Which response of an item takes which of the item's positions is drawn
+    for this rater and item from its own seeded stream: the first is a model seen first least often in this
+    rater's items so far (so which model comes first stays balanced), the others follow in a uniformly
+    random order. Seeing one response of an item therefore says nothing about the next one, in this item
+    or any other (balancing every later position too would make the orders of different items repeat one
+    cycle: with three models, the only orders that balance every position are the three rotations of one).
+    """
+    sequence = _arrange(task_ids, item_of, SeededRandom(seed, f"order:{rater}"))
+    slots: dict[str, list[int]] = {}
+    for pos, task_id in enumerate(sequence):
+        slots.setdefault(item_of[task_id], []).append(pos)
+    mine_of: dict[str, list[str]] = {}
+    for task_id in sorted(task_ids):
+        mine_of.setdefault(item_of[task_id], []).append(task_id)
+    first_counts: dict[str, int] = {}
+    ordered = list(sequence)
+    for item, positions in slots.items():  # items in the order their first response is shown
+        rng = SeededRandom(seed, f"within:{rater}:{item}")
+        mine = mine_of[item]
+        fewest = min(first_counts.get(model_of[t], 0) for t in mine)
+        choices = [t for t in mine if first_counts.get(model_of[t], 0) == fewest]
+        first = choices[rng.below(len(choices))]
+        first_counts[model_of[first]] = fewest + 1
+        rest = rng.shuffled([t for t in mine if t != first])
+        for pos, task_id in zip(positions, [first, *rest], strict=True):
+            ordered[pos] = task_id
+    return ordered
+
+
 def plan_build(
     study: LoadedStudy,
     *,
@@ -226,63 +300,9 @@ def plan_build(
         raise WmcdpError("no task to send: no item of the study's rater_splits has a candidate response")
 
     item_of = {t.task_id: t.item.benchmarkItemId for t in tasks.values()}
-    # Which model comes first: within an item, responses are ordered by a seeded shuffle of the
-    # model names, then rotated per rater position and item.
-    model_order = SeededRandom(seed, "models").shuffled(sorted({t.response.model_source for t in tasks.values()}))
-    model_rank = {m: i for i, m in enumerate(model_order)}
-    item_rank = {g: i for i, g in enumerate(sorted(set(item_of.values())))}
-
-    def within_item_key(task_id: str) -> tuple[int, str]:
-        t = tasks[task_id]
-        return (model_rank[t.response.model_source], t.response.response_id)
-
-    # Assignment: items in seeded order, each item's tasks together, then round-robin slots.
-    item_sequence = SeededRandom(seed, "items").shuffled(sorted(item_rank))
-    tasks_of_item: dict[str, list[str]] = {}
-    for t in sorted(tasks):
-        tasks_of_item.setdefault(item_of[t], []).append(t)
-    task_sequence: list[str] = []
-    for g in item_sequence:
-        # rotate per item, so which responses of an item end up with the same rater varies
-        mine = sorted(tasks_of_item[g], key=within_item_key)
-        shift = item_rank[g] % len(mine)
-        task_sequence.extend(mine[shift:] + mine[:shift])
-
-    assignment: dict[str, list[str]] = {}
-    raters_of: dict[str, list[str]] = {t: [] for t in tasks}
-    if unassigned:
-        positions = {"": 0}
-        assigned: dict[str, list[str]] = {"": list(task_sequence)}
-    else:
-        rater_order = SeededRandom(seed, "raters").shuffled(raters)
-        positions = {r: i for i, r in enumerate(rater_order)}
-        assigned = {r: [] for r in rater_order}
-        slot = 0
-        for task_id in task_sequence:
-            for _ in range(overlap):
-                rater = rater_order[slot % len(rater_order)]
-                assigned[rater].append(task_id)
-                raters_of[task_id].append(rater)
-                slot += 1
-
-    for rater, task_ids in assigned.items():
-        rng = SeededRandom(seed, f"order:{rater}")
-        sequence = _arrange(task_ids, item_of, rng)
-        # Fill each item's positions with its responses rotated by rater position and item.
-        slots: dict[str, list[int]] = {}
-        for pos, t in enumerate(sequence):
-            slots.setdefault(item_of[t], []).append(pos)
-        ordered = list(sequence)
-        mine_of: dict[str, list[str]] = {}
-        for t in task_ids:
-            mine_of.setdefault(item_of[t], []).append(t)
-        for g, pos_list in slots.items():
-            mine = sorted(mine_of[g], key=within_item_key)
-            shift = (positions[rater] + item_rank[g]) % len(mine)
-            rotated = mine[shift:] + mine[:shift]
-            for pos, t in zip(pos_list, rotated, strict=True):
-                ordered[pos] = t
-        assignment[rater] = ordered
+    model_of = {t.task_id: t.response.model_source for t in tasks.values()}
+    assigned, raters_of = _assign(tasks, model_of, raters, overlap, seed, unassigned)
+    assignment = {rater: _order(rater, task_ids, item_of, model_of, seed) for rater, task_ids in assigned.items()}
     return BuildPlan(
         study=study,
         seed=seed,
@@ -430,6 +450,7 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[Buil
         t: dumps_canonical(task_document(p, study).to_json_obj()).encode("utf-8") for t, p in plan.tasks.items()
     }
     role = {r.rater_id: r.role_or_background for r in study.study.raters}
+    labels = blinding_labels(study)
     out: list[BuiltBundle] = []
     for rater, order in sorted(plan.assignment.items()):
         rater_id = rater or None
@@ -453,6 +474,8 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[Buil
             "task_order": order,
             "files": listing,
         }
+        if labels is not None:
+            manifest[LABELS_FIELD] = labels
         if rater_id:
             manifest["rater_id"] = rater_id
             if role.get(rater_id):
@@ -473,67 +496,74 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[Buil
     return out
 
 
-def _trie_regex(words: list[str]) -> re.Pattern[str] | None:
-    """One regex matching exactly the ``words`` (prefix-shared, so thousands of words scan fast).
+LABELS_FIELD = "blinding_check_labels"
+"""The one field of a bundle that may hold vendor and model names: the blinding check's labels (the same
+study-wide, sorted list in every bundle of a build, decoys included; it says nothing about which response
+is which). The leak checks skip exactly this field of ``bundle.json``."""
 
-    Every string it matches is one of the words: a node's group is optional only where a word ends.
-    """
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-    if not trie:
+
+def blinding_labels(study: LoadedStudy) -> list[str] | None:
+    """The labels of the blinding check as every bundle carries them (sorted: the coordinator's order, e.g.
+    real systems first and decoys last, must not show), or None when the study has no check."""
+    check = study.study.blinding_check
+    if check is None:
         return None
-
-    def build(node: dict[str, Any]) -> str:
-        alternatives = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
-        if not alternatives:
-            return ""
-        ends_here = "" in node
-        if len(alternatives) == 1 and not ends_here:
-            return alternatives[0]
-        return "(?:" + "|".join(alternatives) + ")" + ("?" if ends_here else "")
-
-    # A lookahead finds a match starting at every position (overlapping ones too).
-    return re.compile("(?=(" + build(trie) + "))")
+    return sorted((label.label for label in check.labels), key=lambda text: (text.casefold(), text))
 
 
-def blinding_problems(plan: BuildPlan, bundles: list[BuiltBundle]) -> list[Problem]:
-    """Every place a model name (any case) or response id appears in a bundle's files or file names."""
-    models = sorted({r.response.model_source for r in plan.study.responses})
-    model_words = {m.casefold(): m for m in models if len(m.strip()) >= MIN_CHECKABLE_NAME}
-    response_ids = sorted(r.response.response_id for r in plan.study.responses if len(r.response.response_id) >= MIN_CHECKABLE_NAME)
-    model_re = _trie_regex(sorted(model_words))
-    response_re = _trie_regex(response_ids)
-    cache: dict[bytes, list[str]] = {}
+def bundle_leak_problems(
+    bundles: list[BuiltBundle], matcher: Matcher, accepted: set[tuple[str, str]],
+    known: dict[str, list[Match]] | None = None,
+) -> list[Problem]:
+    """The leak scan run again on what the build made: every file name and every string (keys included)
+    of every file of every bundle, except :data:`LABELS_FIELD`. A finding the coordinator accepted in the
+    study's text is accepted here too (``accepted``: term and exact text). The source scan has already
+    passed, so a finding here means the builder itself wrote something it should not have. ``known``:
+    texts the source scan searched with the same matcher, and what it found (not searched again)."""
+    seen: dict[str, list[Match]] = dict(known or {})
+    problems: set[Problem] = set()
 
-    def hits(data: bytes) -> list[str]:
-        if data in cache:
-            return cache[data]
-        text = data.decode("utf-8")
-        found: set[str] = set()
-        if model_re is not None:
-            for m in model_re.finditer(text.casefold()):
-                found.add(f"model name {model_words[m.group(1)]!r}")
-        if response_re is not None:
-            for m in response_re.finditer(text):
-                found.add(f"response id {m.group(1)!r}")
-        cache[data] = sorted(found)
-        return cache[data]
+    def leaks(text: str) -> list[Match]:
+        matches = seen.get(text)
+        if matches is None:
+            matches = seen[text] = matcher.find(text)
+        return [m for m in matches if (m.term.skeleton, text) not in accepted] if matches else []
 
-    problems: list[Problem] = []
+    def report(where: str, path: str, text: str) -> None:
+        for match in leaks(text):
+            problems.add(Problem(where, path, f"contains {match.term.describe()}: blinding would be broken"))
+
+    done: set[bytes] = set()
     for bundle in bundles:
-        blobs = [(bundle.file_name, bundle.file_name.encode())]
-        blobs += [(f"{bundle.file_name}!{n}", n.encode()) for n in bundle.files]
-        blobs += [(f"{bundle.file_name}!{n}", d) for n, d in bundle.files.items()]
-        for where, data in blobs:
-            for what in hits(data):
-                problems.append(
-                    Problem(where, "", f"contains {what}: blinding would be broken; remove it from the study text")
-                )
-    return sorted(set(problems))
+        report(bundle.file_name, "", bundle.file_name)
+        for name, data in bundle.files.items():
+            where = f"{bundle.file_name}!{name}"
+            report(where, "(file name)", name)
+            if data in done and name != "bundle.json":
+                continue  # the same task file in another rater's bundle
+            done.add(data)
+            obj = json.loads(data)
+            if name == "bundle.json":
+                obj = {k: v for k, v in obj.items() if k != LABELS_FIELD}
+            strings: list[str] = []
+            _strings_of(obj, strings)
+            if any(leaks(text) for text in strings):  # rare: only then find where
+                for path, text in walk_strings(obj):
+                    report(where, path, text)
+    return sorted(problems)
+
+
+def _strings_of(obj: Any, out: list[str]) -> None:
+    """Every string of a JSON value, keys included (no paths: fast)."""
+    if isinstance(obj, str):
+        out.append(obj)
+    elif isinstance(obj, dict):
+        out.extend(obj)
+        for value in obj.values():
+            _strings_of(value, out)
+    elif isinstance(obj, list):
+        for value in obj:
+            _strings_of(value, out)
 
 
 def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey:
@@ -550,7 +580,8 @@ def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey
         )
         for t in sorted(plan.tasks.values(), key=lambda p: p.task_id)
     ]
-    return UnblindingKey(
+    return _doc(
+        UnblindingKey,
         document_type="wmcdp_unblinding_key",
         format_version=KEY_FORMAT_VERSION,
         study_id=study.study.study_id,
@@ -572,6 +603,10 @@ def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey
             for b in bundles
         ],
         left_out=plan.left_out,
+        blinding_labels=(
+            [_doc(KeyLabel, label=x.label, model_source=x.model_source) for x in study.study.blinding_check.labels]
+            if study.study.blinding_check is not None else None
+        ),
     )
 
 
@@ -585,6 +620,8 @@ class BuildResult:
     bundles: list[BuiltBundle]
     bundle_paths: list[Path]
     key_path: Path
+    scan: ScanResult = field(default_factory=ScanResult)
+    """The leak scan: its accepted findings and warnings are listed in the build's output."""
 
 
 def build(
@@ -605,12 +642,16 @@ def build(
         unknown = [r for r in raters if r not in known]
         if unknown:
             raise WmcdpError(f"--raters: {', '.join(unknown)} not in study.json (raters: {', '.join(known)})")
+    scanned = scan_study(study)
+    if scanned.findings:
+        raise DocumentError(scanned.problems())
+    assert scanned.matcher is not None
     plan = plan_build(study, seed=seed, overlap=overlap, unassigned=unassigned)
     # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
     # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds
     # every rater's export (it may overwrite the original key in the same folder).
     all_bundles = build_bundles(plan, None)
-    problems = blinding_problems(plan, all_bundles)
+    problems = bundle_leak_problems(all_bundles, scanned.matcher, scanned.accepted_texts(), scanned.scanned)
     if problems:
         raise DocumentError(problems)
     key = unblinding_key(plan, all_bundles)
@@ -632,4 +673,4 @@ def build(
             progress(i, len(bundles))
     key_target = key_path or child_path(out_dir, key_file_name(study.study.study_id))
     atomic_write_text(key_target, dumps_canonical(key.to_json_obj()), mode=KEY_MODE)
-    return BuildResult(plan=plan, bundles=bundles, bundle_paths=paths, key_path=key_target)
+    return BuildResult(plan=plan, bundles=bundles, bundle_paths=paths, key_path=key_target, scan=scanned)

@@ -29,6 +29,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from wmcdp_desktop.core.coordinator.leak_normalise import skeleton
 from wmcdp_desktop.core.documents import load_bytes, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -39,10 +40,12 @@ from wmcdp_desktop.core.models.study import Study
 
 M = TypeVar("M", bound=BaseModel)
 
+CALIBRATION_SPLIT = "calibration"
+"""Items of this split carry calibration feedback (shown to the rater after submitting)."""
 NEVER_SENT_SPLIT = "held_out_project"
 """Items in this split are never sent to raters, whatever ``rater_splits`` says (leakage rule)."""
-MIN_CHECKABLE_NAME = 4
-"""Model names and response ids shorter than this cannot be searched for reliably in bundles."""
+MAX_LABEL = 80
+"""Longest blinding-check label (it is a button's text)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,8 @@ class LoadedStudy:
     cases: dict[tuple[str, str], Case]
     """By ``(case_id, case_version)``."""
     case_sha256: dict[tuple[str, str], str]
+    case_sources: dict[tuple[str, str], str]
+    """Study-relative file of each case."""
     responses: list[LoadedResponse]
     """In file and line order."""
     warnings: list[Problem] = field(default_factory=list)
@@ -326,6 +331,9 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
                 Problem(item_sources[item_id], "metadata.goldResponseId", f"{gold_id} is not a response to this item")
             )
 
+    if study is not None and response_paths and not broken_responses:
+        problems.extend(_blinding_settings_problems(study, models, set(response_ids), root))
+
     if study_pair is None or rubric_pair is None or problems:
         raise DocumentError(problems)
     study, study_bytes = study_pair
@@ -340,6 +348,7 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
         item_sources=item_sources,
         cases=cases,
         case_sha256=case_sha,
+        case_sources=case_source,
         responses=responses,
         warnings=warnings,
     )
@@ -347,11 +356,50 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
     for item_id, sent_item in loaded_study.items.items():
         if loaded_study.leave_out_reason(sent_item) is None and not by_item.get(item_id):
             warnings.append(Problem(item_sources[item_id], "", "is sent to raters but has no candidate response"))
-    for model in sorted(models):
-        if len(model.strip()) < MIN_CHECKABLE_NAME:
-            warnings.append(
-                Problem("responses/", "model_source", f"model name {model!r} is too short to be checked for leaks in bundles")
-            )
-    if problems:
-        raise DocumentError(problems)
+    check = study.blinding_check
+    if check is not None:
+        named = {label.model_source for label in check.labels}
+        for model in sorted(models - named):
+            warnings.append(Problem(
+                "study.json", "blinding_check.labels",
+                f"no label stands for model {model!r}: whether raters recognise it cannot be measured",
+            ))
     return loaded_study
+
+
+def _blinding_settings_problems(study: Study, models: set[str], response_ids: set[str], root: Path) -> list[Problem]:
+    """``models``, ``accepted_findings`` and ``blinding_check`` of ``study.json`` against the study."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(study.models or []):
+        if entry.model_source not in models:
+            problems.append(Problem("study.json", f"models[{i}].model_source", f"{entry.model_source!r} is not a model_source of responses/"))
+        if entry.model_source in seen:
+            problems.append(Problem("study.json", f"models[{i}].model_source", f"{entry.model_source!r} is listed twice"))
+        seen.add(entry.model_source)
+    for i, accepted in enumerate(study.accepted_findings or []):
+        if accepted.response_id is not None and accepted.response_id not in response_ids:
+            problems.append(Problem("study.json", f"accepted_findings[{i}].response_id", f"{accepted.response_id} is not a response of responses/"))
+        if accepted.file is not None:
+            place = accepted.file.replace("\\", "/").removeprefix("./")
+            target = (root / place).resolve()
+            inside = root.resolve() in target.parents
+            if not inside or not target.is_file() or place.startswith("responses/"):
+                problems.append(Problem(
+                    "study.json", f"accepted_findings[{i}].file",
+                    f"{accepted.file!r} is not a file of the study folder (for a response, give its response_id)",
+                ))
+    if study.blinding_check is not None:
+        labels: dict[str, int] = {}
+        for i, label in enumerate(study.blinding_check.labels):
+            where = f"blinding_check.labels[{i}]"
+            text = label.label
+            if len(text) > MAX_LABEL or any(not ch.isprintable() for ch in text):
+                problems.append(Problem("study.json", f"{where}.label", f"must be one line of at most {MAX_LABEL} printable characters"))
+            key = skeleton(text)
+            if key in labels:
+                problems.append(Problem("study.json", f"{where}.label", f"{text!r} reads the same as label {labels[key] + 1}"))
+            labels.setdefault(key, i)
+            if label.model_source is not None and label.model_source not in models:
+                problems.append(Problem("study.json", f"{where}.model_source", f"{label.model_source!r} is not a model_source of responses/"))
+    return problems

@@ -9,7 +9,8 @@ from pydantic import Field
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256
 
-BUNDLE_FORMAT_VERSION = "1.0.0"
+BUNDLE_FORMAT_VERSION = "1.1.0"
+"""1.1.0 added the optional ``blinding_check_labels``."""
 
 BUNDLE_PATH_PATTERN = r"^(rubric\.json|tasks/[A-Za-z0-9]([A-Za-z0-9._-]{0,126}[A-Za-z0-9_-])?\.json)$"
 """What a path in ``files`` may be (also checked without the model when a bundle opens: core/bundle_reader.py)."""
@@ -33,7 +34,7 @@ class BundleManifest(Document):
     document_type: Literal["wmcdp_bundle"]
     """Always ``wmcdp_bundle``."""
     format_version: SemVer
-    """Bundle format version (this app writes ``1.0.0``)."""
+    """Bundle format version (this app writes ``1.1.0``; it reads every ``1.x.y``)."""
     bundle_id: Identifier
     """Unique bundle id."""
     study_id: Identifier
@@ -50,3 +51,7 @@ class BundleManifest(Document):
     """Presentation order: task ids, each with a ``tasks/<id>.json`` file."""
     files: Annotated[list[BundleFile], Field(min_length=2)]
     """Every other file of the bundle with its SHA-256."""
+    blinding_check_labels: Annotated[list[NonBlankStr], Field(min_length=2)] | None = None
+    """When present, the app asks after each submitted rating "Do you think you know which system wrote
+    this response?" with "I can't tell" and these labels (the same list in every bundle of the study). The
+    only field of a bundle that may name a vendor or model."""

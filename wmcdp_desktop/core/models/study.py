@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import Count, DateTime, Identifier, NonBlankStr, Seed, Split
@@ -17,6 +17,59 @@ class Rater(Document):
     """Anonymised rater id (goes into every record the rater writes)."""
     role_or_background: str | None = None
     """Optional role/background, e.g. ``child psychologist``."""
+
+
+class ModelNames(Document):
+    """More names of one model for the leak scan (besides its id, its natural spellings and the built-in
+    list of vendors and families)."""
+
+    model_source: NonBlankStr
+    """The model, exactly as ``model_source`` in ``responses/*.jsonl``."""
+    aliases: Annotated[list[NonBlankStr], Field(min_length=1)]
+    """Names raters might know it by (product name, nickname, vendor...); matched as whole words."""
+
+
+class AcceptedFinding(Document):
+    """A leak-scan finding the coordinator has checked and accepts (listed by ``bundle build`` and ``report``).
+
+    Exactly one of ``response_id`` (a finding in that response's text) and ``file`` (a finding in any other
+    file of the study folder, e.g. ``cases/ocd-03.json``) says where.
+    """
+
+    model_config = ConfigDict(
+        json_schema_extra={"oneOf": [{"required": ["response_id"]}, {"required": ["file"]}]}
+    )
+
+    term: NonBlankStr
+    """The term as the finding names it (or the text it matched), e.g. ``Claude``."""
+    reason: NonBlankStr
+    """Why it is not a leak, e.g. ``Claude is the father's first name in this scenario``."""
+    response_id: Identifier | None = None
+    """The response whose text holds it."""
+    file: NonBlankStr | None = None
+    """The study file that holds it, relative to the study folder (``/``-separated)."""
+
+    @model_validator(mode="after")
+    def _one_place(self) -> AcceptedFinding:
+        if (self.response_id is None) == (self.file is None):
+            raise ValueError("give exactly one of response_id and file")
+        return self
+
+
+class BlindingLabel(Document):
+    """One answer a rater may give to "Do you think you know which system wrote this response?"."""
+
+    label: NonBlankStr
+    """What the rater sees, e.g. ``ChatGPT (OpenAI)``. Labels reach every bundle (the only model names that do)."""
+    model_source: NonBlankStr | None = None
+    """The model the label stands for; absent for a decoy (a system that is not in the study)."""
+
+
+class BlindingCheck(Document):
+    """The optional question asked after a rating is submitted, and its answers."""
+
+    labels: Annotated[list[BlindingLabel], Field(min_length=2)]
+    """The answers besides "I can't tell" (decoys included); shown to every rater in the same order."""
 
 
 class Study(Document):
@@ -40,6 +93,12 @@ class Study(Document):
     """Which item splits go into rater bundles, e.g. ``["test", "calibration"]``."""
     created_at: DateTime
     """Fixed creation time written into bundles, so builds are reproducible."""
+    models: list[ModelNames] | None = None
+    """Aliases per model for the leak scan."""
+    accepted_findings: list[AcceptedFinding] | None = None
+    """Leak-scan findings the coordinator accepts, each with its reason."""
+    blinding_check: BlindingCheck | None = None
+    """Ask raters which system they think wrote each response (measures blinding; ``wmcdp report``)."""
 
     @field_validator("raters")
     @classmethod

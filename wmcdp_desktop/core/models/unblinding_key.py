@@ -22,7 +22,8 @@ from wmcdp_desktop.core.models.common import (
     Split,
 )
 
-KEY_FORMAT_VERSION = "1.0.0"
+KEY_FORMAT_VERSION = "1.1.0"
+"""1.1.0 added the optional ``blinding_labels``."""
 
 
 class KeyEntry(Document):
@@ -68,13 +69,22 @@ class LeftOutItem(Document):
     """Why it was left out (exclusion, split, leakage rule, no response)."""
 
 
+class KeyLabel(Document):
+    """One answer of the blinding check and the model it stands for."""
+
+    label: NonBlankStr
+    """The label raters saw."""
+    model_source: NonBlankStr | None = None
+    """The model it stands for; absent for a decoy."""
+
+
 class UnblindingKey(Document):
     """Everything needed to unblind the ratings of one build. Keep it private."""
 
     document_type: Literal["wmcdp_unblinding_key"]
     """Always ``wmcdp_unblinding_key``."""
     format_version: SemVer
-    """Key format version (``1.0.0``)."""
+    """Key format version (``1.1.0``)."""
     study_id: Identifier
     """The study."""
     study_sha256: Sha256
@@ -93,3 +103,5 @@ class UnblindingKey(Document):
     """Every bundle written by the build."""
     left_out: list[LeftOutItem]
     """Items not sent, with the reason."""
+    blinding_labels: list[KeyLabel] | None = None
+    """The blinding check's labels (as in ``study.json``) and the model each stands for; absent without a check."""
