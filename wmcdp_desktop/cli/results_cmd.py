@@ -166,7 +166,10 @@ def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Pr
             except DocumentError as exc:
                 problems.extend(exc.problems)
                 continue
-        problems.extend(record_problems(rec, bundle.rubric, task, rr.source))
+        problems.extend(record_problems(
+            rec, bundle.rubric, task, rr.source,
+            blinding_labels=manifest.blinding_check_labels, check_blinding=True,
+        ))
     return problems
 
 

@@ -14,6 +14,7 @@ coordinator's commands report such a record instead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from wmcdp_desktop.core.errors import Problem
@@ -85,12 +86,15 @@ class RubricRules:
 def record_problems(
     record: RatingRecord, rubric: Rubric, task: Task | None, source: str = "record",
     *, rules: RubricRules | None = None, check_times: bool = True,
+    blinding_labels: Sequence[str] | None = None, check_blinding: bool = False,
 ) -> list[Problem]:
     """Every way ``record`` breaks the rules of ``rubric`` and ``task`` (empty list = valid).
 
     ``rules``: :class:`RubricRules` of ``rubric`` made beforehand, to check many records quickly.
     ``check_times``: whether ``started_at`` and ``submitted_at`` must lie in the plausible range (the app
     skips it for what it writes itself; see the module's docstring).
+    ``check_blinding``: also check ``blinding_guess`` against the bundle's ``blinding_labels`` (None = the
+    bundle asks no blinding question, so a record must not answer it).
     """
     if rules is None:
         rules = RubricRules(rubric)
@@ -156,6 +160,13 @@ def record_problems(
         problems.extend(time_problems(
             [("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)], source, rules.now
         ))
+
+    guess = record.blinding_guess
+    if check_blinding and guess is not None:
+        if blinding_labels is None:
+            add("blinding_guess", "the bundle asks no blinding question, so a record cannot answer it")
+        elif guess.label is not None and guess.label not in blinding_labels:
+            add("blinding_guess.label", f"{guess.label!r} is not one of the bundle's blinding-check labels")
 
     if task is not None:
         pairs = (

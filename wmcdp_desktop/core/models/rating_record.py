@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
 
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import (
@@ -132,6 +132,29 @@ class Envelope(Document):
         return self
 
 
+class BlindingGuess(Document):
+    """The rater's answer to "Do you think you know which system wrote this response?" (the blinding check)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"answer": {"const": "label"}}},
+            "then": {"required": ["label"]},
+            "else": {"not": {"required": ["label"]}},
+        }
+    )
+
+    answer: Literal["cannot_tell", "label"]
+    """``cannot_tell`` ("I can't tell") or ``label`` (one of the bundle's labels, in ``label``)."""
+    label: NonBlankStr | None = None
+    """The label chosen, exactly as the bundle's ``blinding_check_labels`` gives it (only with ``label``)."""
+
+    @model_validator(mode="after")
+    def _label_with_answer(self) -> BlindingGuess:
+        if (self.answer == "label") != (self.label is not None):
+            raise ValueError("label must be given exactly when answer is 'label'")
+        return self
+
+
 class RatingRecord(Document):
     """One submitted rating of one candidate response by one clinician."""
 
@@ -165,3 +188,5 @@ class RatingRecord(Document):
     """WM-FG-006 The clinician's explanation."""
     time_spent_scoring_seconds: Seconds | None = None
     """WM-FLD-024 Active time on the task in whole seconds (idle and hidden time excluded)."""
+    blinding_guess: BlindingGuess | None = None
+    """Only when the bundle has a blinding check and the rater answered it (never shown to other raters)."""

@@ -26,7 +26,13 @@ from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError, Wmcd
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.models.common import SEVERITIES, Severity, SpanRef, parse_datetime
 from wmcdp_desktop.core.models.draft import DRAFT_FORMAT_VERSION, Draft
-from wmcdp_desktop.core.models.rating_record import NA, RECORD_SCHEMA_ID, RECORD_SCHEMA_VERSION, RatingRecord
+from wmcdp_desktop.core.models.rating_record import (
+    NA,
+    RECORD_SCHEMA_ID,
+    RECORD_SCHEMA_VERSION,
+    BlindingGuess,
+    RatingRecord,
+)
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.rater.storage import RaterStore
@@ -595,8 +601,30 @@ class RatingSession:
         """Why the open rating cannot be submitted yet (empty = it can)."""
         return self._checked_record(self._editable(), 1, "0" * 32, utc_iso(self.clock))[0]
 
+    @property
+    def blinding_labels(self) -> list[str] | None:
+        """The answers of the bundle's blinding check besides "I can't tell" (None: the bundle has none)."""
+        labels = self.manifest.blinding_check_labels
+        return list(labels) if labels is not None else None
+
+    def asks_blinding_question(self) -> bool:
+        """Whether submitting the open rating should ask "Do you think you know which system wrote this
+        response?": the bundle has the check and this is the task's first submission (a revision keeps
+        the first answer)."""
+        return self.blinding_labels is not None and self.current is not None and self.current.base_revision is None
+
+    def _earlier_guess(self, rating: WorkingRating) -> BlindingGuess | None:
+        """The blinding-check answer of the revision a revision replaces (kept: it is asked once per task)."""
+        if rating.base_revision is None:
+            return None
+        try:
+            return self.store.load_record(rating.task_id, rating.base_revision).blinding_guess
+        except (StorageError, DocumentError):
+            return None  # the earlier record cannot be read: the revision goes without the answer
+
     def _checked_record(
-        self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str
+        self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str,
+        blinding_guess: BlindingGuess | None = None,
     ) -> tuple[list[Problem], RatingRecord | None]:
         """The problems of ``rating``, and the record built from it when there are none."""
         problems: list[Problem] = []
@@ -618,14 +646,20 @@ class RatingSession:
         if problems:
             return problems, None
         try:
-            record = self._build_record(rating, revision, record_id, submitted_at)
+            record = self._build_record(rating, revision, record_id, submitted_at, blinding_guess)
         except DocumentError as exc:
             return exc.problems, None
         # The times come from this computer's clock: never refuse a rating over them (record_rules).
-        problems = record_problems(record, self.rubric, self.task(rating.task_id), src, check_times=False)
+        problems = record_problems(
+            record, self.rubric, self.task(rating.task_id), src, check_times=False,
+            blinding_labels=self.blinding_labels, check_blinding=True,
+        )
         return problems, None if problems else record
 
-    def _build_record(self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str) -> RatingRecord:
+    def _build_record(
+        self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str,
+        blinding_guess: BlindingGuess | None = None,
+    ) -> RatingRecord:
         task = self.task(rating.task_id)
         envelope: dict[str, object] = {
             "schema_id": RECORD_SCHEMA_ID,
@@ -682,17 +716,29 @@ class RatingSession:
             obj["failure_mode_evidence_notes"] = notes
         if spans:
             obj["failure_mode_evidence_spans"] = spans
+        if blinding_guess is not None:
+            obj["blinding_guess"] = blinding_guess.to_json_obj()
         try:
             return RatingRecord.model_validate(obj)
         except ValidationError as exc:
             raise DocumentError(problems_from_validation_error(exc, "rating")) from None
 
-    def submit(self) -> SubmitOutcome:
-        """Validate; when valid write the record (a new revision when revising) and move on."""
+    def submit(self, blinding_guess: BlindingGuess | None = None) -> SubmitOutcome:
+        """Validate; when valid write the record (a new revision when revising) and move on.
+
+        ``blinding_guess``: the rater's answer to the blinding check (:meth:`asks_blinding_question`), None
+        when it was skipped or not asked. A revision keeps the answer given at the first submission.
+        """
         self.tick()
         rating = self._editable()
+        if rating.base_revision is not None:
+            if blinding_guess is not None:
+                raise WmcdpError("The blinding question is answered once, when a task is first submitted.")
+            blinding_guess = self._earlier_guess(rating)
         revision = (self._latest.get(rating.task_id) or 0) + 1
-        problems, record = self._checked_record(rating, revision, uuid.uuid4().hex, utc_iso(self.clock))
+        problems, record = self._checked_record(
+            rating, revision, uuid.uuid4().hex, utc_iso(self.clock), blinding_guess
+        )
         if record is None:
             return SubmitOutcome(problems)
         try:
