@@ -78,4 +78,13 @@ def key_findings(tables: list[Table]) -> list[str]:
         worst_g = min(gold, key=lambda r: r["agreement"])
         out.append(f"Ratings agree with the gold standard in {agree / total:.0%} of {total} comparisons; lowest on "
                    f"{worst_g['criterion']} {worst_g['label']} ({worst_g['agreement']:.0%}).")
+    index = _rows(by_name, "blinding_index")
+    recognised = [r for r in index if r["recognised_above_chance"]]
+    if recognised:
+        out.append("Blinding: raters recognised " + "; ".join(
+            f"{r['model']} ({r['correct']} of {r['correct'] + r['wrong']} guesses right, chance "
+            f"{r['chance']:.0%})" for r in recognised) + " more often than chance; read those ratings with care.")
+    elif index and any(r["answers"] for r in index):
+        out.append(f"Blinding: no model was recognised more often than chance ({sum(r['answers'] for r in index)} "
+                   "answers to the blinding question).")
     return out

@@ -61,6 +61,8 @@ class Dataset:
     submitted: FloatArray
     """Submission time as POSIX seconds (orders a rater's work for drift)."""
     rationale: list[str]
+    blinding_guess: list[str | None] = field(default_factory=list)
+    """Per rating: the blinding-check label chosen, ``""`` for "I can't tell", None when not answered."""
     gold_target: BoolArray | None = None
     """True where the item's gold standard describes the rated response: every response of the item, or
     only the one named by the item's ``metadata.goldResponseId``. None = every rating."""
@@ -220,6 +222,7 @@ def dataset_from_rows(
     seconds = np.full(n, np.nan)
     submitted = np.empty(n)
     rationale: list[str] = []
+    guesses: list[str | None] = []
     targets = {item_id: None if target is None else (target[0], text_digest(target[1]))
                for item_id, target in (gold_responses or {}).items()}
     gold_target = np.ones(n, bool)
@@ -241,6 +244,7 @@ def dataset_from_rows(
             seconds[r] = row.seconds
         submitted[r] = _posix(row.submitted_at)
         rationale.append(row.rationale)
+        guesses.append(row.blinding_guess)
         if row.item_id in targets:
             target = targets[row.item_id]
             gold_target[r] = target is not None and (row.text_digest == target[1] or row.model_source == target[0])
@@ -249,7 +253,8 @@ def dataset_from_rows(
         rubric=rubric, study=study, items=items, notes=notes,
         task_ids=list(task_ix), rater_ids=list(rater_ix), item_ids=list(item_ix), model_ids=list(model_ix),
         task=task, rater=rater, item=item, model=model, scores=scores, na=na, severity=severity,
-        confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale, gold_target=gold_target,
+        confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale, blinding_guess=guesses,
+        gold_target=gold_target,
         records_read=lines_read if lines_read is not None else len(rows) + len({p.file for p in problems}),
         records_excluded=len({p.file for p in problems}) if excluded is None else excluded, problems=problems,
     )

@@ -24,6 +24,8 @@ from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.record_rules import RubricRules
 from wmcdp_desktop.core.strict_json import decode_text, parse_json_text
 
+CANNOT_TELL = ""
+"""``RatingRow.blinding_guess`` of "I can't tell" (a label is never empty)."""
 MAX_LINES_WITH_PROBLEMS = 100
 """Invalid lines whose problems are kept (the others are only counted)."""
 MAX_LINE_VALUES = 100_000
@@ -53,6 +55,8 @@ class RatingRow(NamedTuple):
     rationale: str
     text_digest: bytes
     """SHA-256 of the rated response's text (compared with the gold response's, never shown)."""
+    blinding_guess: str | None = None
+    """The blinding-check answer: the label chosen, :data:`CANNOT_TELL`, or None (not asked or skipped)."""
 
 
 class RatingRows(NamedTuple):
@@ -83,7 +87,7 @@ def row_of(record: RatingRecord, fields: Sequence[str], fm_ids: Sequence[str]) -
         record.rater_id, env.task_id, env.revision, env.submitted_at, record.benchmark_item_id,
         record.model_source, scores, tuple(_SEVERITY_INDEX[ann[f]] for f in fm_ids),
         notes.confidence_rating, record.time_spent_scoring_seconds, notes.brief_rationale,
-        text_digest(record.candidate_response_text),
+        text_digest(record.candidate_response_text), _guess(record),
     )
 
 
@@ -91,6 +95,13 @@ def _numbered_lines(path: Path) -> list[tuple[int, str]]:
     source = str(path)
     text = decode_text(read_file_bytes(path, source), source)
     return [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
+
+
+def _guess(record: RatingRecord) -> str | None:
+    guess = record.blinding_guess
+    if guess is None:
+        return None
+    return guess.label if guess.label is not None else CANNOT_TELL
 
 
 def _syntax_error(lines: list[tuple[int, str]], source: str, first: list[Problem]) -> DocumentError:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from wmcdp_desktop import __version__
-from wmcdp_desktop.analysis import agreement, behaviour, charts, gold, per_model
+from wmcdp_desktop.analysis import agreement, behaviour, blinding, charts, gold, per_model
 from wmcdp_desktop.analysis.common import Note, StageProgress, Table, clean
 from wmcdp_desktop.analysis.findings import key_findings
 from wmcdp_desktop.analysis.loading import Dataset, load_dataset
@@ -126,7 +126,8 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
     dis = _disagreements(ds)
     t3 = time.perf_counter()
     timings.update(agreement=t1 - t0, models=t2 - t1, gold_behaviour=t3 - t2)
-    for part in (agr, mod, gol, beh):
+    bli = blinding.analyse_blinding(ds)
+    for part in (agr, mod, gol, beh, bli):
         notes.extend(part.notes)
 
     sections = [
@@ -148,6 +149,8 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
                 "confidence that does not track agreement, systematic deviation from the other raters.",
                 beh.tables),
     ]
+    if bli.tables or bli.notes:
+        sections.append(Section("blinding", "5. Blinding", blinding.INTRO, bli.tables))
     if with_charts:
         t4 = time.perf_counter()
         png = charts.alpha_chart(agr.alpha_rows)
