@@ -425,7 +425,28 @@ def test_collect_wrong_study_is_skipped(built: Built, capsys: pytest.CaptureFixt
     path.write_bytes(export_zip(recs, study_id="OTHER", rater_id="R1", bundle_id=b.manifest.bundle_id, bundle_sha256=b.manifest_sha256))
     result = collect(built, capsys, path, expect=1)
     assert result["ratings"] == 0
-    assert any(p["path"] == "study_id" for p in result["problems"])
+    assert [(p["file"], p["path"]) for p in result["problems"]] == [("other.zip!manifest.json", "study_id")]
+
+
+@pytest.mark.parametrize("change", ["bundle_sha256", "rater_id", "bundle_id"])
+def test_collect_export_that_disagrees_with_the_key_is_named_and_its_records_kept(
+    built: Built, capsys: pytest.CaptureFixture[str], change: str
+) -> None:
+    """An export whose manifest names another bundle digest, rater or bundle id (but tasks of this key):
+    one problem naming the field; its records still count (they agree with the key task by task)."""
+    b = built.bundles["R1"]
+    fields = {"study_id": "STUDY-T1", "rater_id": "R1", "bundle_id": b.manifest.bundle_id,
+              "bundle_sha256": b.manifest_sha256, "tasks_in_bundle": len(b.task_ids)}
+    fields[change] = {"bundle_sha256": "0" * 64, "rater_id": "R2", "bundle_id": "STUDY-T1.R1.000000000000"}[change]
+    recs = built.records("R1")
+    for rec in recs:  # the records agree with their manifest, as a rater's own export would
+        rec["rater_id"] = fields["rater_id"]
+        rec["envelope"].update(bundle_id=fields["bundle_id"], bundle_sha256=fields["bundle_sha256"])
+    path = built.root / "changed.zip"
+    path.write_bytes(export_zip(recs, **fields))  # type: ignore[arg-type]
+    result = collect(built, capsys, path, expect=1)
+    assert [(p["file"], p["path"]) for p in result["problems"]] == [("changed.zip!manifest.json", change)]
+    assert result["ratings"] == 10
 
 
 def test_collect_text_output_and_missing_key(built: Built, capsys: pytest.CaptureFixture[str]) -> None:

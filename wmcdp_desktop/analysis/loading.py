@@ -173,6 +173,17 @@ def build_dataset(
     return dataset_from_rows(rows, rubric, items=items, gold_responses=gold_responses)
 
 
+def _latest_per_rater_and_task(rows: list[RatingRow]) -> list[RatingRow]:
+    """The latest revision of each (rater, task), in the order of the rows (one pass, no statistics)."""
+    latest: dict[tuple[str, str], int] = {}
+    for i, row in enumerate(rows):
+        key = (row.rater_id, row.task_id)
+        j = latest.get(key)
+        if j is None or (row.revision, row.submitted_at) > (rows[j].revision, rows[j].submitted_at):
+            latest[key] = i
+    return [rows[i] for i in sorted(latest.values())]
+
+
 def dataset_from_rows(
     rows: list[RatingRow],
     rubric: Rubric,
@@ -193,14 +204,7 @@ def dataset_from_rows(
     dims = rubric.dimensions
     n_fm = len(rubric.failure_modes)
 
-    # Latest revision per (rater, task): one pass over the rows (extraction only, no statistics).
-    latest: dict[tuple[str, str], int] = {}
-    for i, row in enumerate(rows):
-        key = (row.rater_id, row.task_id)
-        j = latest.get(key)
-        if j is None or (row.revision, row.submitted_at) > (rows[j].revision, rows[j].submitted_at):
-            latest[key] = i
-    kept = [rows[i] for i in sorted(latest.values())]
+    kept = _latest_per_rater_and_task(rows)
     dropped = len(rows) - len(kept)
     if dropped:
         notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "

@@ -20,7 +20,7 @@ from wmcdp_desktop.cli._common import (
 )
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.coordinator.bundle_builder import blinding_labels, build
+from wmcdp_desktop.core.coordinator.bundle_builder import BuildOptionError, blinding_labels, build
 from wmcdp_desktop.core.coordinator.study_loader import load_study
 from wmcdp_desktop.core.errors import DocumentError, Problem
 
@@ -108,30 +108,22 @@ def _build(args: argparse.Namespace) -> int:
             raise UsageError("--raters and --unassigned cannot be used together")
     if args.bundle_file is not None and not args.unassigned:
         raise UsageError("--bundle-file is only for --unassigned")
-    if args.seed is not None and args.seed < 0:
-        raise UsageError("--seed must be 0 or more")
-    if args.overlap is not None and args.overlap < 1:
-        raise UsageError("--overlap must be 1 or more")
     study = load_study(args.study_dir)
-    if raters is not None:
-        known = {r.rater_id for r in study.study.raters}
-        unknown = [r for r in raters if r not in known]
-        if unknown:
-            raise UsageError(f"--raters: {', '.join(unknown)} not in the study's raters ({', '.join(sorted(known))})")
-    if args.overlap is not None and not args.unassigned and args.overlap > len(study.study.raters):
-        raise UsageError(f"--overlap {args.overlap} is more than the number of raters ({len(study.study.raters)})")
     with ProgressBar("Writing bundles", enabled=False if args.json else None) as bar:
-        result = build(
-            study,
-            args.out,
-            seed=args.seed,
-            overlap=args.overlap,
-            raters=raters,
-            unassigned=args.unassigned,
-            bundle_file=args.bundle_file,
-            key_path=args.key,
-            progress=bar,
-        )
+        try:
+            result = build(
+                study,
+                args.out,
+                seed=args.seed,
+                overlap=args.overlap,
+                raters=raters,
+                unassigned=args.unassigned,
+                bundle_file=args.bundle_file,
+                key_path=args.key,
+                progress=bar,
+            )
+        except BuildOptionError as exc:  # the build checks its options; said here in the command's terms
+            raise UsageError(f"--{exc.option}: {exc}") from None
     warnings = study.warnings + result.scan.warnings
     bundles = [
         {

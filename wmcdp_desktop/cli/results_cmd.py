@@ -18,14 +18,9 @@ from wmcdp_desktop.cli._common import (
     subparsers,
 )
 from wmcdp_desktop.cli.progress import ProgressBar
-from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
-from wmcdp_desktop.core.coordinator.collect import collect, write_outputs
-from wmcdp_desktop.core.coordinator.results_reader import ReadRecord, read_records
-from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
-from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-from wmcdp_desktop.core.record_rules import record_problems
-from wmcdp_desktop.core.strict_json import parse_json_bytes
+from wmcdp_desktop.core.coordinator.collect import collect, read_key, write_outputs
+from wmcdp_desktop.core.coordinator.results_against_bundles import bundle_problems, open_bundles
+from wmcdp_desktop.core.coordinator.results_reader import read_records
 
 VALIDATE_DESCRIPTION = """\
 Check rating records. PATH is a record file, a folder of them (searched recursively for *.json; drafts/
@@ -93,94 +88,14 @@ def register(sub: Any) -> None:
     c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
 
 
-def _open_bundles(paths: list[Path]) -> list[OpenedBundle]:
-    """Each ``--bundle``: a bundle file or folder, or a folder of ``*.wmcdp`` bundles."""
-    bundles: list[OpenedBundle] = []
-    for path in paths:
-        if path.is_dir() and not (path / "bundle.json").exists():
-            found = sorted(path.glob("*.wmcdp"))
-            if not found:
-                raise DocumentError.single(str(path), "holds no bundle (*.wmcdp) and is not a bundle folder")
-            bundles.extend(open_bundle(p) for p in found)
-        else:
-            bundles.append(open_bundle(path))
-    return bundles
-
-
-def _match_bundles(records: list[ReadRecord], bundles: list[OpenedBundle]) -> list[Problem]:
-    """Check each record against the bundle it was made from (by bundle id).
-
-    One bundle given: every record is checked against it (the caller asked for exactly that), except
-    that an export made from another bundle is one problem, not the same few for each of its records.
-    Several: a record goes to the bundle with its id; records of an unknown bundle are one problem per
-    export (or per loose record file).
-    """
-    by_id = {b.manifest.bundle_id: b for b in bundles}
-    given = ", ".join(sorted(by_id))
-    problems: list[Problem] = []
-    checked: dict[str, list[ReadRecord]] = {}
-    stray: dict[tuple[str, str], int] = {}
-    for rr in records:
-        bundle_id = rr.record.envelope.bundle_id
-        if bundle_id in by_id:
-            checked.setdefault(bundle_id, []).append(rr)
-        elif rr.export is not None:
-            stray[(rr.export, bundle_id)] = stray.get((rr.export, bundle_id), 0) + 1
-        elif len(bundles) == 1:
-            checked.setdefault(bundles[0].manifest.bundle_id, []).append(rr)
-        else:
-            problems.append(Problem(rr.source, "envelope.bundle_id", f"{bundle_id} is none of the bundles given ({given})"))
-    for (export, bundle_id), n in stray.items():
-        problems.append(
-            Problem(
-                f"{export}!manifest.json",
-                "bundle_id",
-                f"its {n} record(s) were made from bundle {bundle_id}, which is not "
-                + (f"the bundle given ({given})" if len(bundles) == 1 else f"among the bundles given ({given})")
-                + "; check each export against its rater's bundle, or give the folder of all bundles",
-            )
-        )
-    for bundle_id, group in checked.items():
-        problems += _bundle_problems(group, by_id[bundle_id])
-    return problems
-
-
-def _bundle_problems(records: list[ReadRecord], bundle: OpenedBundle) -> list[Problem]:
-    problems: list[Problem] = []
-    manifest = bundle.manifest
-    for rr in records:
-        rec = rr.record
-        env = rec.envelope
-        if env.bundle_id != manifest.bundle_id:
-            problems.append(Problem(rr.source, "envelope.bundle_id", f"{env.bundle_id!r} is not this bundle ({manifest.bundle_id!r})"))
-        if env.bundle_sha256 != bundle.manifest_sha256:
-            problems.append(Problem(rr.source, "envelope.bundle_sha256", "does not match this bundle's bundle.json"))
-        if manifest.rater_id is not None and rec.rater_id != manifest.rater_id:
-            problems.append(Problem(rr.source, "rater_id", f"{rec.rater_id!r} but the bundle is for {manifest.rater_id!r}"))
-        task = None
-        if not bundle.has_task(env.task_id):
-            problems.append(Problem(rr.source, "envelope.task_id", f"task {env.task_id} is not in the bundle"))
-        else:
-            try:
-                task = bundle.task(env.task_id)
-            except DocumentError as exc:
-                problems.extend(exc.problems)
-                continue
-        problems.extend(record_problems(
-            rec, bundle.rubric, task, rr.source,
-            blinding_labels=manifest.blinding_check_labels, check_blinding=True,
-        ))
-    return problems
-
-
 def _validate(args: argparse.Namespace) -> int:
-    bundles = _open_bundles(args.bundle) if args.bundle else []
+    bundles = open_bundles(args.bundle) if args.bundle else []
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
         # Only the bundle checks need the records themselves; without them a summary of each is kept.
         result = read_records(args.paths, progress=bar, keep_records=bool(bundles))
     problems = list(result.problems)
     if bundles:
-        problems += _match_bundles(result.records, bundles)
+        problems += bundle_problems(result.records, bundles)
     bad_sources = {p.file for p in problems}
     bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"}
     valid = [s for s in result.summaries if s.source not in bad_sources and s.export not in bad_exports]
@@ -211,29 +126,8 @@ def _validate(args: argparse.Namespace) -> int:
     return EXIT_OK if not problems else EXIT_INVALID
 
 
-KEY_HINT = "give the <study_id>-unblinding-key.json that `wmcdp bundle build` wrote"
-
-
-def load_key(path: Path) -> UnblindingKey:
-    """The unblinding key; a plain one-line problem when the file is something else (a bundle, a study...)."""
-    source = str(path)
-    if path.is_dir():
-        raise DocumentError.single(source, f"is a folder, not the unblinding key; {KEY_HINT}")
-    data = read_file_bytes(path, source)
-    if data.startswith(b"PK\x03\x04"):
-        raise DocumentError.single(source, f"is a zip file (a bundle or a results export?), not the unblinding key; {KEY_HINT}")
-    try:
-        obj = parse_json_bytes(data, source)
-    except DocumentError:
-        obj = None  # reported with its details by load_bytes below
-    kind = obj.get("document_type") if isinstance(obj, dict) else None
-    if isinstance(kind, str) and kind != "wmcdp_unblinding_key":
-        raise DocumentError.single(source, f"is a {kind} document, not the unblinding key; {KEY_HINT}")
-    return load_bytes(UnblindingKey, data, source)
-
-
 def _collect(args: argparse.Namespace) -> int:
-    key = load_key(args.key)
+    key = read_key(args.key)
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
         result = collect(args.exports, key, progress=bar)
     paths = write_outputs(result, args.out, excel_csv=args.excel_safe)

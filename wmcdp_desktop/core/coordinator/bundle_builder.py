@@ -259,6 +259,15 @@ def _order(rater: str, task_ids: list[str], item_of: dict[str, str], model_of: d
     return ordered
 
 
+class BuildOptionError(WmcdpError):
+    """A build option that does not fit the study. ``option`` names it (``seed``, ``overlap``, ``raters``),
+    so that a caller can word it in its own terms (the command line names its own flag)."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+
 def plan_build(
     study: LoadedStudy,
     *,
@@ -266,14 +275,17 @@ def plan_build(
     overlap: int | None = None,
     unassigned: bool = False,
 ) -> BuildPlan:
-    """Decide tasks, ids, assignment and order (no writing). Raises :class:`WmcdpError` on bad options."""
+    """Decide tasks, ids, assignment and order (no writing). Raises :class:`BuildOptionError` on an option
+    that does not fit the study, :class:`WmcdpError` when there is nothing to send."""
     seed = study.study.seed if seed is None else seed
     if seed < 0:
-        raise WmcdpError("--seed must be 0 or more")
+        raise BuildOptionError("seed", f"the seed must be 0 or more, not {seed}")
     raters = [r.rater_id for r in study.study.raters]
     overlap = study.study.overlap if overlap is None else overlap
     if not unassigned and not 1 <= overlap <= len(raters):
-        raise WmcdpError(f"--overlap must be between 1 and the number of raters ({len(raters)}), not {overlap}")
+        raise BuildOptionError(
+            "overlap", f"the overlap must be between 1 and the number of raters ({len(raters)}), not {overlap}"
+        )
 
     secret = _secret(study, seed)
     by_item = study.responses_by_item()
@@ -294,7 +306,7 @@ def plan_build(
                 response=response,
             )
             if task.task_id in tasks:  # 64-bit collision: practically impossible, but never silent
-                raise WmcdpError("two tasks got the same id; build again with another --seed")
+                raise WmcdpError("two tasks got the same id; build again with another seed")
             tasks[task.task_id] = task
     if not tasks:
         raise WmcdpError("no task to send: no item of the study's rater_splits has a candidate response")
@@ -641,7 +653,7 @@ def build(
     if raters is not None:
         unknown = [r for r in raters if r not in known]
         if unknown:
-            raise WmcdpError(f"--raters: {', '.join(unknown)} not in study.json (raters: {', '.join(known)})")
+            raise BuildOptionError("raters", f"{', '.join(unknown)} not in study.json (raters: {', '.join(known)})")
     scanned = scan_study(study)
     if scanned.findings:
         raise DocumentError(scanned.problems())

@@ -21,17 +21,18 @@ import io
 import json
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.core.atomic import atomic_write_text
-from wmcdp_desktop.core.coordinator.results_reader import ReadRecord, read_export
-from wmcdp_desktop.core.errors import Problem, WmcdpError
+from wmcdp_desktop.core.coordinator.results_reader import ExportRead, ReadRecord, read_export
+from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
+from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
-from wmcdp_desktop.core.strict_json import dumps_canonical
+from wmcdp_desktop.core.strict_json import dumps_canonical, parse_json_bytes
 
 SCORE_FIELDS: list[str] = list(Scoring.model_fields)
 CSV_FIXED_COLUMNS = [
@@ -59,10 +60,6 @@ CSV_FIXED_COLUMNS = [
 ]
 """The first CSV columns; then one per score (``scoring.*`` field name), per failure-mode severity
 (``failure_mode.<id>``) and per failure-mode note (``failure_mode_note.<id>``)."""
-
-
-def problem_obj(problem: Problem) -> dict[str, str]:
-    return {"file": problem.file, "path": problem.path, "message": problem.message}
 
 
 @dataclass
@@ -95,15 +92,62 @@ def _pick(a: ReadRecord, b: ReadRecord) -> ReadRecord:
     return a if ka >= kb else b
 
 
+KEY_HINT = "give the <study_id>-unblinding-key.json that `wmcdp bundle build` wrote"
+
+
+def read_key(path: Path) -> UnblindingKey:
+    """The unblinding key; a plain one-line problem when the file is something else (a bundle, a study...)."""
+    source = str(path)
+    if path.is_dir():
+        raise DocumentError.single(source, f"is a folder, not the unblinding key; {KEY_HINT}")
+    data = read_file_bytes(path, source)
+    if data.startswith(b"PK\x03\x04"):
+        raise DocumentError.single(source, f"is a zip file (a bundle or a results export?), not the unblinding key; {KEY_HINT}")
+    try:
+        obj = parse_json_bytes(data, source)
+    except DocumentError:
+        obj = None  # reported with its details by load_bytes below
+    kind = obj.get("document_type") if isinstance(obj, dict) else None
+    if isinstance(kind, str) and kind != "wmcdp_unblinding_key":
+        raise DocumentError.single(source, f"is a {kind} document, not the unblinding key; {KEY_HINT}")
+    return load_bytes(UnblindingKey, data, source)
+
+
 def collect(
     exports: list[Path], key: UnblindingKey, progress: Callable[[int, int], None] | None = None
 ) -> CollectResult:
+    """Read, check, merge and unblind the exports (the steps of this module's description)."""
     problems: list[Problem] = []
-    entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
-    key_bundles = {b.bundle_id: b for b in key.bundles}
-    exports_report: list[dict[str, Any]] = []
-    all_records: list[ReadRecord] = []
+    records, exports_report = _read_exports(exports, key, problems, progress)
+    by_record_id, duplicates, conflicts = _one_per_record_id(records, problems)
+    by_revision = _one_per_revision(by_record_id, conflicts, problems)
+    merged = _latest_revisions(by_revision, key, problems)
+    nobody, missing_by_rater = _coverage(key, merged.ratings)
+    report = {
+        "ok": not problems,
+        "study_id": key.study_id,
+        "exports": exports_report,
+        "problems": [asdict(p) for p in problems],
+        "ratings": len(merged.ratings),
+        "history": merged.history,
+        "duplicates": duplicates,
+        "conflicts": conflicts,
+        "unknown_tasks": merged.unknown,
+        "tasks_nobody_rated": nobody,
+        "missing_by_rater": missing_by_rater,
+        "off_assignment": merged.off_assignment,
+    }
+    result = CollectResult(key=key, ratings=merged.ratings, revisions=merged.revisions, problems=problems, report=report)
+    result.summary = summarise(result)
+    return result
 
+
+def _read_exports(
+    exports: list[Path], key: UnblindingKey, problems: list[Problem], progress: Callable[[int, int], None] | None
+) -> tuple[list[ReadRecord], list[dict[str, Any]]]:
+    """The records of every usable export, and a line of the report per export."""
+    records: list[ReadRecord] = []
+    exports_report: list[dict[str, Any]] = []
     for done, path in enumerate(exports, start=1):
         path = Path(path)
         if path.is_dir():
@@ -111,48 +155,12 @@ def collect(
             exports_report.append({"file": str(path), "ok": False, "records": 0})
             continue
         export = read_export(path)
-        export_problems = list(export.problems)
-        manifest = export.manifest
-        usable = manifest is not None
-        if manifest is not None:
-            mdisp = f"{export.label}!manifest.json"
-            if manifest.study_id != key.study_id:
-                export_problems.append(
-                    Problem(mdisp, "study_id", f"{manifest.study_id} is not the key's study ({key.study_id}); export skipped")
-                )
-                usable = False
-            kb = key_bundles.get(manifest.bundle_id)
-            if kb is None and usable and export.records and not any(
-                rr.record.envelope.task_id in entries for rr in export.records
-            ):
-                # A bundle of another build (other seed, changed study): none of its tasks is in this key.
-                # One problem for the export, not one "unknown task" per record.
-                export_problems.append(
-                    Problem(
-                        mdisp,
-                        "bundle_id",
-                        f"{manifest.bundle_id} was not built with this key and none of its tasks is in it (another "
-                        f"build, another seed or a changed study?): its {len(export.records)} record(s) were left out; "
-                        "collect each build's exports with that build's key",
-                    )
-                )
-                usable = False
-            elif kb is None:
-                export_problems.append(
-                    Problem(mdisp, "bundle_id", f"{manifest.bundle_id} was not built with this key (another build?)")
-                )
-            else:
-                if kb.bundle_sha256 != manifest.bundle_sha256:
-                    export_problems.append(
-                        Problem(mdisp, "bundle_sha256", "does not match the bundle written with this key (another build?)")
-                    )
-                if kb.rater_id is not None and kb.rater_id != manifest.rater_id:
-                    export_problems.append(
-                        Problem(mdisp, "rater_id", f"{manifest.rater_id} but the bundle was made for {kb.rater_id}")
-                    )
+        export_problems, usable = _match_key(export, key)
+        export_problems[:0] = export.problems
         problems.extend(export_problems)
         if usable:
-            all_records.extend(export.records)
+            records.extend(export.records)
+        manifest = export.manifest
         exports_report.append(
             {
                 "file": str(path),
@@ -165,12 +173,48 @@ def collect(
         )
         if progress is not None:
             progress(done, len(exports))
+    return records, exports_report
 
-    # 1. duplicates (same record id) and record-id conflicts
+
+def _match_key(export: ExportRead, key: UnblindingKey) -> tuple[list[Problem], bool]:
+    """An export against the key (study, bundle, rater): its problems, and whether its records are used."""
+    manifest = export.manifest
+    if manifest is None:
+        return [], False
+    mdisp = f"{export.label}!manifest.json"
+    if manifest.study_id != key.study_id:
+        return [Problem(mdisp, "study_id", f"{manifest.study_id} is not the key's study ({key.study_id}); export skipped")], False
+    kb = next((b for b in key.bundles if b.bundle_id == manifest.bundle_id), None)
+    if kb is None:
+        task_ids = {e.task_id for e in key.entries}
+        if export.records and not any(rr.record.envelope.task_id in task_ids for rr in export.records):
+            # A bundle of another build (other seed, changed study): none of its tasks is in this key.
+            # One problem for the export, not one "unknown task" per record.
+            return [Problem(
+                mdisp,
+                "bundle_id",
+                f"{manifest.bundle_id} was not built with this key and none of its tasks is in it (another "
+                f"build, another seed or a changed study?): its {len(export.records)} record(s) were left out; "
+                "collect each build's exports with that build's key",
+            )], False
+        return [Problem(mdisp, "bundle_id", f"{manifest.bundle_id} was not built with this key (another build?)")], True
+    problems: list[Problem] = []
+    if kb.bundle_sha256 != manifest.bundle_sha256:
+        problems.append(Problem(mdisp, "bundle_sha256", "does not match the bundle written with this key (another build?)"))
+    if kb.rater_id is not None and kb.rater_id != manifest.rater_id:
+        problems.append(Problem(mdisp, "rater_id", f"{manifest.rater_id} but the bundle was made for {kb.rater_id}"))
+    return problems, True
+
+
+def _one_per_record_id(
+    records: list[ReadRecord], problems: list[Problem]
+) -> tuple[dict[str, ReadRecord], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Step 1: identical copies of a record are duplicates (counted once); one record id with different
+    content is a conflict (the one submitted last kept)."""
     by_record_id: dict[str, ReadRecord] = {}
     duplicates: list[dict[str, Any]] = []
     conflicts: list[dict[str, Any]] = []
-    for rr in all_records:
+    for rr in records:
         rid = rr.record.envelope.record_id
         seen = by_record_id.get(rid)
         if seen is None:
@@ -184,8 +228,13 @@ def collect(
                 {"kind": "same record id, different content", "record_id": rid, "sources": [seen.source, rr.source], "kept": kept.source}
             )
             problems.append(Problem(rr.source, "envelope.record_id", f"same record id as {seen.source} but different content"))
+    return by_record_id, duplicates, conflicts
 
-    # 2. per (rater, task, revision): one record
+
+def _one_per_revision(
+    by_record_id: dict[str, ReadRecord], conflicts: list[dict[str, Any]], problems: list[Problem]
+) -> dict[tuple[str, str, int], ReadRecord]:
+    """Step 2: one record per (rater, task, revision); two are a conflict (the one submitted last kept)."""
     by_revision: dict[tuple[str, str, int], ReadRecord] = {}
     for rr in sorted(by_record_id.values(), key=lambda r: r.source):
         rec = rr.record
@@ -209,42 +258,53 @@ def collect(
         problems.append(
             Problem(rr.source, "envelope.revision", f"rater {k[0]} task {k[1]} revision {k[2]} also comes from {seen.source}")
         )
+    return by_revision
 
-    # 3. latest revision per (rater, task), history
+
+@dataclass
+class _Merged:
+    ratings: list[RatingRecord] = field(default_factory=list)
+    revisions: dict[tuple[str, str], int] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    unknown: list[dict[str, Any]] = field(default_factory=list)
+    off_assignment: list[dict[str, str]] = field(default_factory=list)
+
+
+def _history_entry(rater: str, task: str, rrs: list[ReadRecord]) -> dict[str, Any]:
+    revs = [r.record.envelope.revision for r in rrs]
+    return {
+        "rater_id": rater,
+        "task_id": task,
+        "kept_revision": revs[-1],
+        "revisions": [
+            {
+                "revision": r.record.envelope.revision,
+                "record_id": r.record.envelope.record_id,
+                "submitted_at": r.record.envelope.submitted_at,
+                "source": r.source,
+            }
+            for r in rrs
+        ],
+        "missing_revisions": sorted(set(range(1, revs[-1] + 1)) - set(revs)),
+    }
+
+
+def _latest_revisions(by_revision: dict[tuple[str, str, int], ReadRecord], key: UnblindingKey, problems: list[Problem]) -> _Merged:
+    """Step 3: the latest revision per (rater, task), checked against the key and unblinded; the history."""
+    entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
     per_pair: dict[tuple[str, str], list[ReadRecord]] = {}
     for (rater, task, _rev), rr in by_revision.items():
         per_pair.setdefault((rater, task), []).append(rr)
-    history: list[dict[str, Any]] = []
-    ratings: list[RatingRecord] = []
-    revisions: dict[tuple[str, str], int] = {}
-    unknown: list[dict[str, Any]] = []
-    off_assignment: list[dict[str, str]] = []
+    out = _Merged()
     for (rater, task), rrs in sorted(per_pair.items()):
         rrs.sort(key=lambda r: r.record.envelope.revision)
         latest = rrs[-1]
-        revs = [r.record.envelope.revision for r in rrs]
-        if len(rrs) > 1 or revs != [1]:
-            history.append(
-                {
-                    "rater_id": rater,
-                    "task_id": task,
-                    "kept_revision": revs[-1],
-                    "revisions": [
-                        {
-                            "revision": r.record.envelope.revision,
-                            "record_id": r.record.envelope.record_id,
-                            "submitted_at": r.record.envelope.submitted_at,
-                            "source": r.source,
-                        }
-                        for r in rrs
-                    ],
-                    "missing_revisions": sorted(set(range(1, revs[-1] + 1)) - set(revs)),
-                }
-            )
+        if len(rrs) > 1 or latest.record.envelope.revision != 1:
+            out.history.append(_history_entry(rater, task, rrs))
         entry = entries.get(task)
         rec = latest.record
         if entry is None:
-            unknown.append({"rater_id": rater, "task_id": task, "source": latest.source})
+            out.unknown.append({"rater_id": rater, "task_id": task, "source": latest.source})
             problems.append(Problem(latest.source, "envelope.task_id", f"task {task} is not in the unblinding key (record left out)"))
             continue
         mismatch = [
@@ -262,13 +322,16 @@ def collect(
                 problems.append(Problem(latest.source, field_path, f"{got!r} does not match the key ({want!r}); record left out"))
             continue
         if entry.raters and rater not in entry.raters:
-            off_assignment.append({"rater_id": rater, "task_id": task})
+            out.off_assignment.append({"rater_id": rater, "task_id": task})
         obj = rec.to_json_obj()
         obj["model_source"] = entry.model_source
-        ratings.append(RatingRecord.model_validate(obj))
-        revisions[(rater, task)] = len(rrs)
+        out.ratings.append(RatingRecord.model_validate(obj))
+        out.revisions[(rater, task)] = len(rrs)
+    return out
 
-    # 4. coverage
+
+def _coverage(key: UnblindingKey, ratings: list[RatingRecord]) -> tuple[list[str], dict[str, list[str]]]:
+    """Step 4: tasks nobody rated, and per rater the assigned tasks not returned."""
     rated_by: dict[str, set[str]] = {}
     for r in ratings:
         rated_by.setdefault(r.envelope.task_id, set()).add(r.rater_id)
@@ -278,24 +341,7 @@ def collect(
         for rater in e.raters:
             if rater not in rated_by.get(e.task_id, set()):
                 missing_by_rater.setdefault(rater, []).append(e.task_id)
-
-    report = {
-        "ok": not problems,
-        "study_id": key.study_id,
-        "exports": exports_report,
-        "problems": [problem_obj(p) for p in problems],
-        "ratings": len(ratings),
-        "history": history,
-        "duplicates": duplicates,
-        "conflicts": conflicts,
-        "unknown_tasks": unknown,
-        "tasks_nobody_rated": nobody,
-        "missing_by_rater": {k: sorted(v) for k, v in sorted(missing_by_rater.items())},
-        "off_assignment": off_assignment,
-    }
-    result = CollectResult(key=key, ratings=ratings, revisions=revisions, problems=problems, report=report)
-    result.summary = summarise(result)
-    return result
+    return nobody, {k: sorted(v) for k, v in sorted(missing_by_rater.items())}
 
 
 def _score_stats(values: list[int | str]) -> dict[str, Any]:

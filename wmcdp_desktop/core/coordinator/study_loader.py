@@ -166,121 +166,125 @@ def _ids_in(texts: list[str], key: str) -> set[str]:
     return {m.group(1) for text in texts for m in pattern.finditer(text)}
 
 
-def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -> LoadedStudy:
-    """Read and cross-check a study folder; raise :class:`DocumentError` listing every problem."""
-    root = Path(root)
-    if not root.is_dir():
-        raise DocumentError.single(str(root), "is not a folder (give the study folder)")
-    problems: list[Problem] = []
-    warnings: list[Problem] = []
+@dataclass
+class _Reading:
+    """One pass over a study folder: where it is, the problems found so far, and progress."""
 
-    study_pair = _load(Study, root / "study.json", root, problems)
-    rubric_pair = _load(Rubric, root / "rubric.json", root, problems)
+    root: Path
+    problems: list[Problem]
+    progress: Callable[[int, int], None] | None
+    total: int = 0
+    done: int = 0
 
-    item_paths = _files(root, "items", "*.json", problems)
-    case_paths = _files(root, "cases", "*.json", problems)
-    response_paths = _files(root, "responses", "*.jsonl", problems)
-    total = len(item_paths) + len(case_paths) + len(response_paths)
-    done = 0
+    def tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
 
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, total)
 
-    cases: dict[tuple[str, str], Case] = {}
-    case_sha: dict[tuple[str, str], str] = {}
-    case_source: dict[tuple[str, str], str] = {}
-    broken_cases: list[str] = []
-    for path in case_paths:
-        case_pair = _load(Case, path, root, problems, broken_cases)
-        tick()
-        if case_pair is None:
+@dataclass
+class _Cases:
+    by_key: dict[tuple[str, str], Case] = field(default_factory=dict)
+    """By ``(case_id, case_version)``."""
+    sha256: dict[tuple[str, str], str] = field(default_factory=dict)
+    source: dict[tuple[str, str], str] = field(default_factory=dict)
+    broken: list[str] = field(default_factory=list)
+    """The text of case files that are there but not valid."""
+
+
+@dataclass
+class _Items:
+    by_id: dict[str, BenchmarkItem] = field(default_factory=dict)
+    source: dict[str, str] = field(default_factory=dict)
+    broken: list[str] = field(default_factory=list)
+
+
+def _read_cases(paths: list[Path], reading: _Reading) -> _Cases:
+    out = _Cases()
+    for path in paths:
+        pair = _load(Case, path, reading.root, reading.problems, out.broken)
+        reading.tick()
+        if pair is None:
             continue
-        case, case_bytes = case_pair
+        case, case_bytes = pair
         key = (case.case_id, case.case_version)
-        if key in cases:
-            problems.append(
-                Problem(_rel(root, path), "case_id", f"case {case.case_id} version {case.case_version} is also in {case_source[key]}")
+        source = _rel(reading.root, path)
+        if key in out.by_key:
+            reading.problems.append(
+                Problem(source, "case_id", f"case {case.case_id} version {case.case_version} is also in {out.source[key]}")
             )
             continue
-        cases[key] = case
-        case_sha[key] = hashlib.sha256(case_bytes).hexdigest()
-        case_source[key] = _rel(root, path)
+        out.by_key[key] = case
+        out.sha256[key] = hashlib.sha256(case_bytes).hexdigest()
+        out.source[key] = source
+    return out
 
-    items: dict[str, BenchmarkItem] = {}
-    item_sources: dict[str, str] = {}
-    broken_items: list[str] = []
-    for path in item_paths:
-        pair = _load(BenchmarkItem, path, root, problems, broken_items)
-        tick()
+
+def _read_items(paths: list[Path], reading: _Reading) -> _Items:
+    out = _Items()
+    for path in paths:
+        pair = _load(BenchmarkItem, path, reading.root, reading.problems, out.broken)
+        reading.tick()
         if pair is None:
             continue
         item = pair[0]
-        source = _rel(root, path)
-        if item.benchmarkItemId in items:
-            problems.append(
-                Problem(source, "benchmarkItemId", f"{item.benchmarkItemId} is also used by {item_sources[item.benchmarkItemId]}")
+        source = _rel(reading.root, path)
+        if item.benchmarkItemId in out.by_id:
+            reading.problems.append(
+                Problem(source, "benchmarkItemId", f"{item.benchmarkItemId} is also used by {out.source[item.benchmarkItemId]}")
             )
             continue
-        items[item.benchmarkItemId] = item
-        item_sources[item.benchmarkItemId] = source
+        out.by_id[item.benchmarkItemId] = item
+        out.source[item.benchmarkItemId] = source
+    return out
 
+
+def _read_responses(paths: list[Path], reading: _Reading) -> tuple[list[LoadedResponse], list[str]]:
+    """Every response with its ``file:line``, and the text of files that are there but not valid."""
     responses: list[LoadedResponse] = []
-    broken_responses: list[str] = []
-    for path in response_paths:
-        source = _rel(root, path)
+    broken: list[str] = []
+    for path in paths:
+        source = _rel(reading.root, path)
         try:
             data = read_file_bytes(path, source)
         except DocumentError as exc:
-            problems.extend(exc.problems)
-            tick()
+            reading.problems.extend(exc.problems)
+            reading.tick()
             continue
         try:
             parsed = load_jsonl(CandidateResponse, data, source)
         except DocumentError as exc:
-            problems.extend(exc.problems)
-            broken_responses.append(data.decode("utf-8", errors="replace"))
-            tick()
+            reading.problems.extend(exc.problems)
+            broken.append(data.decode("utf-8", errors="replace"))
+            reading.tick()
             continue
-        tick()
+        reading.tick()
         lines = [n for n, line in enumerate(data.decode("utf-8").split("\n"), start=1) if line.strip()]
         for number, response in zip(lines, parsed, strict=True):
             responses.append(LoadedResponse(response, f"{source}:{number}"))
+    return responses, broken
 
-    # Ids named by files that are there but broken: references to them are not reported again.
-    broken_case_ids = _ids_in(broken_cases, "case_id")
-    broken_item_ids = _ids_in(broken_items, "benchmarkItemId")
-    broken_response_ids = _ids_in(broken_responses, "response_id")
 
-    # A broken study.json or rubric.json skips only the checks that need it: every other problem is still
-    # reported in the same run.
-    study = study_pair[0] if study_pair is not None else None
-    rubric = rubric_pair[0] if rubric_pair is not None else None
-    if study is not None and NEVER_SENT_SPLIT in study.rater_splits:
-        index = list(study.rater_splits).index(NEVER_SENT_SPLIT)
-        problems.append(
-            Problem("study.json", f"rater_splits[{index}]", "held_out_project items are never sent to raters (leakage rule); remove it")
-        )
-
+def _check_items(items: _Items, cases: _Cases, rubric: Rubric | None, problems: list[Problem]) -> None:
+    """Each item's case reference, contract reference and gold criterion ids."""
+    broken_case_ids = _ids_in(cases.broken, "case_id")
     criterion_ids = rubric.criterion_ids if rubric is not None else set()
-    for item_id, item in items.items():
-        source = item_sources[item_id]
+    for item_id, item in items.by_id.items():
+        source = items.source[item_id]
         ref = item.caseRef
         key = (ref.caseId, ref.caseVersion)
-        if key not in cases and ref.caseId in broken_case_ids:
+        if key not in cases.by_key and ref.caseId in broken_case_ids:
             pass  # the case file is there but has problems of its own (reported)
-        elif key not in cases:
-            versions = sorted(v for (cid, v) in cases if cid == ref.caseId)
+        elif key not in cases.by_key:
+            versions = sorted(v for (cid, v) in cases.by_key if cid == ref.caseId)
             if versions:
                 message = f"case {ref.caseId} has no version {ref.caseVersion} (found {', '.join(versions)})"
             else:
                 message = f"case {ref.caseId} is not in cases/"
             problems.append(Problem(source, "caseRef", message))
-        elif ref.sha256 is not None and ref.sha256 != case_sha[key]:
+        elif ref.sha256 is not None and ref.sha256 != cases.sha256[key]:
             problems.append(
-                Problem(source, "caseRef.sha256", f"does not match the SHA-256 of {case_source[key]} ({case_sha[key]})")
+                Problem(source, "caseRef.sha256", f"does not match the SHA-256 of {cases.source[key]} ({cases.sha256[key]})")
             )
         if rubric is None:
             continue  # contractRef and criterion ids need a readable rubric.json
@@ -303,8 +307,11 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
                 problems.append(Problem(source, where, f"{gold.criterionId} appears more than once"))
             seen.add(gold.criterionId)
 
+
+def _check_responses(responses: list[LoadedResponse], items: _Items, any_item_file: bool, problems: list[Problem]) -> None:
+    """Response ids used once; every response names an item."""
+    broken_item_ids = _ids_in(items.broken, "benchmarkItemId")
     response_ids: dict[str, str] = {}
-    models: set[str] = set()
     for entry in responses:
         response = entry.response
         if response.response_id in response_ids:
@@ -313,58 +320,99 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
             )
         else:
             response_ids[response.response_id] = entry.source
-        if item_paths and response.benchmark_item_id not in items and response.benchmark_item_id not in broken_item_ids:
+        if any_item_file and response.benchmark_item_id not in items.by_id and response.benchmark_item_id not in broken_item_ids:
             problems.append(Problem(entry.source, "benchmark_item_id", f"{response.benchmark_item_id} is not an item in items/"))
-        models.add(response.model_source)
 
+
+def _check_gold_responses(
+    items: _Items, responses: list[LoadedResponse], broken_responses: list[str], any_response_file: bool,
+    problems: list[Problem],
+) -> None:
+    """``metadata.goldResponseId``, when given, is a response to that item."""
+    broken_response_ids = _ids_in(broken_responses, "response_id")
     responses_of: dict[str, set[str]] = {}
     for entry in responses:
         responses_of.setdefault(entry.response.benchmark_item_id, set()).add(entry.response.response_id)
-    for item_id, item in items.items():
+    for item_id, item in items.by_id.items():
         gold_id = (item.metadata or {}).get("goldResponseId")
         if gold_id is None:
             continue
         if not isinstance(gold_id, str):
-            problems.append(Problem(item_sources[item_id], "metadata.goldResponseId", "must be a response_id (text)"))
-        elif response_paths and gold_id not in responses_of.get(item_id, set()) and gold_id not in broken_response_ids:
+            problems.append(Problem(items.source[item_id], "metadata.goldResponseId", "must be a response_id (text)"))
+        elif any_response_file and gold_id not in responses_of.get(item_id, set()) and gold_id not in broken_response_ids:
             problems.append(
-                Problem(item_sources[item_id], "metadata.goldResponseId", f"{gold_id} is not a response to this item")
+                Problem(items.source[item_id], "metadata.goldResponseId", f"{gold_id} is not a response to this item")
             )
 
-    if study is not None and response_paths and not broken_responses:
-        problems.extend(_blinding_settings_problems(study, models, set(response_ids), root))
 
-    if study_pair is None or rubric_pair is None or problems:
-        raise DocumentError(problems)
-    study, study_bytes = study_pair
-    rubric, rubric_bytes = rubric_pair
-    loaded_study = LoadedStudy(
-        root=root,
-        study=study,
-        study_bytes=study_bytes,
-        rubric=rubric,
-        rubric_bytes=rubric_bytes,
-        items=dict(sorted(items.items())),
-        item_sources=item_sources,
-        cases=cases,
-        case_sha256=case_sha,
-        case_sources=case_source,
-        responses=responses,
-        warnings=warnings,
-    )
-    by_item = loaded_study.responses_by_item()
-    for item_id, sent_item in loaded_study.items.items():
-        if loaded_study.leave_out_reason(sent_item) is None and not by_item.get(item_id):
-            warnings.append(Problem(item_sources[item_id], "", "is sent to raters but has no candidate response"))
-    check = study.blinding_check
+def _warnings(loaded: LoadedStudy) -> list[Problem]:
+    """What a coordinator should look at but that does not stop a build."""
+    warnings: list[Problem] = []
+    by_item = loaded.responses_by_item()
+    for item_id, item in loaded.items.items():
+        if loaded.leave_out_reason(item) is None and not by_item.get(item_id):
+            warnings.append(Problem(loaded.item_sources[item_id], "", "is sent to raters but has no candidate response"))
+    check = loaded.study.blinding_check
     if check is not None:
         named = {label.model_source for label in check.labels}
-        for model in sorted(models - named):
+        for model in sorted({entry.response.model_source for entry in loaded.responses} - named):
             warnings.append(Problem(
                 "study.json", "blinding_check.labels",
                 f"no label stands for model {model!r}: whether raters recognise it cannot be measured",
             ))
-    return loaded_study
+    return warnings
+
+
+def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -> LoadedStudy:
+    """Read and cross-check a study folder; raise :class:`DocumentError` listing every problem.
+
+    A broken study.json or rubric.json skips only the checks that need it: every other problem is still
+    reported in the same run. References to a file that is there but broken are not reported again.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise DocumentError.single(str(root), "is not a folder (give the study folder)")
+    problems: list[Problem] = []
+    study_pair = _load(Study, root / "study.json", root, problems)
+    rubric_pair = _load(Rubric, root / "rubric.json", root, problems)
+    item_paths = _files(root, "items", "*.json", problems)
+    case_paths = _files(root, "cases", "*.json", problems)
+    response_paths = _files(root, "responses", "*.jsonl", problems)
+    reading = _Reading(root, problems, progress, total=len(item_paths) + len(case_paths) + len(response_paths))
+    cases = _read_cases(case_paths, reading)
+    items = _read_items(item_paths, reading)
+    responses, broken_responses = _read_responses(response_paths, reading)
+
+    study = study_pair[0] if study_pair is not None else None
+    if study is not None and NEVER_SENT_SPLIT in study.rater_splits:
+        index = list(study.rater_splits).index(NEVER_SENT_SPLIT)
+        problems.append(
+            Problem("study.json", f"rater_splits[{index}]", "held_out_project items are never sent to raters (leakage rule); remove it")
+        )
+    _check_items(items, cases, rubric_pair[0] if rubric_pair is not None else None, problems)
+    _check_responses(responses, items, bool(item_paths), problems)
+    _check_gold_responses(items, responses, broken_responses, bool(response_paths), problems)
+    if study is not None and response_paths and not broken_responses:
+        models = {entry.response.model_source for entry in responses}
+        response_ids = {entry.response.response_id for entry in responses}
+        problems.extend(_blinding_settings_problems(study, models, response_ids, root))
+    if study_pair is None or rubric_pair is None or problems:
+        raise DocumentError(problems)
+    loaded = LoadedStudy(
+        root=root,
+        study=study_pair[0],
+        study_bytes=study_pair[1],
+        rubric=rubric_pair[0],
+        rubric_bytes=rubric_pair[1],
+        items=dict(sorted(items.by_id.items())),
+        item_sources=items.source,
+        cases=cases.by_key,
+        case_sha256=cases.sha256,
+        case_sources=cases.source,
+        responses=responses,
+    )
+    loaded.warnings = _warnings(loaded)
+    return loaded
 
 
 def _blinding_settings_problems(study: Study, models: set[str], response_ids: set[str], root: Path) -> list[Problem]:
