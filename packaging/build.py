@@ -127,9 +127,7 @@ def write_legal(target: Path, *, with_analysis: bool) -> list[dict[str, str]]:
         for file_name, source in _licence_files(dist_name):
             folder.mkdir(exist_ok=True)
             shutil.copy2(source, folder / file_name)
-        expression = dist.metadata.get("License-Expression") or dist.metadata.get("License") or ""
-        shipped.append({"name": dist.metadata["Name"], "version": dist.version,
-                        "license": expression.splitlines()[0] if expression else "see its folder"})
+        shipped.append({"name": dist.metadata["Name"], "version": dist.version, "license": _licence_name(dist)})
     shipped.append({"name": "Python", "version": platform.python_version(), "license": "PSF-2.0"})
     lines = [f"{s['name']} {s['version']}: {s['license']}" for s in shipped]
     (licenses / "VERSIONS.txt").write_text(
@@ -139,6 +137,18 @@ def write_legal(target: Path, *, with_analysis: bool) -> list[dict[str, str]]:
         encoding="utf-8",
     )
     return shipped
+
+
+def _licence_name(dist: metadata.Distribution) -> str:
+    """The licence a distribution declares: its SPDX expression, a one-line License field, or its classifier."""
+    expression = dist.metadata.get("License-Expression")
+    if expression:
+        return str(expression)
+    field = (dist.metadata.get("License") or "").strip()
+    if field and "\n" not in field and len(field) <= 200:
+        return field
+    classifiers = [c.split(" :: ")[-1] for c in dist.metadata.get_all("Classifier") or [] if c.startswith("License ::")]
+    return ", ".join(classifiers) or "see its folder in licenses/"
 
 
 def _installed(dist_name: str) -> bool:
