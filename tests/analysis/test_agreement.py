@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wmcdp_desktop.analysis import agreement
+from wmcdp_desktop.analysis import agreement, intervals
 from wmcdp_desktop.analysis.common import rng_for
 from wmcdp_desktop.analysis.loading import build_dataset
 
@@ -247,11 +247,16 @@ def test_matrix_engine_equals_package_engine(seed: int, level: str) -> None:
         assert mat[0] == pytest.approx(pkg[0], abs=1e-9)
 
 
-def test_bootstrap_groups_do_not_change_the_intervals(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Statistics are bootstrapped in memory-bounded groups; the grouping must not change any figure."""
-    ds = build_dataset(make_ratings(Spec(n_items=12, raters=3, noise=0.7, seed=4, fm_prob=0.4)), rubric())
-    one_group = agreement.analyse_agreement(ds, 5, 120)
-    monkeypatch.setattr(agreement.BootstrapPlan, "COLUMN_BUDGET", 1)  # one statistic per group
-    many_groups = agreement.analyse_agreement(ds, 5, 120)
-    assert [t.rows for t in one_group.tables] == [t.rows for t in many_groups.tables]
-    assert one_group.tables[0].rows[0][8] is not None
+def test_sums_by_shuffled_label_equal_a_plain_loop() -> None:
+    """The shuffled copies' per-label sums (one sparse product for every copy) equal summing cell by cell."""
+    rng = np.random.default_rng(3)
+    item, rater = rng.integers(0, 7, 60), rng.integers(0, 4, 60)
+    sh = intervals.shuffles(item, rater, 4, seed=2, count=9)
+    values = rng.normal(size=(sh.cell_item.size, 3))
+    expected = np.zeros((9, 4, 3))
+    for p in range(9):
+        for k in range(sh.cell_item.size):
+            expected[p, sh.labels[p, k]] += values[k]
+    assert np.allclose(sh.by_label(values), expected)
+    assert np.allclose(sh.by_label(values[:, 0]), expected[:, :, 0])
+    assert np.allclose(sh.by_rater(values), [values[sh.cell_rater == r].sum(0) for r in range(4)])

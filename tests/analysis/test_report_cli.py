@@ -44,7 +44,7 @@ def _notes(summary: dict[str, Any]) -> str:
 @pytest.fixture(scope="module")
 def full_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("full")
-    spec = Spec(n_items=8, models=("model-a", "model-b", "model-c"), raters=3, noise=0.6, na_prob=0.2,
+    spec = Spec(n_items=12, models=("model-a", "model-b", "model-c"), raters=3, noise=0.6, na_prob=0.2,
                 model_shift={"model-b": 0.7}, rationale=EVIL, calibration_items=2)
     collected, study = _make(tmp, spec)
     assert _report(collected, study, tmp / "out", "--bootstrap", "100", "--seed", "3") == 0
@@ -55,7 +55,8 @@ def test_writes_html_tables_and_summary(full_report: Path) -> None:
     out = full_report / "out"
     assert (out / "report.html").is_file()
     summary = _strict_json(out / "summary.json")
-    assert summary["meta"]["ratings"] == 72 and summary["meta"]["seed"] == 3
+    assert summary["meta"]["ratings"] == 108 and summary["meta"]["seed"] == 3
+    assert summary["meta"]["intervals"] == "for raters and items like these"
     for name in ("agreement_alpha", "kappa_pairs", "na_by_dimension", "na_by_rater", "failure_mode_agreement",
                  "model_scores", "model_failure_modes", "model_overall_distribution", "model_paired",
                  "gold_by_criterion", "gold_by_rater", "rater_time", "rater_straightlining", "rater_drift",
@@ -119,7 +120,7 @@ def test_csv_neutralises_formulas(tmp_path: Path) -> None:
 
 
 def test_same_seed_same_outputs(tmp_path: Path) -> None:
-    spec = Spec(n_items=6, raters=3, noise=0.8)
+    spec = Spec(n_items=12, raters=3, noise=0.8)
     collected, study = _make(tmp_path, spec)
     assert _report(collected, study, tmp_path / "a", "--bootstrap", "80", "--seed", "9") == 0
     assert _report(collected, study, tmp_path / "b", "--bootstrap", "80", "--seed", "9") == 0
@@ -128,6 +129,27 @@ def test_same_seed_same_outputs(tmp_path: Path) -> None:
     assert a == (tmp_path / "b" / "summary.json").read_text()
     assert a != (tmp_path / "c" / "summary.json").read_text()
     assert (tmp_path / "a" / "report.html").read_bytes() == (tmp_path / "b" / "report.html").read_bytes()
+
+
+def test_fixed_raters_gives_intervals_for_these_raters_and_says_so(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    assert "--fixed-raters" in capsys.readouterr().out
+    spec = Spec(n_items=12, raters=3, noise=0.8, seed=2)
+    collected, study = _make(tmp_path, spec)
+    assert _report(collected, study, tmp_path / "like", "--bootstrap", "50", "--no-charts") == 0
+    assert _report(collected, study, tmp_path / "these", "--bootstrap", "50", "--no-charts", "--fixed-raters") == 0
+    like, these = (_strict_json(tmp_path / d / "summary.json") for d in ("like", "these"))
+    assert like["meta"]["intervals"] == "for raters and items like these"
+    assert these["meta"]["intervals"] == "for these particular raters"
+    assert "--fixed-raters" in _notes(these) and "for raters and items like these" in _notes(like)
+    html = (tmp_path / "these" / "report.html").read_text(encoding="utf-8")
+    assert "95% interval of the mean for these particular raters" in html
+    rows = zip(like["tables"]["model_scores"], these["tables"]["model_scores"], strict=True)
+    widths = [(a["mean_ci_high"] - a["mean_ci_low"], b["mean_ci_high"] - b["mean_ci_low"]) for a, b in rows]
+    assert all(w_like >= w_these - 1e-12 for w_like, w_these in widths)
+    assert like["tables"]["agreement_alpha"][0]["alpha_ordinal"] == these["tables"]["agreement_alpha"][0]["alpha_ordinal"]
 
 
 def test_default_seed_is_the_study_seed(tmp_path: Path) -> None:
@@ -186,7 +208,7 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
     expected = {
         "one_rater": "Only one rater",
         "all_na": "WM-RUB-003",
-        "one_item_model": "m-one was rated on only 1 item",
+        "one_item_model": "m-one was rated on 1 item(s): its means are shown without an interval",
         "invalid_record": "2 record(s) were left out",
         "no_time": "no time_spent_scoring_seconds",
         "no_model_source": "no model_source",
@@ -248,7 +270,7 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     result = json.loads(out)
     assert result["ok"] is True and result["meta"]["raters"] == 2 and result["meta"]["bootstrap"] == 20
     assert result["outputs"][0].endswith("report.html") and isinstance(result["findings"], list)
-    assert any("resamples" in n["text"] for n in result["notes"])
+    assert any("shuffled-rater copies" in n["text"] for n in result["notes"])
     assert "\r" not in err  # no progress bar in --json mode
     (tmp_path / "file").write_text("x", encoding="utf-8")
     assert _report(collected, study, tmp_path / "file", "--json") == 1
@@ -289,7 +311,7 @@ def test_progress_reaches_the_terminal_in_stages(tmp_path: Path) -> None:
         run(collected, study, tmp_path / "out", None, 20, bar.stage, with_charts=False)
     lines = stream.getvalue().split("\n")
     assert lines[0].startswith("\rReading ratings [") and lines[0].endswith("12/12")
-    assert lines[1].startswith("\rBootstrap [") and re.search(r"\[#+\] (\d+)/\1$", lines[1])
+    assert lines[1].startswith("\rIntervals [") and re.search(r"\[#+\] (\d+)/\1$", lines[1])
     assert lines[2:] == [""]
 
 

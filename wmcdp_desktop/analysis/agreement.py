@@ -1,13 +1,14 @@
-"""Agreement between raters: Krippendorff's alpha (with a bootstrap over tasks), pairwise quadratic-weighted
-Cohen's kappa, N/A reporting, failure-mode agreement and prevalence.
+"""Agreement between raters: Krippendorff's alpha (with 95% intervals over items and raters), pairwise
+quadratic-weighted Cohen's kappa, N/A reporting, failure-mode agreement and prevalence.
 
 The unit of agreement is the task (``envelope.task_id``): the same candidate response seen by several
 raters. N/A is not a value on the scale: it is left out of alpha and kappa (a task where only one rater
 gave a number has nothing to pair) and reported on its own, per dimension and per rater.
 
-Point estimates come from the ``krippendorff`` package. The bootstrap needs thousands of alphas, so it
-uses the same formula written as matrix products over per-task coincidence matrices
-(:func:`alpha_from_coincidences`); the tests check it against the package on the same resamples.
+Point estimates come from the ``krippendorff`` package. The intervals (two-way jackknife, see
+:mod:`wmcdp_desktop.analysis.intervals`) need an alpha per left-out item, per left-out rater and per
+left-out rater of each shuffled copy, so they use the same formula written on coincidence matrices
+(:func:`alpha_from_coincidences`); the tests check it against the package on the same data.
 """
 
 from __future__ import annotations
@@ -20,17 +21,16 @@ from typing import Literal
 import numpy as np
 
 from wmcdp_desktop.analysis.common import (
+    BoolArray,
     FloatArray,
     IntArray,
     Note,
     ProgressFn,
     Table,
-    bootstrap_weights,
     fnum,
     no_progress,
-    percentile_ci,
-    rng_for,
 )
+from wmcdp_desktop.analysis.intervals import scope_text, shuffles, sum_rows, two_way_interval
 from wmcdp_desktop.analysis.loading import Dataset
 from wmcdp_desktop.core.models.common import SEVERITIES
 
@@ -138,79 +138,110 @@ class AlphaResult:
 
 @dataclass
 class _Job:
+    task: IntArray
+    """Task of each value (ratings with a value only)."""
+    cell: IntArray
+    """(item, rater) cell of each value (:class:`~wmcdp_desktop.analysis.intervals.Shuffles`)."""
+    index: IntArray
+    """Value index of each value on ``values``."""
     vc: IntArray
     values: FloatArray
     results: dict[Level, AlphaResult]
 
 
-class BootstrapPlan:
-    """Collects alphas, then bootstraps them all on the same resamples of tasks.
+class AlphaIntervals:
+    """Collects alphas, then gives each a 95% interval over items and raters (two-way jackknife).
 
-    Every statistic is resampled with the same task weights (drawn from one seeded stream), so the B
-    resamples are the same for all dimensions and failure modes, and the weights are drawn once per chunk
-    for a whole group of statistics: their per-task coincidence matrices are stacked side by side and
-    one matrix product gives every statistic's coincidences. Tasks with fewer than two values contribute
-    zero, exactly as in alpha itself.
+    For one statistic: ``o_t`` = per-task coincidence matrices; leaving an item out subtracts its tasks'
+    matrices; leaving a rater out adds, for each of the rater's values, the change of its task's matrix
+    when that value goes (``delta``), summed per (item, rater) cell; a shuffled copy sums the same cells
+    by their shuffled labels. Every alpha is then one call of :func:`alpha_from_coincidences` on stacked
+    matrices.
     """
 
-    COLUMN_BUDGET = 8_000_000
-    """Largest tasks x stacked-columns matrix built at once (floats)."""
-
-    def __init__(self, n_units: int, b: int, seed: int, progress: ProgressFn = no_progress) -> None:
-        self.n_units = n_units
+    def __init__(self, ds: Dataset, b: int, seed: int, progress: ProgressFn = no_progress, *,
+                 fixed_raters: bool = False) -> None:
         self.b = b
-        self.seed = seed
+        self.fixed_raters = fixed_raters
         self.progress = progress
+        self.n_items = len(ds.item_ids)
+        self.shuffles = shuffles(ds.item, ds.rater, len(ds.rater_ids), seed, 0 if fixed_raters else b)
         self.jobs: list[_Job] = []
 
-    def add(self, vc: IntArray, values: FloatArray, levels: tuple[Level, ...],
-            engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
-        """Point estimates now (``vc``: every task, in task order); intervals are filled by :meth:`run`."""
+    def add(self, task: IntArray, index: IntArray, rows: IntArray, n_tasks: int, values: FloatArray,
+            levels: tuple[Level, ...], engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
+        """Point estimates now (one value per rating: its ``task``, value ``index`` and the rating's
+        position ``rows`` in the dataset); intervals are filled by :meth:`run`."""
+        vc = value_counts(task, index, n_tasks, values.size)
         pairable = pairable_units(vc)
         results: dict[Level, AlphaResult] = {}
         for lv in levels:
             a, why = _alpha_point(pairable, values, lv, engine)
             results[lv] = AlphaResult(a, None, None, why)
         if self.b > 0 and any(r.alpha is not None for r in results.values()):
-            self.jobs.append(_Job(vc, values, results))
+            self.jobs.append(_Job(task, self.shuffles.row_cell[rows], index, vc, values, results))
         else:
             self.progress(1)
         return results
 
     def run(self) -> None:
-        if not self.jobs:
-            return
-        max_cols = max(1, self.COLUMN_BUDGET // max(self.n_units, 1))
-        group: list[_Job] = []
-        cols = 0
         for job in self.jobs:
-            width = job.values.size ** 2
-            if group and cols + width > max_cols:
-                self._run_group(group)
-                group, cols = [], 0
-            group.append(job)
-            cols += width
-        if group:
-            self._run_group(group)
+            self._run_job(job)
+            self.progress(1)
 
-    def _run_group(self, group: list[_Job]) -> None:
-        stacked = np.hstack([unit_coincidences(job.vc) for job in group])
-        reps: list[dict[Level, list[FloatArray]]] = [{lv: [] for lv in job.results} for job in group]
-        for w in bootstrap_weights(rng_for(self.seed, "agreement-tasks"), self.n_units, self.b):
-            o_all = w @ stacked
-            offset = 0
-            for job, rep in zip(group, reps, strict=True):
-                width = job.values.size ** 2
-                o = o_all[:, offset:offset + width]
-                offset += width
-                for lv in job.results:
-                    rep[lv].append(alpha_from_coincidences(o, job.values, lv))
-        for job, rep in zip(group, reps, strict=True):
-            for lv, res in job.results.items():
-                if res.alpha is None:
-                    continue
-                res.lo, res.hi, res.note = percentile_ci(np.concatenate(rep[lv]))
-        self.progress(len(group))
+    def coincidences(self, job: _Job) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+        """Coincidence matrices (rows of V*V) of the statistic with each item left out (items with a
+        pairable task, in item order), with each rater left out (raters with a value in a pairable task,
+        in rater order), and with each label left out of each shuffled copy ((copies * raters) rows, and
+        which labels have data: (copies, raters))."""
+        sh = self.shuffles
+        v = job.values.size
+        vc = job.vc
+        o_t = unit_coincidences(vc)  # (tasks, V*V)
+        total = o_t.sum(axis=0)
+        m = vc.sum(axis=1)
+        item_of_task = np.zeros(len(vc), np.int64)
+        item_of_task[job.task] = sh.cell_item[job.cell]
+        item_o = sum_rows(item_of_task, o_t, self.n_items)
+        pair_items = np.bincount(item_of_task, weights=(m >= 2).astype(float), minlength=self.n_items) > 0
+        o_items = total[None, :] - item_o[pair_items]
+        if self.fixed_raters:  # the items alone
+            return o_items, np.empty((0, v * v)), np.empty((0, v * v)), np.zeros((0, sh.n_raters), bool)
+        # The change of each value's task matrix when that value goes.
+        vrow = vc[job.task].astype(np.float64)  # (values, V)
+        vrow[np.arange(len(job.task)), job.index] -= 1
+        m_rest = vrow.sum(axis=1)
+        o_rest = vrow[:, :, None] * vrow[:, None, :]
+        o_rest[:, np.arange(v), np.arange(v)] -= vrow
+        o_rest /= np.maximum(m_rest - 1, 1)[:, None, None]
+        delta = o_rest.reshape(len(job.task), v * v) - o_t[job.task]
+        n_cells = sh.cell_item.size
+        g = sum_rows(job.cell, delta, n_cells)
+        has = np.bincount(job.cell, weights=(m[job.task] >= 2).astype(float), minlength=n_cells).astype(np.float64)
+        in_rater = sh.by_rater(has) > 0
+        o_raters = total[None, :] + sh.by_rater(g)[in_rater]
+        o_null = np.empty((0, v * v))
+        null_has = np.zeros((0, sh.n_raters), bool)
+        if sh.copies:
+            o_null = (total[None, None, :] + sh.by_label(g)).reshape(-1, v * v)
+            null_has = sh.by_label(has) > 0
+        return o_items, o_raters, o_null, null_has
+
+    def _run_job(self, job: _Job) -> None:
+        o_items, o_raters, o_null, null_has = self.coincidences(job)
+        copies = null_has.shape[0]
+        for lv, res in job.results.items():
+            if res.alpha is None:
+                continue
+            by_item = alpha_from_coincidences(o_items, job.values, lv)
+            by_rater = alpha_from_coincidences(o_raters, job.values, lv)
+            null = None
+            if o_null.size:
+                null = alpha_from_coincidences(o_null, job.values, lv).reshape(copies, self.shuffles.n_raters)
+                null = np.where(null_has, null, np.nan)
+            res.lo, res.hi, res.note = two_way_interval(res.alpha, by_item, by_rater, null,
+                                                        fixed_raters=self.fixed_raters, bias_correct=True,
+                                                        upper=1.0)
 
 
 # ----------------------------------------------------------------------------------------- kappa
@@ -255,7 +286,10 @@ def _dim_value_index(ds: Dataset, d: int) -> tuple[IntArray, FloatArray]:
     return idx, values
 
 
-def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress) -> AgreementResults:
+def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress, *,
+                      fixed_raters: bool = False) -> AgreementResults:
+    """Agreement tables. ``b``: shuffled-rater copies behind the intervals (0 = no intervals);
+    ``fixed_raters``: intervals for these particular raters instead of raters like these."""
     notes: list[Note] = []
     nt = len(ds.task_ids)
     multi_rater = len(ds.rater_ids) >= 2
@@ -267,8 +301,10 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
          "alpha_ordinal", "ordinal_ci_low", "ordinal_ci_high", "alpha_interval", "interval_ci_low",
          "interval_ci_high", "note"],
         description="Unit = task (one candidate response seen by several raters). N/A answers are left out; "
-        "a task counts as pairable when at least two raters gave it a number. Intervals: 95% percentile "
-        "bootstrap over tasks (the same resamples for every dimension). Alpha 1 = perfect agreement, 0 = no better than chance, "
+        "a task counts as pairable when at least two raters gave it a number. 95% intervals "
+        f"{scope_text(fixed_raters)}: two-way jackknife over benchmark items (all tasks of an item "
+        "together) and raters, centred on alpha corrected for its small-sample bias, so an interval can sit "
+        "a little above the estimate (docs/ANALYSIS.md). Alpha 1 = perfect agreement, 0 = no better than chance, "
         "below 0 = systematic disagreement; 0.667 and 0.8 are the usual thresholds for tentative and "
         "firm conclusions.")
     na_table = Table(
@@ -294,7 +330,7 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
     n_raters = len(ds.rater_ids)
     pairs = list(combinations(range(n_raters), 2))
     rater_kappas: dict[tuple[int, int], list[float]] = {}
-    plan = BootstrapPlan(nt, b, seed, progress)
+    plan = AlphaIntervals(ds, b, seed, progress, fixed_raters=fixed_raters)
     pending: list[tuple[int, list[object], str | None, dict[Level, AlphaResult] | None]] = []
     for d, dim in enumerate(ds.dimensions):
         idx, values = _dim_value_index(ds, d)
@@ -311,7 +347,7 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
         elif not multi_rater:
             fixed = "only one rater: agreement cannot be computed"
         else:
-            res = plan.add(vc, values, ("ordinal", "interval"))
+            res = plan.add(ds.task[scored], idx[scored], np.flatnonzero(scored), nt, values, ("ordinal", "interval"))
         pending.append((d, [dim.id, dim.label, int((ratings_per_task > 0).sum()), ds.n, n_na, pairable,
                             pairable_values], fixed, res))
 
@@ -334,7 +370,7 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
                 rater_kappas.setdefault((rb, d), []).append(kappa)
 
     fm_table, fm_notes, fm_finish = _failure_modes(ds, plan, multi_rater)
-    plan.run()  # every bootstrap interval, on shared resamples of tasks
+    plan.run()  # every interval (the same shuffled copies for every statistic)
     fm_finish()
     empty = AlphaResult(None, None, None, None)
     dims_by_note: dict[str, list[str]] = {}
@@ -371,7 +407,7 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
                             alpha_rows)
 
 
-def _failure_modes(ds: Dataset, plan: BootstrapPlan,
+def _failure_modes(ds: Dataset, plan: AlphaIntervals,
                    multi_rater: bool) -> tuple[Table, list[Note], Callable[[], None]]:
     """The failure-mode table; its alphas are registered in ``plan``; call the returned function after
     ``plan.run()`` to fill the rows."""
@@ -394,9 +430,9 @@ def _failure_modes(ds: Dataset, plan: BootstrapPlan,
         present = (sev > 0).astype(np.int64)
         fixed: str | None = None
         if multi_rater and ds.n:
-            pres = plan.add(value_counts(ds.task, present, nt, 2), presence_values, ("nominal",), "matrix")["nominal"]
-            sevr = plan.add(value_counts(ds.task, sev, nt, len(SEVERITIES)), severity_values, ("ordinal",),
-                            "matrix")["ordinal"]
+            every = np.arange(ds.n)
+            pres = plan.add(ds.task, present, every, nt, presence_values, ("nominal",), "matrix")["nominal"]
+            sevr = plan.add(ds.task, sev, every, nt, severity_values, ("ordinal",), "matrix")["ordinal"]
         else:
             pres = sevr = AlphaResult(None, None, None, None)
             fixed = "only one rater" if ds.n else "no ratings"
@@ -411,6 +447,6 @@ def _failure_modes(ds: Dataset, plan: BootstrapPlan,
     return table, notes, finish
 
 
-def bootstrap_steps(ds: Dataset) -> int:
-    """How many progress steps :func:`analyse_agreement` reports (one per bootstrapped statistic)."""
+def interval_steps(ds: Dataset) -> int:
+    """How many progress steps :func:`analyse_agreement` reports (one per alpha with an interval)."""
     return len(ds.dimensions) + 2 * len(ds.rubric.failure_modes)

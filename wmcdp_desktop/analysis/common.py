@@ -1,4 +1,4 @@
-"""Shared pieces of the analysis: notes, tables, seeded random streams, bootstrap weights, progress callbacks.
+"""Shared pieces of the analysis: notes, tables, seeded random streams, progress callbacks.
 
 Every section of the report produces :class:`Table` objects; the same tables become ``tables/*.csv``,
 HTML tables and the ``tables`` of ``summary.json``. A value that cannot be computed is ``None`` (shown as
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,8 +21,6 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 CI_LEVEL = 0.95
-MIN_DEFINED_SHARE = 0.9
-"""A bootstrap interval is given only when the statistic is defined in at least this share of resamples."""
 
 
 @dataclass(frozen=True)
@@ -77,37 +75,9 @@ def rng_for(seed: int, *key: str) -> np.random.Generator:
     return np.random.default_rng([seed, *words])
 
 
-def bootstrap_weights(rng: np.random.Generator, n: int, b: int, budget: int = 4_000_000) -> Iterator[FloatArray]:
-    """Resampling weights in chunks: each row says how often each of ``n`` units is drawn (sums to n).
-
-    ``b`` rows in total. Drawing ``n`` indices with replacement per row and counting them is the
-    ordinary nonparametric bootstrap, done as a matrix so statistics become matrix products.
-    """
-    if n <= 0 or b <= 0:
-        return
-    chunk = max(1, min(b, budget // n))
-    for start in range(0, b, chunk):
-        m = min(chunk, b - start)
-        idx = rng.integers(0, n, size=(m, n))
-        flat = (np.arange(m, dtype=np.int64)[:, None] * n + idx).ravel()
-        yield np.bincount(flat, minlength=m * n).reshape(m, n).astype(np.float64)
-
-
-def percentile_ci(reps: FloatArray) -> tuple[float | None, float | None, str | None]:
-    """95% percentile interval of bootstrap replicates; ``(None, None, reason)`` when not meaningful."""
-    if reps.size == 0:
-        return None, None, "no bootstrap resamples (bootstrap disabled)"
-    finite = reps[np.isfinite(reps)]
-    if finite.size < MIN_DEFINED_SHARE * reps.size:
-        share = 1 - finite.size / reps.size
-        return None, None, f"the statistic is undefined in {share:.0%} of resamples"
-    lo, hi = np.percentile(finite, [100 * (1 - CI_LEVEL) / 2, 100 * (1 + CI_LEVEL) / 2])
-    return float(lo), float(hi), None
-
-
 StageProgress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: how far a long stage of the analysis is (``"Reading ratings"``,
-``"Bootstrap"``); the command line draws it (``cli/progress.py``)."""
+``"Intervals"``); the command line draws it (``cli/progress.py``)."""
 
 ProgressFn = Callable[[int], None]
 """``progress(steps)``: steps done since the last call (inside one stage)."""

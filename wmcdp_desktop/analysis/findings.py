@@ -19,7 +19,8 @@ def _rows(tables: dict[str, Table], name: str) -> list[dict[str, Any]]:
     return [dict(zip(table.columns, row, strict=True)) for row in table.rows] if table else []
 
 
-def key_findings(tables: list[Table]) -> list[str]:
+def key_findings(tables: list[Table], scope: str | None = None) -> list[str]:
+    """``scope``: what the intervals are about (named where an interval is quoted)."""
     by_name = {t.name: t for t in tables}
     out: list[str] = []
 
@@ -62,7 +63,8 @@ def key_findings(tables: list[Table]) -> list[str]:
         out.append("Overall clinical judgment, mean per model: " + "; ".join(
             f"{r['model']} {r['mean']:.2f}" + (f" [{r['mean_ci_low']:.2f}, {r['mean_ci_high']:.2f}]"
                                                if r["mean_ci_low"] is not None else "")
-            for r in ranked) + ".")
+            for r in ranked) + (f" (95% intervals {scope})" if scope and any(
+                r["mean_ci_low"] is not None for r in ranked) else "") + ".")
     paired = _rows(by_name, "model_paired")
     if paired:
         sig = [r for r in paired if r["p_holm"] is not None and r["p_holm"] < SIGNIFICANT]

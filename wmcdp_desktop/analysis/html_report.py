@@ -123,5 +123,5 @@ def render_html(report: Report) -> str:
             parts.append(render_table(table))
     parts.append(f'<p class="desc">Written by wmcdp {html.escape(str(meta.get("wmcdp_version", "")))} '
                  f"(seed {html.escape(str(meta.get('seed')))}, {html.escape(str(meta.get('bootstrap')))} "
-                 "bootstrap resamples).</p></body></html>")
+                 f"shuffled-rater copies; intervals: {html.escape(str(meta.get('intervals')))}).</p></body></html>")
     return "\n".join(p for p in parts if p) + "\n"

@@ -1,9 +1,9 @@
-"""Per-model results (after unblinding): scores per dimension with bootstrap intervals over benchmark
-items, failure-mode rates by severity, the overall-judgment distribution, and paired comparisons of
-models on the items they share.
+"""Per-model results (after unblinding): mean and median scores per dimension with 95% intervals, failure-mode
+rates by severity, the overall-judgment distribution, and paired comparisons of models on the items they
+share.
 
-The resampling unit is the benchmark item: ratings of the same item are not independent (same scenario,
-several raters), so items are drawn with replacement and every rating of a drawn item comes along.
+Intervals account for both sources of sampling, the benchmark items and the raters (two-way jackknife,
+:mod:`wmcdp_desktop.analysis.intervals`); ``fixed_raters=True`` gives them for these particular raters.
 """
 
 from __future__ import annotations
@@ -16,34 +16,17 @@ import numpy as np
 
 from wmcdp_desktop.analysis.common import (
     FloatArray,
+    IntArray,
     Note,
     ProgressFn,
     Table,
-    bootstrap_weights,
     fnum,
     holm,
     no_progress,
-    percentile_ci,
-    rng_for,
 )
+from wmcdp_desktop.analysis.intervals import MIN_ITEMS, Shuffles, scope_text, shuffles, two_way_interval
 from wmcdp_desktop.analysis.loading import Dataset
 from wmcdp_desktop.core.models.common import SEVERITIES
-
-MIN_ITEMS_FOR_INTERVAL = 2
-FEW_ITEMS = 10
-
-
-def weighted_median(counts: FloatArray, values: FloatArray) -> FloatArray:
-    """Median of each row of value counts (B, V), as numpy's median of the expanded data; NaN if empty."""
-    n = counts.sum(axis=1)
-    cum = np.cumsum(counts, axis=1)
-    k_lo = np.floor((n - 1) / 2)
-    k_hi = np.floor(n / 2)
-    i_lo = (cum > k_lo[:, None]).argmax(axis=1)
-    i_hi = (cum > k_hi[:, None]).argmax(axis=1)
-    out: FloatArray = (values[i_lo] + values[i_hi]) / 2
-    out[n <= 0] = np.nan
-    return out
 
 
 @dataclass
@@ -56,30 +39,106 @@ class ModelResults:
     """model -> share of ratings tagging each failure mode (any severity), for the heat map."""
 
 
-def _item_sums(ds: Dataset, rows: np.ndarray, n_items: int) -> tuple[FloatArray, FloatArray]:
-    """Per item (I, D): sum of scores and count of scores (N/A left out) over ``rows``."""
-    item = ds.item[rows]
+@dataclass
+class _Cells:
+    """One model's scores summed per (item, rater) cell and dimension."""
+
+    sums: FloatArray
+    """(cells, dims) sum of scores (N/A left out)."""
+    counts: FloatArray
+    """(cells, dims) number of scores."""
+
+
+def _cells(ds: Dataset, rows: IntArray, sh: Shuffles) -> _Cells:
+    n_c, n_d = sh.cell_item.size, len(ds.dimensions)
     sc = ds.scores[rows]
     ok = ~np.isnan(sc)
-    d = sc.shape[1]
-    flat_i = np.repeat(item, d) * d + np.tile(np.arange(d), len(item))
-    sums = np.bincount(flat_i, weights=np.where(ok, sc, 0).ravel(), minlength=n_items * d).reshape(n_items, d)
-    cnts = np.bincount(flat_i, weights=ok.ravel().astype(float), minlength=n_items * d).reshape(n_items, d)
-    return sums.astype(np.float64), cnts.astype(np.float64)
+    flat = (sh.row_cell[rows][:, None] * n_d + np.arange(n_d)[None, :]).ravel()
+    sums = np.bincount(flat, weights=np.where(ok, sc, 0.0).ravel(), minlength=n_c * n_d).reshape(n_c, n_d)
+    counts = np.bincount(flat, weights=ok.ravel().astype(float), minlength=n_c * n_d).reshape(n_c, n_d)
+    return _Cells(sums.astype(np.float64), counts.astype(np.float64))
 
 
-def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress) -> ModelResults:
+def _per_item(sh: Shuffles, values: FloatArray, n_items: int) -> FloatArray:
+    """Sum of per-cell ``values`` per item."""
+    out: FloatArray = np.bincount(sh.cell_item, weights=values, minlength=n_items).astype(np.float64)
+    return out
+
+
+def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return out
+
+
+def _mean_interval(s: FloatArray, c: FloatArray, sh: Shuffles, n_items: int, fixed_raters: bool,
+                   ) -> tuple[float | None, float | None, str | None]:
+    """Interval of the mean of every rating, from per-cell sums ``s`` and counts ``c``."""
+    total_s, total_c = float(s.sum()), float(c.sum())
+    theta = total_s / total_c
+    item_s, item_c = _per_item(sh, s, n_items), _per_item(sh, c, n_items)
+    has_i = item_c > 0
+    by_item = _ratio(total_s - item_s[has_i], total_c - item_c[has_i])
+    rater_s, rater_c = sh.by_rater(s), sh.by_rater(c)
+    has_r = rater_c > 0
+    by_rater = _ratio(total_s - rater_s[has_r], total_c - rater_c[has_r])
+    null = None
+    if not fixed_raters and sh.copies:
+        both = sh.by_label(np.stack([s, c], axis=1))
+        null = np.where(both[..., 1] > 0, _ratio(total_s - both[..., 0], total_c - both[..., 1]), np.nan)
+    return two_way_interval(theta, by_item, by_rater, null, fixed_raters=fixed_raters, bias_correct=False)
+
+
+def _diff_interval(sa: FloatArray, ca: FloatArray, sb: FloatArray, cb: FloatArray, sh: Shuffles, n_items: int,
+                   fixed_raters: bool) -> tuple[float | None, float | None, str | None]:
+    """Interval of the mean over shared items of (mean of A - mean of B), from per-cell sums and counts.
+
+    Leaving a rater out changes only the items they rated: per cell, the item's difference without that
+    cell (and whether the item is still shared); the statistic per left-out rater (or shuffled label) is
+    then a sum over that rater's cells."""
+    items = [_per_item(sh, x, n_items) for x in (sa, ca, sb, cb)]
+    d = _ratio(items[0], items[1]) - _ratio(items[2], items[3])
+    shared = ~np.isnan(d)
+    n_s = int(shared.sum())
+    theta = float(d[shared].mean())
+    by_item = (d[shared].sum() - d[shared]) / (n_s - 1) if n_s > 1 else np.empty(0)
+    ci = sh.cell_item
+    on = shared[ci] & ((ca + cb) > 0)  # cells whose removal can change a shared item
+    d_without = _ratio(items[0][ci] - sa, items[1][ci] - ca) - _ratio(items[2][ci] - sb, items[3][ci] - cb)
+    still = ~np.isnan(d_without)
+    # per cell: change of (sum of differences, number of shared items) when the cell goes
+    change = np.stack([np.where(on, np.where(still, d_without, 0.0) - d[ci], 0.0),
+                       np.where(on & ~still, -1.0, 0.0)], axis=1)
+    change[~shared[ci]] = 0.0
+    total = float(d[shared].sum())
+
+    def stat(agg: FloatArray) -> FloatArray:
+        return _ratio(total + agg[..., 0], n_s + agg[..., 1])
+
+    involved = sh.by_rater(on.astype(float)) > 0
+    by_rater = stat(sh.by_rater(change))[involved]
+    null = None
+    if not fixed_raters and sh.copies:
+        null = np.where(sh.by_label(on.astype(float)) > 0, stat(sh.by_label(change)), np.nan)
+    return two_way_interval(theta, by_item, by_rater, null, fixed_raters=fixed_raters, bias_correct=False)
+
+
+def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress, *,
+                   fixed_raters: bool = False) -> ModelResults:
+    """Per-model tables. ``b``: shuffled-rater copies behind the intervals (0 = no intervals)."""
     notes: list[Note] = []
     dims = ds.dimensions
     n_dim = len(dims)
     n_items = len(ds.item_ids)
-    fm_ids = ds.failure_mode_ids
+    scope = scope_text(fixed_raters)
     scores_t = Table(
         "model_scores", "Scores per model and dimension",
         ["model", "dimension", "label", "items", "ratings", "na", "mean", "mean_ci_low", "mean_ci_high",
-         "median", "median_ci_low", "median_ci_high", "note"],
-        description="Mean and median of the raters' scores (N/A left out). Intervals: 95% bootstrap over "
-        "benchmark items (all ratings of a drawn item come along).")
+         "median", "note"],
+        description="Mean and median of the raters' scores (N/A left out). 95% interval of the mean "
+        f"{scope}: two-way jackknife over benchmark items and raters, t quantile (docs/ANALYSIS.md). "
+        "The median has no interval: on a 1-5 scale it moves in half points and resampling a few raters "
+        "cannot give an honest one; use the mean's.")
     fm_t = Table(
         "model_failure_modes", "Failure-mode rates per model",
         ["model", "failure_mode", "label", "ratings", *[f"share_{s}" for s in SEVERITIES], "share_present"],
@@ -95,73 +154,45 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         ["model_a", "model_b", "dimension", "shared_items", "mean_diff", "diff_ci_low", "diff_ci_high",
          "a_better", "b_better", "ties", "wilcoxon_p", "p_holm", "rank_biserial", "note"],
         description="Per shared item, the mean score of A minus the mean score of B (over raters). "
-        "mean_diff > 0 favours A. Interval: 95% bootstrap over items. Wilcoxon signed-rank test (zero "
-        "differences dropped) and matched-pairs rank-biserial correlation (+1: A better on every item, "
-        "-1: B better on every item). p_holm adjusts for the number of comparisons in this table.")
+        f"mean_diff > 0 favours A. 95% interval {scope} (two-way jackknife over items and raters). "
+        "Wilcoxon signed-rank test over items (zero differences dropped) and matched-pairs rank-biserial "
+        "correlation (+1: A better on every item, -1: B better on every item). p_holm adjusts for the "
+        "number of comparisons in this table.")
     profile: dict[str, list[tuple[float | None, float | None, float | None]]] = {}
     fm_present: dict[str, list[float | None]] = {}
     if not ds.model_ids:
         notes.append(Note("models", "No rating carries a model_source: per-model results need unblinded data."))
         return ModelResults([scores_t, fm_t, dist_t, pair_t], notes, profile, fm_present)
 
-    item_means: dict[int, FloatArray] = {}
+    sh = shuffles(ds.item, ds.rater, len(ds.rater_ids), seed, 0 if fixed_raters else b)
+    cells: dict[int, _Cells] = {}
     for m, name in enumerate(ds.model_ids):
         rows = np.flatnonzero(ds.model == m)
-        sums, cnts = _item_sums(ds, rows, n_items)
-        item_means[m] = np.where(cnts > 0, sums / np.where(cnts > 0, cnts, 1), np.nan)
-        items_m = np.flatnonzero(cnts.sum(axis=1) > 0) if n_dim else np.array([], int)
+        cell = cells[m] = _cells(ds, rows, sh)
         items_any = np.unique(ds.item[rows])
-        if items_any.size < MIN_ITEMS_FOR_INTERVAL:
-            notes.append(Note("models", f"Model {name} was rated on only {items_any.size} item(s): its means are "
-                                        "shown without an interval and cannot be compared reliably."))
-        elif items_any.size < FEW_ITEMS:
-            notes.append(Note("models", f"Model {name} was rated on only {items_any.size} items: its intervals "
-                                        "are wide and rough."))
-        # Per-item value histograms for medians: (I, D, V) on each dimension's own scale.
-        v_max = max(int(d.scale.max - d.scale.min + 1) for d in dims)
-        hist = np.zeros((n_items, n_dim, v_max))
+        if items_any.size < MIN_ITEMS:
+            notes.append(Note("models", f"Model {name} was rated on {items_any.size} item(s): its means are "
+                                        f"shown without an interval (at least {MIN_ITEMS} items are needed)."))
         sc = ds.scores[rows]
-        for d in range(n_dim):
-            ok = ~np.isnan(sc[:, d])
-            vi = (sc[ok, d] - dims[d].scale.min).astype(np.int64)
-            hist[:, d, :] = np.bincount(ds.item[rows][ok] * v_max + vi, minlength=n_items * v_max).reshape(n_items, v_max)
-        sub_s, sub_c, sub_h = sums[items_m], cnts[items_m], hist[items_m]
-        reps_mean: list[FloatArray] = []
-        reps_med: list[FloatArray] = []
-        if items_m.size >= MIN_ITEMS_FOR_INTERVAL and b > 0:
-            for w in bootstrap_weights(rng_for(seed, "model", name), items_m.size, b):
-                c = w @ sub_c
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    reps_mean.append((w @ sub_s) / c)
-                hw = np.einsum("bi,idv->bdv", w, sub_h)
-                reps_med.append(np.stack([
-                    weighted_median(hw[:, d, :], np.arange(dims[d].scale.min, dims[d].scale.min + v_max, dtype=float))
-                    for d in range(n_dim)], axis=1))
-        progress(1)
-        rm = np.concatenate(reps_mean) if reps_mean else np.empty((0, n_dim))
-        rmed = np.concatenate(reps_med) if reps_med else np.empty((0, n_dim))
         prof: list[tuple[float | None, float | None, float | None]] = []
         for d, dim in enumerate(dims):
             vals = sc[:, d][~np.isnan(sc[:, d])]
             n_na = int(ds.na[rows, d].sum())
-            n_items_d = int((cnts[:, d] > 0).sum())
-            note = None
+            n_items_d = int((_per_item(sh, cell.counts[:, d], n_items) > 0).sum())
+            lo = hi = None
+            note: str | None
             if vals.size == 0:
-                mean = med = lo = hi = mlo = mhi = None
+                mean = med = None
                 note = "no scores (all N/A)" if n_na else "no ratings"
             else:
                 mean, med = float(vals.mean()), float(np.median(vals))
-                if n_items_d < MIN_ITEMS_FOR_INTERVAL:
-                    lo = hi = mlo = mhi = None
-                    note = f"scored on {n_items_d} item: no interval"
-                else:
-                    lo, hi, why = percentile_ci(rm[:, d])
-                    mlo, mhi, _ = percentile_ci(rmed[:, d])
-                    note = why if b > 0 else None
-            scores_t.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med,
-                                  mlo, mhi, note])
+                note = None
+                if b > 0:
+                    lo, hi, note = _mean_interval(cell.sums[:, d], cell.counts[:, d], sh, n_items, fixed_raters)
+            scores_t.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med, note])
             prof.append((mean, lo, hi))
         profile[name] = prof
+        progress(1)
 
         sev = ds.severity[rows]
         n_r = len(rows)
@@ -182,9 +213,8 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         total = int(counts.sum())
         dist_t.rows.append([name, n_r, *[int(c) for c in counts], int(ds.na[rows, -1].sum()),
                             *[(float(c) / total if total else None) for c in counts]])
-    del fm_ids
 
-    _paired(ds, item_means, seed, b, pair_t, notes)
+    _paired(ds, cells, sh, b, fixed_raters, pair_t, notes)
     progress(1)
     return ModelResults([scores_t, fm_t, dist_t, pair_t], notes, profile, fm_present)
 
@@ -223,7 +253,7 @@ def wilcoxon_p(diff: FloatArray) -> float | None:
     return fnum(res.pvalue)
 
 
-def _paired(ds: Dataset, item_means: dict[int, FloatArray], seed: int, b: int, table: Table,
+def _paired(ds: Dataset, cells: dict[int, _Cells], sh: Shuffles, b: int, fixed_raters: bool, table: Table,
             notes: list[Note]) -> None:
     dims = ds.dimensions
     if len(ds.model_ids) < 2:
@@ -232,21 +262,16 @@ def _paired(ds: Dataset, item_means: dict[int, FloatArray], seed: int, b: int, t
     start = len(table.rows)
     pvals: list[float | None] = []
     for ma, mb in combinations(range(len(ds.model_ids)), 2):
-        diff = item_means[ma] - item_means[mb]  # (I, D), NaN where either side has no score
-        valid = ~np.isnan(diff)
-        shared = np.flatnonzero(valid.any(axis=1))
+        ca_, cb_ = cells[ma], cells[mb]
         name_a, name_b = ds.model_ids[ma], ds.model_ids[mb]
-        if shared.size == 0:
+        n_items = len(ds.item_ids)
+        per_item = [np.stack([_per_item(sh, x[:, d], n_items) for d in range(len(dims))], axis=1)
+                    for x in (ca_.sums, ca_.counts, cb_.sums, cb_.counts)]
+        diff = _ratio(per_item[0], per_item[1]) - _ratio(per_item[2], per_item[3])  # (items, D), NaN: unshared
+        valid = ~np.isnan(diff)
+        if not valid.any():
             notes.append(Note("models", f"Models {name_a} and {name_b} share no rated item: not compared."))
             continue
-        dsub = np.where(valid[shared], diff[shared], 0.0)
-        vsub = valid[shared].astype(float)
-        reps: list[FloatArray] = []
-        if shared.size >= MIN_ITEMS_FOR_INTERVAL and b > 0:
-            for w in bootstrap_weights(rng_for(seed, "paired", name_a, name_b), shared.size, b):
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    reps.append((w @ dsub) / (w @ vsub))
-        rep = np.concatenate(reps) if reps else np.empty((0, len(dims)))
         for d, dim in enumerate(dims):
             dd = diff[:, d][valid[:, d]]
             note = None
@@ -256,13 +281,13 @@ def _paired(ds: Dataset, item_means: dict[int, FloatArray], seed: int, b: int, t
                 pvals.append(None)
                 continue
             lo = hi = None
-            if dd.size < MIN_ITEMS_FOR_INTERVAL:
+            if b > 0:
+                lo, hi, note = _diff_interval(ca_.sums[:, d], ca_.counts[:, d], cb_.sums[:, d], cb_.counts[:, d],
+                                              sh, n_items, fixed_raters)
+            p = wilcoxon_p(dd) if dd.size >= 2 else None
+            if dd.size < 2:
                 note = "one shared item: no interval or test"
-            else:
-                lo, hi, note = percentile_ci(rep[:, d])
-                note = note if b > 0 else None
-            p = wilcoxon_p(dd) if dd.size >= MIN_ITEMS_FOR_INTERVAL else None
-            if p is None and note is None:
+            elif p is None and note is None:
                 note = "no differences to test"
             pvals.append(p)
             table.rows.append([name_a, name_b, dim.id, int(dd.size), float(dd.mean()), lo, hi,

@@ -22,11 +22,19 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.analysis import agreement, behaviour, blinding, charts, gold, per_model
 from wmcdp_desktop.analysis.common import Note, StageProgress, Table, clean
 from wmcdp_desktop.analysis.findings import key_findings
+from wmcdp_desktop.analysis.intervals import (
+    SCOPE_FIXED,
+    SCOPE_RANDOM,
+    copies_that_fit,
+    count_cells,
+    scope_text,
+)
 from wmcdp_desktop.analysis.loading import Dataset, load_dataset
 from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.errors import WmcdpError
 
-DEFAULT_BOOTSTRAP = 1000
+DEFAULT_BOOTSTRAP = 200
+"""Shuffled-rater copies behind the intervals (``--bootstrap``; the rater part's noise reference)."""
 TOP_DISAGREEMENTS = 10
 
 
@@ -90,36 +98,50 @@ def _disagreements(ds: Dataset) -> Table:
     return table
 
 
-def _bootstrap_progress(ds: Dataset, progress: StageProgress | None) -> Callable[[int], None]:
-    """The step counter the statistics advance, reported as the ``Bootstrap`` stage."""
-    total = agreement.bootstrap_steps(ds) + len(ds.model_ids) + 1
+def _interval_progress(ds: Dataset, progress: StageProgress | None) -> Callable[[int], None]:
+    """The step counter the statistics advance, reported as the ``Intervals`` stage."""
+    total = agreement.interval_steps(ds) + len(ds.model_ids) + 1
     done = 0
 
     def advance(steps: int) -> None:
         nonlocal done
         done = min(total, done + steps)
         if progress is not None:
-            progress("Bootstrap", done, total)
+            progress("Intervals", done, total)
 
     return advance
 
 
 def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *, with_charts: bool = True,
-                   progress: StageProgress | None = None) -> Report:
-    """Every figure, table and chart of the report for ``ds``; ``progress`` hears how far the bootstrap is."""
+                   progress: StageProgress | None = None, fixed_raters: bool = False) -> Report:
+    """Every figure, table and chart of the report for ``ds``; ``progress`` hears how far the intervals are.
+
+    ``bootstrap``: shuffled-rater copies behind the intervals (0 = no intervals); ``fixed_raters``:
+    intervals for these particular raters instead of for raters and items like these."""
     timings: dict[str, float] = {}
-    advance = _bootstrap_progress(ds, progress)
+    advance = _interval_progress(ds, progress)
     notes = list(ds.notes)
     if bootstrap <= 0:
-        notes.append(Note("data", "Bootstrap disabled (--bootstrap 0): no intervals are given."))
-    elif bootstrap < 200:
-        notes.append(Note("data", f"Only {bootstrap} bootstrap resamples: intervals are rough "
-                                  "(1000 or more is recommended)."))
+        notes.append(Note("data", "Intervals disabled (--bootstrap 0): no intervals are given."))
+    elif fixed_raters:
+        notes.append(Note("data", f"Intervals are {SCOPE_FIXED} (--fixed-raters): they describe what other items "
+                                  "rated by these same raters would give, not what other raters would give."))
+    else:
+        notes.append(Note("data", f"Intervals are {SCOPE_RANDOM}: they allow for other benchmark items and "
+                                  "other raters. wmcdp report --fixed-raters gives narrower intervals for these "
+                                  "particular raters."))
+        used = copies_that_fit(count_cells(ds.item, ds.rater, len(ds.rater_ids)), bootstrap)
+        if used < bootstrap:
+            notes.append(Note("data", f"--bootstrap {bootstrap} lowered to {used} shuffled-rater copies to bound "
+                                      "memory on data this size."))
+        if used < 100:
+            notes.append(Note("data", f"Only {used} shuffled-rater copies behind the intervals: their rater "
+                                      "part is rough (200 or more is recommended)."))
 
     t0 = time.perf_counter()
-    agr = agreement.analyse_agreement(ds, seed, bootstrap, advance)
+    agr = agreement.analyse_agreement(ds, seed, bootstrap, advance, fixed_raters=fixed_raters)
     t1 = time.perf_counter()
-    mod = per_model.analyse_models(ds, seed, bootstrap, advance)
+    mod = per_model.analyse_models(ds, seed, bootstrap, advance, fixed_raters=fixed_raters)
     t2 = time.perf_counter()
     gol = gold.analyse_gold(ds)
     beh = behaviour.analyse_behaviour(ds)
@@ -137,8 +159,10 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
                 "disagree with whom. N/A answers are counted apart, never as a score.",
                 [*agr.tables, dis]),
         Section("models", "2. Results per model",
-                "How each model's responses were rated, with honest uncertainty: intervals resample "
-                "benchmark items, since ratings of the same item are not independent.", mod.tables),
+                "How each model's responses were rated, with honest uncertainty: every interval allows for "
+                + ("other benchmark items (these raters fixed)" if fixed_raters else
+                   "other benchmark items and other raters")
+                + "; ratings of the same item or by the same rater are not independent.", mod.tables),
         Section("gold", "3. Against the gold standard",
                 "Rater scores and failure-mode tags mapped to criterion verdicts (4-5 satisfied, 3 partially, "
                 "1-2 not satisfied, N/A not applicable; failure absent = satisfied, minor = partially, "
@@ -155,7 +179,8 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         t4 = time.perf_counter()
         png = charts.alpha_chart(agr.alpha_rows)
         if png:
-            sections[0].charts.append(Chart("alpha", "Alpha per dimension with 95% bootstrap intervals.", png))
+            sections[0].charts.append(Chart("alpha", f"Alpha per dimension with 95% intervals {scope_text(fixed_raters)}.",
+                                            png))
         dims = ds.dimensions
         lo = min(d.scale.min for d in dims)
         hi = max(d.scale.max for d in dims)
@@ -185,10 +210,11 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         "models": len(ds.model_ids),
         "seed": seed,
         "bootstrap": bootstrap,
+        "intervals": "none" if bootstrap <= 0 else scope_text(fixed_raters),
         "wmcdp_version": __version__,
     }
     report = Report(meta, notes, sections, timings=timings)
-    report.findings = key_findings(report.tables())
+    report.findings = key_findings(report.tables(), None if bootstrap <= 0 else scope_text(fixed_raters))
     return report
 
 
@@ -258,16 +284,17 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
 
 
 def run(collected_dir: Path, study_dir: Path, out_dir: Path, seed: int | None, bootstrap: int,
-        progress: StageProgress | None = None, *, with_charts: bool = True) -> Report:
-    """Load, compute, write. ``seed`` None = the study's seed. An ``out_dir`` that cannot be the report's
-    folder is refused before the slow work."""
+        progress: StageProgress | None = None, *, with_charts: bool = True, fixed_raters: bool = False) -> Report:
+    """Load, compute, write. ``seed`` None = the study's seed; ``fixed_raters``: see :func:`compute_report`.
+    An ``out_dir`` that cannot be the report's folder is refused before the slow work."""
     check_out_dir(out_dir)
     t0 = time.perf_counter()
     ds = load_dataset(collected_dir, study_dir, progress=progress)
     t1 = time.perf_counter()
     if seed is None:
         seed = ds.study.seed if ds.study else 0
-    report = compute_report(ds, seed, bootstrap, progress=progress, with_charts=with_charts)
+    report = compute_report(ds, seed, bootstrap, progress=progress, with_charts=with_charts,
+                            fixed_raters=fixed_raters)
     t2 = time.perf_counter()
     write_report(report, out_dir)
     t3 = time.perf_counter()

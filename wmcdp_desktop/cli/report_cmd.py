@@ -1,4 +1,4 @@
-"""``wmcdp report COLLECTED_DIR --study STUDY_DIR --out REPORT_DIR [--seed N] [--bootstrap B]``.
+"""``wmcdp report COLLECTED_DIR --study STUDY_DIR --out REPORT_DIR [--seed N] [--bootstrap B] [--fixed-raters]``.
 
 The statistics live in :mod:`wmcdp_desktop.analysis` and need the optional ``analysis`` extra (numpy,
 scipy, krippendorff, matplotlib); they are imported only when the command runs.
@@ -34,8 +34,13 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR", help="where to write the report")
     parser.add_argument("--seed", type=_non_negative, default=None,
                         help="random seed of the bootstrap (default: the study's seed)")
-    parser.add_argument("--bootstrap", type=_non_negative, default=1000, metavar="B",
-                        help="bootstrap resamples per interval (default 1000; 0 = no intervals)")
+    parser.add_argument("--bootstrap", type=_non_negative, default=200, metavar="B",
+                        help="resamples behind the 95%% intervals: B copies of the data with the raters shuffled "
+                        "within each item, the reference for the rater part of every interval (default 200; "
+                        "0 = no intervals)")
+    parser.add_argument("--fixed-raters", action="store_true",
+                        help="intervals for these particular raters (only the items vary): narrower, but they "
+                        "do not carry over to other raters. Default: intervals for raters and items like these")
     parser.add_argument("--no-charts", action="store_true", help="leave the charts out (faster on huge data)")
     parser.add_argument("--timings", action="store_true", help="print how long each phase took")
     parser.add_argument("--json", action="store_true",
@@ -71,7 +76,7 @@ def _run(args: argparse.Namespace) -> int:
 
     with ProgressBar("Reading ratings", enabled=False if args.json else None) as bar:
         report = run(args.collected_dir, args.study, args.out, args.seed, args.bootstrap, bar.stage,
-                     with_charts=not args.no_charts)
+                     with_charts=not args.no_charts, fixed_raters=args.fixed_raters)
     meta = report.meta
     if args.json:
         print_json({
