@@ -79,7 +79,7 @@ def alpha_chart(rows: Sequence[dict[str, object]]) -> bytes | None:
     ax.axvline(0, color="black", linewidth=0.6)
     ax.set_yticks(range(len(rows)), labels)
     ax.invert_yaxis()
-    ax.set_xlabel("Krippendorff's alpha (95% bootstrap interval); dotted 0.667, dashed 0.8")
+    ax.set_xlabel("Krippendorff's alpha (95% interval); dotted 0.667, dashed 0.8")
     ax.set_xlim(min(-0.2, ax.get_xlim()[0]), 1.05)
     # Outside the axes, right of them: inside, it covered the intervals of the last dimension.
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
@@ -111,7 +111,7 @@ def profile_chart(dim_labels: Sequence[str],
     ax.set_yticks(range(len(dim_labels)), [_short(lbl, 36) for lbl in dim_labels])
     ax.invert_yaxis()
     ax.set_xlim(scale[0] - 0.2, scale[1] + 0.2)
-    ax.set_xlabel("mean score (95% bootstrap interval over items)")
+    ax.set_xlabel("mean score (95% interval)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title("Score profile per model")
     return _png(fig)

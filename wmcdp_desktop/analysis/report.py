@@ -2,7 +2,7 @@
 
 ``compute_report`` is pure (no files); ``write_report`` writes through core/atomic.py. Both are used by
 ``wmcdp report`` (cli/report_cmd.py) and can be timed separately (issue 6 benchmarks the computation
-with and without the bootstrap).
+with and without the intervals).
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         hi = max(d.scale.max for d in dims)
         png = charts.profile_chart([f"{d.id} {d.label}" for d in dims], mod.profile, (lo, hi))
         if png:
-            sections[1].charts.append(Chart("profiles", "Mean score per dimension and model.", png))
+            sections[1].charts.append(Chart("profiles", f"Mean score per dimension and model, 95% intervals {scope_text(fixed_raters)}.", png))
         png = charts.failure_heatmap(list(mod.fm_present), [f.label for f in ds.rubric.failure_modes],
                                      mod.fm_present)
         if png:

@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
                         help="the study folder (study.json, rubric.json, items/)")
     parser.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR", help="where to write the report")
     parser.add_argument("--seed", type=_non_negative, default=None,
-                        help="random seed of the bootstrap (default: the study's seed)")
+                        help="random seed of the shuffled rater labels behind the intervals (default: the study's seed)")
     parser.add_argument("--bootstrap", type=_non_negative, default=200, metavar="B",
                         help="resamples behind the 95%% intervals: B copies of the data with the raters shuffled "
                         "within each item, the reference for the rater part of every interval (default 200; "
