@@ -128,7 +128,7 @@ def test_an_empty_file_is_refused_before_the_study_items_are_read(tmp_path: Path
     """Found in review: the study's items were loaded first (slow for a big study)."""
     study = write_study(tmp_path / "study", Spec(n_items=4, raters=3))
     (tmp_path / "ratings.jsonl").write_text("\n  \n", encoding="utf-8")
-    assert read_rating_rows(tmp_path, rubric()) == ([], [], 0, 0)
+    assert read_rating_rows(tmp_path, rubric()) == ([], [], 0, 0, [])
     monkeypatch.setattr(loading, "load_items", lambda *a: pytest.fail("items read"))
     with pytest.raises(DocumentError, match="holds no ratings"):
         load_dataset(tmp_path, study)

@@ -299,7 +299,8 @@ def test_record_field_names_and_nesting_are_the_seeds(sample_docs: Docs) -> None
         "failure_mode_annotations", "failure_mode_evidence_notes", "clinician_notes",
         "time_spent_scoring_seconds",
     }
-    assert seed_fields | {"envelope", "failure_mode_evidence_spans", "blinding_guess"} == set(RatingRecord.model_fields)
+    extensions = {"envelope", "failure_mode_evidence_spans", "record_kind", "coordinator_flag", "blinding_guess"}
+    assert seed_fields | extensions == set(RatingRecord.model_fields)
     assert set(record["scoring"]) == set(RatingRecord.model_fields["scoring"].annotation.model_fields)  # type: ignore[union-attr]
     assert set(RatingRecord.model_fields["clinician_notes"].annotation.model_fields) == {  # type: ignore[union-attr]
         "brief_rationale", "best_aspect", "main_concern", "suggested_better_clinical_move", "confidence_rating"}

@@ -90,6 +90,14 @@ def _findings(findings: list[str]) -> str:
         f"<li>{html.escape(f)}</li>" for f in findings) + "</ul></div>"
 
 
+def _meta_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    return str(value)
+
+
 def render_html(report: Report) -> str:
     meta = report.meta
     title = meta.get("study_title") or meta.get("study_id") or "WM-CDP study"
@@ -101,7 +109,7 @@ def render_html(report: Report) -> str:
         f"<style>{_CSS}</style></head><body>",
         f"<h1>WM-CDP report: {html.escape(str(title))}</h1>",
         '<table class="meta">' + "".join(
-            f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td>{html.escape('' if v is None else str(v))}</td></tr>"
+            f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td>{html.escape(_meta_text(v))}</td></tr>"
             for k, v in meta.items()) + "</table>",
         "<p class=\"desc\">Every table is also in <code>tables/*.csv</code>; all figures are in "
         "<code>summary.json</code>. A dash means the figure cannot be computed from these data; the notes "

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note, StageProgress
-from wmcdp_desktop.analysis.rating_rows import RatingRow, read_rating_rows, row_of, text_digest
+from wmcdp_desktop.analysis.rating_rows import CannotRateRow, RatingRow, read_rating_rows, row_of, text_digest
 from wmcdp_desktop.core.documents import load_file, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.gc_pause import gc_paused
@@ -69,6 +70,10 @@ class Dataset:
     records_read: int = 0
     records_excluded: int = 0
     problems: list[Problem] = field(default_factory=list)
+    flagged: BoolArray | None = None
+    """True where the rater flagged the task for the coordinator (None = no rating is flagged)."""
+    cannot_rate: list[CannotRateRow] = field(default_factory=list)
+    """The latest record of a (rater, task) when it is a "cannot rate": counted and listed, in no statistic."""
 
     @property
     def n(self) -> int:
@@ -173,8 +178,12 @@ def build_dataset(
     return dataset_from_rows(rows, rubric, items=items, gold_responses=gold_responses)
 
 
-def _latest_per_rater_and_task(rows: list[RatingRow]) -> list[RatingRow]:
-    """The latest revision of each (rater, task), in the order of the rows (one pass, no statistics)."""
+_Row = TypeVar("_Row", RatingRow, CannotRateRow, RatingRow | CannotRateRow)
+
+
+def _latest_per_rater_and_task(rows: list[_Row]) -> list[_Row]:
+    """The latest revision of each (rater, task), in the order of the rows (one pass, no statistics); a rating
+    and a "cannot rate" of the same (rater, task) are revisions of one answer."""
     latest: dict[tuple[str, str], int] = {}
     for i, row in enumerate(rows):
         key = (row.rater_id, row.task_id)
@@ -195,8 +204,10 @@ def dataset_from_rows(
     gold_responses: GoldResponses | None = None,
     *,
     excluded: int | None = None,
+    cannot_rate: list[CannotRateRow] | None = None,
 ) -> Dataset:
-    """Turn rows into columns. Keeps the latest revision per (rater, task) and notes the rest.
+    """Turn rows into columns. Keeps the latest revision per (rater, task) and notes the rest; a "cannot
+    rate" (``cannot_rate``) that is a (rater, task)'s latest record replaces its ratings and is only counted.
     ``excluded``: records left out as invalid (default: those ``problems`` name)."""
     notes = list(notes or [])
     problems = list(problems or [])
@@ -204,8 +215,11 @@ def dataset_from_rows(
     dims = rubric.dimensions
     n_fm = len(rubric.failure_modes)
 
-    kept = _latest_per_rater_and_task(rows)
-    dropped = len(rows) - len(kept)
+    both: list[RatingRow | CannotRateRow] = [*rows, *(cannot_rate or [])]
+    latest = _latest_per_rater_and_task(both)  # of either kind
+    kept = [x for x in latest if isinstance(x, RatingRow)]
+    unable = [y for y in latest if isinstance(y, CannotRateRow)]
+    dropped = len(both) - len(latest)
     if dropped:
         notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "
                                   "ignored; the latest revision of each is used."))
@@ -225,6 +239,7 @@ def dataset_from_rows(
     confidence = np.full(n, np.nan)
     seconds = np.full(n, np.nan)
     submitted = np.empty(n)
+    flagged = np.zeros(n, bool)
     rationale: list[str] = []
     guesses: list[str | None] = []
     targets = {item_id: None if target is None else (target[0], text_digest(target[1]))
@@ -247,6 +262,7 @@ def dataset_from_rows(
         if row.seconds is not None:
             seconds[r] = row.seconds
         submitted[r] = _posix(row.submitted_at)
+        flagged[r] = row.flagged
         rationale.append(row.rationale)
         guesses.append(row.blinding_guess)
         if row.item_id in targets:
@@ -259,8 +275,9 @@ def dataset_from_rows(
         task=task, rater=rater, item=item, model=model, scores=scores, na=na, severity=severity,
         confidence=confidence, seconds=seconds, submitted=submitted, rationale=rationale, blinding_guess=guesses,
         gold_target=gold_target,
-        records_read=lines_read if lines_read is not None else len(rows) + len({p.file for p in problems}),
+        records_read=lines_read if lines_read is not None else len(both) + len({p.file for p in problems}),
         records_excluded=len({p.file for p in problems}) if excluded is None else excluded, problems=problems,
+        flagged=flagged if flagged.any() else None, cannot_rate=unable,
     )
     _data_notes(ds)
     return ds
@@ -277,6 +294,9 @@ def _data_notes(ds: Dataset) -> None:
         if len(ds.problems) > MAX_LISTED_PROBLEMS or ds.records_excluded > shown:
             notes.append(Note("data", f"... and more problem(s) not listed ({ds.records_excluded} invalid record(s) "
                                       "in all)."))
+    if ds.cannot_rate:
+        notes.append(Note("data", f"{len(ds.cannot_rate)} “cannot rate” answer(s) (a rater's reason instead of a "
+                                  "rating) are counted in section 4 and left out of every statistic."))
     if ds.n == 0:
         notes.append(Note("data", "No valid rating was found: there is nothing to analyse."))
         return
@@ -342,4 +362,4 @@ def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgres
         items, notes = load_items(study_dir)
         gold = load_gold_responses(study_dir, items, notes)
         return dataset_from_rows(found.rows, rubric, study, items, notes, found.problems, found.lines, gold,
-                                 excluded=found.excluded)
+                                 excluded=found.excluded, cannot_rate=found.cannot_rate)

@@ -1,4 +1,5 @@
-"""Reading ``ratings.jsonl`` into one compact :class:`RatingRow` per valid record (no numpy, no Qt).
+"""Reading ``ratings.jsonl`` into one compact :class:`RatingRow` per valid rating and one
+:class:`CannotRateRow` per valid "cannot rate" (no numpy, no Qt).
 
 Each line is parsed strictly, validated as a RatingRecord and checked against the rubric exactly as
 one record at a time always was; only what the report uses is kept. The problems of the first
@@ -18,9 +19,11 @@ from pydantic import ValidationError
 from wmcdp_desktop.core.documents import json_values_at_most, problems_from_validation_error, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.gc_pause import gc_paused
+from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.common import SEVERITIES
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
+from wmcdp_desktop.core.models.task_record import record_model
 from wmcdp_desktop.core.record_rules import RubricRules
 from wmcdp_desktop.core.strict_json import decode_text, parse_json_text
 
@@ -57,19 +60,36 @@ class RatingRow(NamedTuple):
     """SHA-256 of the rated response's text (compared with the gold response's, never shown)."""
     blinding_guess: str | None = None
     """The blinding-check answer: the label chosen, :data:`CANNOT_TELL`, or None (not asked or skipped)."""
+    flagged: bool = False
+    """The rater flagged the task for the coordinator."""
+
+
+class CannotRateRow(NamedTuple):
+    """What the report uses of one valid "cannot rate" record (never part of a statistic: only counted)."""
+
+    rater_id: str
+    task_id: str
+    revision: int
+    submitted_at: str
+    item_id: str
+    model_source: str | None
+    reason: str
+    flagged: bool
 
 
 class RatingRows(NamedTuple):
     """What :func:`read_rating_rows` found in ``ratings.jsonl``."""
 
     rows: list[RatingRow]
-    """One per valid record, in line order."""
+    """One per valid rating, in line order."""
     problems: list[Problem]
     """The problems of the first :data:`MAX_LINES_WITH_PROBLEMS` invalid lines."""
     lines: int
     """Non-blank lines."""
     excluded: int
     """Invalid lines (left out), all of them."""
+    cannot_rate: list[CannotRateRow]
+    """One per valid "cannot rate", in line order."""
 
 
 def text_digest(text: str) -> bytes:
@@ -87,7 +107,15 @@ def row_of(record: RatingRecord, fields: Sequence[str], fm_ids: Sequence[str]) -
         record.rater_id, env.task_id, env.revision, env.submitted_at, record.benchmark_item_id,
         record.model_source, scores, tuple(_SEVERITY_INDEX[ann[f]] for f in fm_ids),
         notes.confidence_rating, record.time_spent_scoring_seconds, notes.brief_rationale,
-        text_digest(record.candidate_response_text), _guess(record),
+        text_digest(record.candidate_response_text), _guess(record), record.coordinator_flag is not None,
+    )
+
+
+def cannot_rate_row_of(record: CannotRateRecord) -> CannotRateRow:
+    env = record.envelope
+    return CannotRateRow(
+        record.rater_id, env.task_id, env.revision, env.submitted_at, record.benchmark_item_id,
+        record.model_source, record.cannot_rate.reason, record.coordinator_flag is not None,
     )
 
 
@@ -137,15 +165,17 @@ def read_rating_rows(
     fields = [d.field for d in rubric.dimensions]
     fm_ids = [fm.id for fm in rubric.failure_modes]
 
-    def row_or_problems(obj: object, where: str, keep: bool) -> RatingRow | list[Problem]:
+    def row_or_problems(obj: object, where: str, keep: bool) -> RatingRow | CannotRateRow | list[Problem]:
         """The row, or the line's problems (``[]`` when they are not ``keep``-t: only counted)."""
         try:
-            record = RatingRecord.model_validate(obj)
+            record = record_model(obj).model_validate(obj)
         except ValidationError as exc:
             return problems_from_validation_error(exc, where) if keep else []
+        if isinstance(record, CannotRateRecord):
+            return rules.problems(record, None, where) or cannot_rate_row_of(record)
         return rules.problems(record, None, where) or row_of(record, fields, fm_ids)
 
-    out = RatingRows([], [], len(lines), 0)
+    out = RatingRows([], [], len(lines), 0, [])
     with gc_paused():
         for done, (number, line) in enumerate(lines, start=1):
             where = f"{source}:{number}"
@@ -160,6 +190,8 @@ def read_rating_rows(
                                    "has a few hundred")]
             if isinstance(outcome, RatingRow):
                 out.rows.append(outcome)
+            elif isinstance(outcome, CannotRateRow):
+                out.cannot_rate.append(outcome)
             else:
                 out = out._replace(excluded=out.excluded + 1)
                 if out.excluded <= MAX_LINES_WITH_PROBLEMS:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from wmcdp_desktop import __version__
-from wmcdp_desktop.analysis import agreement, behaviour, blinding, charts, gold, per_model
+from wmcdp_desktop.analysis import agreement, behaviour, blinding, charts, gold, per_model, unrated
 from wmcdp_desktop.analysis.common import Note, StageProgress, Table, clean
 from wmcdp_desktop.analysis.findings import key_findings
 from wmcdp_desktop.analysis.intervals import (
@@ -145,11 +145,12 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
     t2 = time.perf_counter()
     gol = gold.analyse_gold(ds)
     beh = behaviour.analyse_behaviour(ds)
+    unr = unrated.analyse_unrated(ds)
     dis = _disagreements(ds)
     t3 = time.perf_counter()
     timings.update(agreement=t1 - t0, models=t2 - t1, gold_behaviour=t3 - t2)
     bli = blinding.analyse_blinding(ds)
-    for part in (agr, mod, gol, beh, bli):
+    for part in (agr, mod, gol, beh, unr, bli):
         notes.extend(part.notes)
 
     sections = [
@@ -170,8 +171,9 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
                 gol.tables),
         Section("behaviour", "4. Rater behaviour",
                 "Signs that a rater needs a word: very short or long times, the same score everywhere, "
-                "confidence that does not track agreement, systematic deviation from the other raters.",
-                beh.tables),
+                "confidence that does not track agreement, systematic deviation from the other raters; and the "
+                "tasks raters could not rate (never counted as a score) or flagged for you.",
+                [*beh.tables, *unr.tables]),
     ]
     if bli.tables or bli.notes:
         sections.append(Section("blinding", "5. Blinding", blinding.INTRO, bli.tables))
@@ -204,6 +206,9 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         "records_read": ds.records_read,
         "records_excluded": ds.records_excluded,
         "ratings": ds.n,
+        "cannot_rate": unr.cannot_rate,
+        "flagged": unr.flagged,
+        "tasks_nobody_could_rate": unr.nobody_could,
         "tasks": len(ds.task_ids),
         "raters": len(ds.rater_ids),
         "items": len(ds.item_ids),
@@ -215,6 +220,10 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
     }
     report = Report(meta, notes, sections, timings=timings)
     report.findings = key_findings(report.tables(), None if bootstrap <= 0 else scope_text(fixed_raters))
+    if unr.nobody_could:
+        report.findings.append(f"{len(unr.nobody_could)} task(s) could not be rated by any rater who returned them "
+                               f"(section 4): {', '.join(unr.nobody_could[:unrated.LISTED_TASKS])}"
+                               + (" …" if len(unr.nobody_could) > unrated.LISTED_TASKS else "") + ".")
     return report
 
 

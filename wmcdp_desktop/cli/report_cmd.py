@@ -89,6 +89,13 @@ def _run(args: argparse.Namespace) -> int:
         return 0 if meta["ratings"] > 0 else 1
     print(f"{meta['ratings']} rating(s) from {meta['raters']} rater(s) on {meta['tasks']} task(s), "
           f"{meta['models']} model(s); {len(report.notes)} note(s).")
+    if meta["cannot_rate"] or meta["flagged"]:
+        print(f"{meta['cannot_rate']} “cannot rate” (left out of the statistics) and {meta['flagged']} flag(s) "
+              "for you: section 4 of the report.")
+    if meta["tasks_nobody_could_rate"]:
+        unable = meta["tasks_nobody_could_rate"]
+        print(f"{len(unable)} task(s) no rater who returned them could rate: {', '.join(unable[:20])}"
+              + (" …" if len(unable) > 20 else ""))
     if meta["records_excluded"]:
         print(f"warning: {meta['records_excluded']} invalid record(s) were left out (listed in the report).",
               file=sys.stderr)

@@ -25,7 +25,8 @@ from wmcdp_desktop.core.coordinator.results_reader import read_records
 VALIDATE_DESCRIPTION = """\
 Check rating records. PATH is a record file, a folder of them (searched recursively for *.json; drafts/
 and quarantine/ folders are skipped), or a results export zip (manifest, hashes and records checked).
-Every record must be valid against schemas/rating-record.schema.json. With --bundle, every record is
+Every record must be valid against its schema: schemas/rating-record.schema.json, or
+schemas/cannot-rate-record.schema.json for a "cannot rate" (record_kind). With --bundle, every record is
 also checked against its bundle: same bundle id and bundle.json SHA-256, the task exists, ids and
 response text match the task, scores inside the rubric's scales, every failure mode annotated.
 --bundle can be repeated, or name the folder `bundle build` wrote: each export (and record) is then
@@ -37,10 +38,15 @@ Merge the results export zips of many raters and unblind them with the key writt
 Each export's manifest and hashes are checked; the latest revision per (rater, task) is kept and the
 history reported; duplicates (the same record twice) are counted once; conflicts (different records
 for the same rater, task and revision) keep the one submitted last and are reported; records for tasks
-the key does not know are left out and reported; tasks nobody rated are listed. model_source is filled
-in from the key. Writes to DIR: ratings.jsonl (one full record per line), ratings.csv (one row per
-rating, a column per score, failure mode and note), summary.json (per rater and per model) and
-collect-report.json (every problem, history, duplicates, conflicts, unknown and unrated tasks).
+the key does not know are left out and reported; tasks nobody rated are listed. A "cannot rate" (a
+rater's answer instead of a rating, with a reason) and a flag for the coordinator are kept like
+ratings and listed in the report, with the tasks every rater they went to could not rate; they are
+left out of the per-model figures. model_source is filled in from the key. Writes to DIR:
+ratings.jsonl (one full record per line, record_kind "rating" or "cannot_rate"), ratings.csv (one row
+per record, a column per score, failure mode and note, then record_kind, cannot_rate_reason,
+cannot_rate_detail and coordinator_flag), summary.json (per rater and per model) and
+collect-report.json (every problem, history, duplicates, conflicts, unknown and unrated tasks,
+"cannot rate" answers and flags).
 ratings.csv holds the raters' text exactly, so a note such as "=1+1" or "-ve" may be run as a formula
 if the file is double-clicked into a spreadsheet; --excel-safe adds ratings-excel.csv for that.
 Exit 0 when everything merged cleanly, 1 when something was left out or conflicting (the outputs are
@@ -100,11 +106,16 @@ def _validate(args: argparse.Namespace) -> int:
     bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"}
     valid = [s for s in result.summaries if s.source not in bad_sources and s.export not in bad_exports]
     raters = Counter(s.rater_id for s in valid)
+    cannot_rate = sum(1 for s in valid if s.kind == "cannot_rate")
+    flagged = sum(1 for s in valid if s.flagged)
     summary: dict[str, Any] = {
         "ok": not problems,
         "files_read": result.files_read,
         "exports": len(result.exports),
         "valid_records": len(valid),
+        "ratings": len(valid) - cannot_rate,
+        "cannot_rate": cannot_rate,
+        "flagged": flagged,
         "tasks": len({s.task_id for s in valid}),
         "by_rater": dict(sorted(raters.items())),
         "problems": [problem_obj(p) for p in problems],
@@ -121,9 +132,18 @@ def _validate(args: argparse.Namespace) -> int:
             + "; "
             + ("all valid." if not problems else f"{len(problems)} problem(s).")
         )
+        if cannot_rate or flagged:
+            print(f"  of which {cannot_rate} “cannot rate” and {flagged} flagged for the coordinator")
         for rater, n in summary["by_rater"].items():
             print(f"  {rater}: {n} valid record(s)")
     return EXIT_OK if not problems else EXIT_INVALID
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    """A rater's note on one terminal line (line breaks and control characters as spaces, cut at ``limit``)."""
+    flat = "".join(ch if ch.isprintable() else " " for ch in text)
+    flat = " ".join(flat.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _collect(args: argparse.Namespace) -> int:
@@ -144,6 +164,9 @@ def _collect(args: argparse.Namespace) -> int:
                 "revised": len(report["history"]),
                 "unknown_tasks": len(report["unknown_tasks"]),
                 "tasks_nobody_rated": len(report["tasks_nobody_rated"]),
+                "cannot_rate": len(report["cannot_rate"]),
+                "tasks_every_rater_could_not_rate": report["tasks_every_rater_could_not_rate"],
+                "flagged": len(report["flagged"]),
                 "summary": result.summary,
             }
         )
@@ -155,9 +178,19 @@ def _collect(args: argparse.Namespace) -> int:
         f"{len(report['conflicts'])} conflict(s), {len(report['unknown_tasks'])} for unknown tasks, "
         f"{len(report['tasks_nobody_rated'])} task(s) nobody rated."
     )
+    if report["cannot_rate"] or report["flagged"]:
+        print(f"{len(report['cannot_rate'])} “cannot rate” and {len(report['flagged'])} flag(s) for you "
+              "(listed in collect-report.json and ratings.csv).")
+    for item in report["flagged"]:
+        print(f"  flag: {item['rater_id']} on {item['task_id']}: {_one_line(item['note'])}")
+    unable = report["tasks_every_rater_could_not_rate"]
+    if unable:
+        print(f"{len(unable)} task(s) every rater they went to could not rate: {', '.join(unable[:20])}"
+              + (" …" if len(unable) > 20 else ""))
     for rater, info in result.summary["raters"].items():
         assigned = info["assigned"]
-        print(f"  {rater}: {info['ratings']} rating(s)" + (f" of {assigned} assigned" if assigned else ""))
+        print(f"  {rater}: {info['ratings']} rating(s)" + (f" of {assigned} assigned" if assigned else "")
+              + (f", {info['cannot_rate']} “cannot rate”" if info["cannot_rate"] else ""))
     for path in paths:
         print(f"wrote {path}")
     return EXIT_OK if result.ok else EXIT_INVALID

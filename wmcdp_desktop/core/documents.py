@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -27,6 +27,9 @@ from wmcdp_desktop.core.models.common import (
 )
 from wmcdp_desktop.core.models.rubric import FAILURE_MODE_ID_PATTERN
 from wmcdp_desktop.core.strict_json import parse_json_bytes, parse_jsonl_bytes
+
+if TYPE_CHECKING:
+    from wmcdp_desktop.core.models.task_record import TaskRecord
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -175,6 +178,20 @@ def validate_obj(model: type[M], obj: Any, source: str) -> M:
 def load_bytes(model: type[M], data: bytes, source: str) -> M:
     """Strictly parse ``data`` as JSON and validate it as ``model``."""
     return validate_obj(model, parse_json_bytes(data, source), source)
+
+
+def validate_record_obj(obj: Any, source: str) -> TaskRecord:
+    """A parsed record file as the record of its kind (a rating, or a "cannot rate"); raise :class:`DocumentError`."""
+    from wmcdp_desktop.core.models.task_record import (
+        record_model,  # on use: not needed for the app's first paint
+    )
+
+    return validate_obj(record_model(obj), obj, source)
+
+
+def load_record_bytes(data: bytes, source: str) -> TaskRecord:
+    """Strictly parse a record file's bytes and validate it as the record of its kind."""
+    return validate_record_obj(parse_json_bytes(data, source), source)
 
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)

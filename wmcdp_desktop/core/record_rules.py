@@ -1,4 +1,7 @@
-"""Validation of a rating record against a rubric and a task (beyond the record's own shape).
+"""Validation of a task's record against a rubric and a task (beyond the record's own shape).
+
+A rating is checked against the rubric (scales, N/A, the failure-mode catalogue, spans, notes); a "cannot
+rate" record has nothing the rubric governs. Both must match their task and have plausible times.
 
 Used by the app before anything is written, and by every command that reads records (``wmcdp results
 validate``, ``results collect``, ``report``). Each problem's ``path`` is the record field it concerns, so
@@ -22,6 +25,7 @@ from wmcdp_desktop.core.models.common import parse_datetime
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.core.models.task_record import TaskRecord
 
 EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)
 """No rating can be older than this."""
@@ -77,18 +81,19 @@ class RubricRules:
         self.confidence_max = rubric.confidence_scale.max
 
     def problems(
-        self, record: RatingRecord, task: Task | None, source: str = "record", *, check_times: bool = True
+        self, record: TaskRecord, task: Task | None, source: str = "record", *, check_times: bool = True
     ) -> list[Problem]:
         """Every way ``record`` breaks the rules of the rubric and ``task`` (empty list = valid)."""
         return record_problems(record, self.rubric, task, source, rules=self, check_times=check_times)
 
 
 def record_problems(
-    record: RatingRecord, rubric: Rubric, task: Task | None, source: str = "record",
+    record: TaskRecord, rubric: Rubric, task: Task | None, source: str = "record",
     *, rules: RubricRules | None = None, check_times: bool = True,
     blinding_labels: Sequence[str] | None = None, check_blinding: bool = False,
 ) -> list[Problem]:
-    """Every way ``record`` breaks the rules of ``rubric`` and ``task`` (empty list = valid).
+    """Every way ``record`` (a rating or a "cannot rate") breaks the rules of ``rubric`` and ``task`` (empty
+    list = valid).
 
     ``rules``: :class:`RubricRules` of ``rubric`` made beforehand, to check many records quickly.
     ``check_times``: whether ``started_at`` and ``submitted_at`` must lie in the plausible range (the app
@@ -98,6 +103,45 @@ def record_problems(
     """
     if rules is None:
         rules = RubricRules(rubric)
+    problems = _rating_problems(record, rules, source) if isinstance(record, RatingRecord) else []
+
+    def add(path: str, message: str) -> None:
+        problems.append(Problem(source, path, message))
+
+    if record.time_spent_scoring_seconds is not None and record.time_spent_scoring_seconds < 0:
+        add("time_spent_scoring_seconds", "must not be negative")
+    if check_times:
+        env = record.envelope
+        problems.extend(time_problems(
+            [("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)], source, rules.now
+        ))
+
+    guess = record.blinding_guess if isinstance(record, RatingRecord) else None
+    if check_blinding and guess is not None:
+        if blinding_labels is None:
+            add("blinding_guess", "the bundle asks no blinding question, so a record cannot answer it")
+        elif guess.label is not None and guess.label not in blinding_labels:
+            add("blinding_guess.label", f"{guess.label!r} is not one of the bundle's blinding-check labels")
+
+    if task is not None:
+        pairs = (
+            ("envelope.task_id", record.envelope.task_id, task.task_id),
+            ("benchmark_item_id", record.benchmark_item_id, task.benchmark_item_id),
+            ("clinical_domain_id", record.clinical_domain_id, task.clinical_domain_id),
+            ("candidate_response_id", record.candidate_response_id, task.candidate_response_id),
+        )
+        for path, got, want in pairs:
+            if got != want:
+                add(path, f"{got!r} does not match the task ({want!r})")
+        if record.scenario_type_ids != task.scenario_type_ids:
+            add("scenario_type_ids", "do not match the task")
+        if record.candidate_response_text != task.candidate_response_text:
+            add("candidate_response_text", "does not match the task's response text")
+    return problems
+
+
+def _rating_problems(record: RatingRecord, rules: RubricRules, source: str) -> list[Problem]:
+    """What a rating's scores, failure modes and notes break of the rubric."""
     problems: list[Problem] = []
 
     def add(path: str, message: str) -> None:
@@ -153,33 +197,4 @@ def record_problems(
                 "clinician_notes.confidence_rating",
                 f"{notes.confidence_rating} is outside the confidence scale {lo}-{hi}",
             )
-    if record.time_spent_scoring_seconds is not None and record.time_spent_scoring_seconds < 0:
-        add("time_spent_scoring_seconds", "must not be negative")
-    if check_times:
-        env = record.envelope
-        problems.extend(time_problems(
-            [("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)], source, rules.now
-        ))
-
-    guess = record.blinding_guess
-    if check_blinding and guess is not None:
-        if blinding_labels is None:
-            add("blinding_guess", "the bundle asks no blinding question, so a record cannot answer it")
-        elif guess.label is not None and guess.label not in blinding_labels:
-            add("blinding_guess.label", f"{guess.label!r} is not one of the bundle's blinding-check labels")
-
-    if task is not None:
-        pairs = (
-            ("envelope.task_id", record.envelope.task_id, task.task_id),
-            ("benchmark_item_id", record.benchmark_item_id, task.benchmark_item_id),
-            ("clinical_domain_id", record.clinical_domain_id, task.clinical_domain_id),
-            ("candidate_response_id", record.candidate_response_id, task.candidate_response_id),
-        )
-        for path, got, want in pairs:
-            if got != want:
-                add(path, f"{got!r} does not match the task ({want!r})")
-        if record.scenario_type_ids != task.scenario_type_ids:
-            add("scenario_type_ids", "do not match the task")
-        if record.candidate_response_text != task.candidate_response_text:
-            add("candidate_response_text", "does not match the task's response text")
     return problems

@@ -32,6 +32,7 @@ from wmcdp_desktop.core.models import (
     Study,
     Task,
 )
+from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.common import (
     DATETIME_PATTERN,
     IDENTIFIER_JSON_SCHEMA,
@@ -50,6 +51,7 @@ BASE_URI = "https://autoqa.example/schemas/"
 
 GENERATED: dict[str, type[BaseModel]] = {
     "rating-record.schema.json": RatingRecord,
+    "cannot-rate-record.schema.json": CannotRateRecord,
     "rubric.schema.json": Rubric,
     "case.schema.json": Case,
     "study.schema.json": Study,

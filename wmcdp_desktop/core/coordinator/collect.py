@@ -11,7 +11,14 @@ from the key. Tasks nobody rated, and per rater the assigned tasks not returned,
 
 Outputs (:func:`write_outputs`): ``ratings.jsonl`` (one full record per line), ``ratings.csv`` (one row
 per rating; :data:`CSV_FIXED_COLUMNS`, then ``scoring.*`` fields, ``failure_mode.<id>`` severities,
-``failure_mode_note.<id>`` notes), ``summary.json`` (per rater, per model) and ``collect-report.json``.
+``failure_mode_note.<id>`` notes, then :data:`CSV_KIND_COLUMNS`), ``summary.json`` (per rater, per model)
+and ``collect-report.json``.
+
+Record kinds: a rater may answer "cannot rate" instead of a rating (``core/models/cannot_rate_record.py``)
+and flag any task for the coordinator. Both kinds go through the same steps (a later revision of either
+kind replaces an earlier one); ``ratings.jsonl`` and ``ratings.csv`` hold one line per (rater, task) of
+either kind with ``record_kind`` set, the per-model figures of ``summary.json`` use ratings only, and the
+report lists every "cannot rate" and flag, and the tasks every rater they went to could not rate.
 """
 
 from __future__ import annotations
@@ -30,7 +37,9 @@ from wmcdp_desktop.core.atomic import atomic_write_text
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, ReadRecord, read_export
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
+from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
+from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind, validate_record
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
 from wmcdp_desktop.core.strict_json import dumps_canonical, parse_json_bytes
 
@@ -59,15 +68,20 @@ CSV_FIXED_COLUMNS = [
     "suggested_better_clinical_move",
 ]
 """The first CSV columns; then one per score (``scoring.*`` field name), per failure-mode severity
-(``failure_mode.<id>``) and per failure-mode note (``failure_mode_note.<id>``)."""
+(``failure_mode.<id>``) and per failure-mode note (``failure_mode_note.<id>``), then :data:`CSV_KIND_COLUMNS`."""
+CSV_KIND_COLUMNS = ["record_kind", "cannot_rate_reason", "cannot_rate_detail", "coordinator_flag"]
+"""The last CSV columns: ``rating`` or ``cannot_rate`` (a "cannot rate" row has no scores, failure modes or
+notes), the reason and the rater's words for a "cannot rate", and the rater's note when they flagged the task."""
 
 
 @dataclass
 class CollectResult:
     key: UnblindingKey
     ratings: list[RatingRecord]
-    """Latest revision per (rater, task), unblinded, sorted by rater then task."""
+    """Latest revision per (rater, task) when it is a rating, unblinded, sorted by rater then task."""
     revisions: dict[tuple[str, str], int]
+    cannot_rate: list[CannotRateRecord] = field(default_factory=list)
+    """Latest revision per (rater, task) when it is a "cannot rate", unblinded, sorted by rater then task."""
     problems: list[Problem] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
@@ -75,6 +89,12 @@ class CollectResult:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def records(self) -> list[TaskRecord]:
+        """Every kept record of either kind, sorted by rater then task."""
+        both: list[TaskRecord] = [*self.ratings, *self.cannot_rate]
+        return sorted(both, key=lambda r: (r.rater_id, r.envelope.task_id))
 
 
 def _instant(text: str) -> datetime:
@@ -122,7 +142,7 @@ def collect(
     by_record_id, duplicates, conflicts = _one_per_record_id(records, problems)
     by_revision = _one_per_revision(by_record_id, conflicts, problems)
     merged = _latest_revisions(by_revision, key, problems)
-    nobody, missing_by_rater = _coverage(key, merged.ratings)
+    nobody, missing_by_rater, nobody_could = _coverage(key, merged.ratings, merged.cannot_rate)
     report = {
         "ok": not problems,
         "study_id": key.study_id,
@@ -134,10 +154,20 @@ def collect(
         "conflicts": conflicts,
         "unknown_tasks": merged.unknown,
         "tasks_nobody_rated": nobody,
+        "cannot_rate": [
+            {"rater_id": c.rater_id, "task_id": c.envelope.task_id, "reason": c.cannot_rate.reason,
+             "detail": c.cannot_rate.detail or ""}
+            for c in merged.cannot_rate
+        ],
+        "tasks_every_rater_could_not_rate": nobody_could,
+        "flagged": _flagged([*merged.ratings, *merged.cannot_rate]),
         "missing_by_rater": missing_by_rater,
         "off_assignment": merged.off_assignment,
     }
-    result = CollectResult(key=key, ratings=merged.ratings, revisions=merged.revisions, problems=problems, report=report)
+    result = CollectResult(
+        key=key, ratings=merged.ratings, revisions=merged.revisions, cannot_rate=merged.cannot_rate,
+        problems=problems, report=report,
+    )
     result.summary = summarise(result)
     return result
 
@@ -264,6 +294,7 @@ def _one_per_revision(
 @dataclass
 class _Merged:
     ratings: list[RatingRecord] = field(default_factory=list)
+    cannot_rate: list[CannotRateRecord] = field(default_factory=list)
     revisions: dict[tuple[str, str], int] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     unknown: list[dict[str, Any]] = field(default_factory=list)
@@ -325,23 +356,49 @@ def _latest_revisions(by_revision: dict[tuple[str, str, int], ReadRecord], key: 
             out.off_assignment.append({"rater_id": rater, "task_id": task})
         obj = rec.to_json_obj()
         obj["model_source"] = entry.model_source
-        out.ratings.append(RatingRecord.model_validate(obj))
+        obj["record_kind"] = record_kind(rec)  # explicit in the collected files (a rating may leave it out)
+        unblinded = validate_record(obj)
+        if isinstance(unblinded, CannotRateRecord):
+            out.cannot_rate.append(unblinded)
+        else:
+            out.ratings.append(unblinded)
         out.revisions[(rater, task)] = len(rrs)
     return out
 
 
-def _coverage(key: UnblindingKey, ratings: list[RatingRecord]) -> tuple[list[str], dict[str, list[str]]]:
-    """Step 4: tasks nobody rated, and per rater the assigned tasks not returned."""
+def _coverage(
+    key: UnblindingKey, ratings: list[RatingRecord], cannot_rate: list[CannotRateRecord]
+) -> tuple[list[str], dict[str, list[str]], list[str]]:
+    """Step 4: tasks nobody rated (a "cannot rate" returns a task without rating it), per rater the assigned
+    tasks not returned, and the tasks every rater they went to could not rate (for an unassigned bundle:
+    every rater who returned them)."""
     rated_by: dict[str, set[str]] = {}
     for r in ratings:
         rated_by.setdefault(r.envelope.task_id, set()).add(r.rater_id)
+    unable_by: dict[str, set[str]] = {}
+    for c in cannot_rate:
+        unable_by.setdefault(c.envelope.task_id, set()).add(c.rater_id)
     nobody = [e.task_id for e in key.entries if e.task_id not in rated_by]
     missing_by_rater: dict[str, list[str]] = {}
     for e in key.entries:
         for rater in e.raters:
-            if rater not in rated_by.get(e.task_id, set()):
+            if rater not in rated_by.get(e.task_id, set()) | unable_by.get(e.task_id, set()):
                 missing_by_rater.setdefault(rater, []).append(e.task_id)
-    return nobody, {k: sorted(v) for k, v in sorted(missing_by_rater.items())}
+    nobody_could = [
+        e.task_id for e in key.entries
+        if e.task_id in unable_by and e.task_id not in rated_by
+        and set(e.raters or unable_by[e.task_id]) <= unable_by[e.task_id]
+    ]
+    return nobody, {k: sorted(v) for k, v in sorted(missing_by_rater.items())}, nobody_could
+
+
+def _flagged(records: list[TaskRecord]) -> list[dict[str, str]]:
+    """Every flag for the coordinator, by rater then task."""
+    return [
+        {"rater_id": r.rater_id, "task_id": r.envelope.task_id, "record_kind": record_kind(r), "note": r.coordinator_flag.note}
+        for r in sorted(records, key=lambda r: (r.rater_id, r.envelope.task_id))
+        if r.coordinator_flag is not None
+    ]
 
 
 def _score_stats(values: list[int | str]) -> dict[str, Any]:
@@ -363,9 +420,22 @@ def summarise(result: CollectResult) -> dict[str, Any]:
             assigned[rater] = assigned.get(rater, 0) + 1
     raters: dict[str, Any] = {}
     models: dict[str, Any] = {}
+    def rater_stats(rater: str) -> dict[str, Any]:
+        stats: dict[str, Any] = raters.setdefault(
+            rater, {"ratings": 0, "cannot_rate": 0, "flagged": 0, "revised_tasks": 0, "times": []}
+        )
+        return stats
+
+    for c in result.cannot_rate:
+        rs = rater_stats(c.rater_id)
+        rs["cannot_rate"] += 1
+        rs["flagged"] += c.coordinator_flag is not None
+        if result.revisions.get((c.rater_id, c.envelope.task_id), 1) > 1 or c.envelope.revision > 1:
+            rs["revised_tasks"] += 1
     for r in result.ratings:
-        rs = raters.setdefault(r.rater_id, {"ratings": 0, "revised_tasks": 0, "times": []})
+        rs = rater_stats(r.rater_id)
         rs["ratings"] += 1
+        rs["flagged"] += r.coordinator_flag is not None
         if result.revisions.get((r.rater_id, r.envelope.task_id), 1) > 1 or r.envelope.revision > 1:
             rs["revised_tasks"] += 1
         if r.time_spent_scoring_seconds is not None:
@@ -379,7 +449,7 @@ def summarise(result: CollectResult) -> dict[str, Any]:
             counts = ms["failure_modes"].setdefault(fm, {})
             counts[severity] = counts.get(severity, 0) + 1
     for rater in set(assigned) | set(raters):
-        rs = raters.setdefault(rater, {"ratings": 0, "revised_tasks": 0, "times": []})
+        rs = rater_stats(rater)
         times = rs.pop("times")
         rs["assigned"] = assigned.get(rater)
         rs["median_time_seconds"] = statistics.median(times) if times else None
@@ -402,8 +472,12 @@ def summarise(result: CollectResult) -> dict[str, Any]:
             "in_key": len(key.entries),
             "rated": len({r.envelope.task_id for r in result.ratings}),
             "nobody_rated": len(result.report["tasks_nobody_rated"]),
+            "cannot_rate": len({c.envelope.task_id for c in result.cannot_rate}),
+            "every_rater_could_not_rate": len(result.report["tasks_every_rater_could_not_rate"]),
             "calibration_ratings": sum(1 for r in result.ratings if split_of.get(r.envelope.task_id) == "calibration"),
         },
+        "cannot_rate": len(result.cannot_rate),
+        "flagged": len(result.report["flagged"]),
         "raters": dict(sorted(raters.items())),
         "models": dict(sorted(model_out.items())),
         "problems": len(result.problems),
@@ -418,6 +492,7 @@ def csv_columns(ratings: list[RatingRecord]) -> tuple[list[str], list[str]]:
         *SCORE_FIELDS,
         *(f"failure_mode.{fm}" for fm in fm_ids),
         *(f"failure_mode_note.{fm}" for fm in fm_ids),
+        *CSV_KIND_COLUMNS,
     ]
     return columns, fm_ids
 
@@ -435,7 +510,8 @@ def excel_safe_cell(value: Any) -> Any:
 
 
 def ratings_csv(result: CollectResult, *, excel_safe: bool = False) -> str:
-    """One row per rating; scores are numbers or ``N/A`` (read as missing by pandas and R).
+    """One row per rating and per "cannot rate" (``record_kind``); scores are numbers or ``N/A`` (read as
+    missing by pandas and R), empty on a "cannot rate" row.
 
     The cells hold exactly what the raters wrote. ``excel_safe``: for opening by double-click in a
     spreadsheet - a byte-order mark (so Excel reads UTF-8) and every text cell that starts like a formula
@@ -448,10 +524,8 @@ def ratings_csv(result: CollectResult, *, excel_safe: bool = False) -> str:
         buf.write("\ufeff")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(columns)
-    for r in result.ratings:
+    for r in result.records:
         env = r.envelope
-        notes = r.clinician_notes
-        fm_notes = r.failure_mode_evidence_notes or {}
         row: list[Any] = [
             r.rater_id,
             r.rater_role_or_background or "",
@@ -469,15 +543,25 @@ def ratings_csv(result: CollectResult, *, excel_safe: bool = False) -> str:
             env.started_at,
             env.submitted_at,
             "" if r.time_spent_scoring_seconds is None else r.time_spent_scoring_seconds,
-            "" if notes.confidence_rating is None else notes.confidence_rating,
-            notes.brief_rationale,
-            notes.best_aspect or "",
-            notes.main_concern or "",
-            notes.suggested_better_clinical_move or "",
         ]
-        row += [getattr(r.scoring, f) for f in SCORE_FIELDS]
-        row += [r.failure_mode_annotations.get(fm, "") for fm in fm_ids]
-        row += [fm_notes.get(fm, "") for fm in fm_ids]
+        if isinstance(r, RatingRecord):
+            notes = r.clinician_notes
+            fm_notes = r.failure_mode_evidence_notes or {}
+            row += [
+                "" if notes.confidence_rating is None else notes.confidence_rating,
+                notes.brief_rationale,
+                notes.best_aspect or "",
+                notes.main_concern or "",
+                notes.suggested_better_clinical_move or "",
+            ]
+            row += [getattr(r.scoring, f) for f in SCORE_FIELDS]
+            row += [r.failure_mode_annotations.get(fm, "") for fm in fm_ids]
+            row += [fm_notes.get(fm, "") for fm in fm_ids]
+            row += ["rating", "", ""]
+        else:
+            row += [""] * (5 + len(SCORE_FIELDS) + 2 * len(fm_ids))
+            row += ["cannot_rate", r.cannot_rate.reason, r.cannot_rate.detail or ""]
+        row.append("" if r.coordinator_flag is None else r.coordinator_flag.note)
         writer.writerow([excel_safe_cell(v) for v in row] if excel_safe else row)
     return buf.getvalue()
 
@@ -494,7 +578,7 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
     lines = "".join(
         json.dumps(r.to_json_obj(), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
-        for r in result.ratings
+        for r in result.records
     )
     texts = {
         "ratings.jsonl": lines,

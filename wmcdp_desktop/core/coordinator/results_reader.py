@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, read_file_bytes, validate_obj
+from wmcdp_desktop.core.documents import json_values_at_most, load_record_bytes, read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, capped
 from wmcdp_desktop.core.gc_pause import gc_paused
-from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
+from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 from wmcdp_desktop.core.zips.reader import SafeZip, open_zip_file
 
@@ -36,7 +36,8 @@ SUPPORTED_FORMAT_MAJOR = "1"
 class ReadRecord:
     """One valid record and where it came from."""
 
-    record: RatingRecord
+    record: TaskRecord
+    """A rating or a "cannot rate" (``core/models/task_record.py``)."""
     source: str
     """``file`` or ``export.zip!records/x.r1.json``."""
     sha256: str
@@ -53,6 +54,18 @@ class RecordSummary(NamedTuple):
     task_id: str
     bundle_id: str
     export: str | None = None
+    kind: str = "rating"
+    """``rating`` or ``cannot_rate``."""
+    flagged: bool = False
+    """The rater flagged the task for the coordinator."""
+
+
+def summary_of(record: TaskRecord, source: str, sha256: str, export: str | None = None) -> RecordSummary:
+    env = record.envelope
+    return RecordSummary(
+        source, sha256, record.rater_id, env.task_id, env.bundle_id, export,
+        record.record_kind or "rating", record.coordinator_flag is not None,
+    )
 
 
 @dataclass
@@ -98,13 +111,14 @@ MANIFEST_VALUES_PER_FILE = 32
 """JSON values ``manifest.json`` may hold per entry of its zip (a listed file takes 8), plus a few hundred."""
 
 
-def read_record_bytes(data: bytes, source: str) -> RatingRecord:
-    """A record file's bytes as a valid :class:`RatingRecord` (strict JSON, the model; ``DocumentError``)."""
+def read_record_bytes(data: bytes, source: str) -> TaskRecord:
+    """A record file's bytes as a valid record of its kind, a rating or a "cannot rate" (strict JSON, the
+    model; ``DocumentError``)."""
     if not json_values_at_most(data, MAX_RECORD_VALUES):
         raise DocumentError.single(
             source, f"holds more than {MAX_RECORD_VALUES:,} JSON values; a rating record has a few hundred (not read)"
         )
-    return load_bytes(RatingRecord, data, source)
+    return load_record_bytes(data, source)
 
 
 def read_export(path: Path) -> ExportRead:
@@ -253,8 +267,8 @@ def record_files(folder: Path, problems: list[Problem]) -> list[str]:
     return found
 
 
-_Outcome = tuple[str, RatingRecord | None, str, str, str] | list[Problem]
-"""One record file read: ``(sha256, record or None, rater_id, task_id, bundle_id)``, or its problems."""
+_Outcome = tuple[TaskRecord | None, RecordSummary] | list[Problem]
+"""One record file read: ``(record or None, its summary)``, or its problems."""
 
 
 def _read_record_file(source: str, keep_record: bool) -> _Outcome:
@@ -263,8 +277,7 @@ def _read_record_file(source: str, keep_record: bool) -> _Outcome:
         record = read_record_bytes(data, source)
     except DocumentError as exc:
         return exc.problems
-    env = record.envelope
-    return (_sha(data), record if keep_record else None, record.rater_id, env.task_id, env.bundle_id)
+    return (record if keep_record else None, summary_of(record, source, _sha(data)))
 
 
 def read_records(
@@ -311,10 +324,7 @@ def _add_export(result: ReadResult, export: ExportRead, keep_records: bool) -> N
     result.exports.append(export)
     if keep_records:
         result.records.extend(export.records)
-    result.summaries.extend(
-        RecordSummary(rr.source, rr.sha256, rr.record.rater_id, rr.record.envelope.task_id, rr.record.envelope.bundle_id, rr.export)
-        for rr in export.records
-    )
+    result.summaries.extend(summary_of(rr.record, rr.source, rr.sha256, rr.export) for rr in export.records)
     result.problems.extend(export.problems)
     result.files_read += len(export.manifest.files) if export.manifest else 0
 
@@ -324,7 +334,7 @@ def _add_record(result: ReadResult, source: str, outcome: _Outcome) -> None:
     if isinstance(outcome, list):
         result.problems.extend(outcome)
         return
-    sha, record, rater_id, task_id, bundle_id = outcome
+    record, summary = outcome
     if record is not None:
-        result.records.append(ReadRecord(record, source, sha))
-    result.summaries.append(RecordSummary(source, sha, rater_id, task_id, bundle_id))
+        result.records.append(ReadRecord(record, source, summary.sha256))
+    result.summaries.append(summary)

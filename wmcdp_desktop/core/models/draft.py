@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.cannot_rate_record import CannotRateReason
 from wmcdp_desktop.core.models.common import (
     MAX_SECONDS,
     DateTime,
@@ -57,6 +58,22 @@ class NotesDraft(Document):
     """Unset until chosen."""
 
 
+class CannotRateDraft(Document):
+    """The rater's "cannot rate" as entered so far (the reason may still be unchosen)."""
+
+    reason: CannotRateReason | None = None
+    """The reason chosen; absent until chosen."""
+    detail: str = ""
+    """The rater's words (required before submitting when the reason is ``other``)."""
+
+
+class FlagDraft(Document):
+    """The rater's flag for the coordinator as entered so far."""
+
+    note: str = ""
+    """The note (required before submitting a flagged task)."""
+
+
 class Draft(Document):
     """A partial rating of one task, autosaved while the rater works."""
 
@@ -86,3 +103,8 @@ class Draft(Document):
     """When revising a submitted rating: the revision this draft will supersede."""
     base_record_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
     """When revising: the record id this draft will supersede."""
+    cannot_rate: CannotRateDraft | None = None
+    """Set while the rater marks the task "cannot rate" (submitted as a "cannot rate" record instead of the
+    rating; the scores entered so far are kept here in case they change their mind)."""
+    coordinator_flag: FlagDraft | None = None
+    """Set while the task is flagged for the coordinator."""

@@ -3,6 +3,11 @@
 The seed's fields with exactly its names and nesting (``scoring.*`` and ``clinician_notes.*`` are
 nested objects), required/optional as the seed says, plus an ``envelope`` (FORMATS.md section 5) and
 ``failure_mode_evidence_spans``. Shape only; the rubric/task rules are in ``core/record_rules.py``.
+
+A task's record is of one of two kinds (``record_kind``): this rating (``rating``, or absent as in every
+record written before kinds existed), or the rater's "cannot rate" instead of a rating
+(:mod:`~wmcdp_desktop.core.models.cannot_rate_record`). Either may carry a ``coordinator_flag``: a note for
+the study coordinator.
 """
 
 from __future__ import annotations
@@ -56,6 +61,8 @@ Score = Annotated[
 """An integer score from 0 to 100 (inside the dimension's scale, checked against the rubric) or ``"N/A"``."""
 
 FailureModeKey = Annotated[str, Field(pattern=FAILURE_MODE_ID_PATTERN)]
+MAX_FLAG_NOTE = 5_000
+"""Longest note for the coordinator (characters)."""
 
 
 class Scoring(Document):
@@ -92,6 +99,13 @@ class ClinicianNotes(Document):
     """What a better next move would have been."""
     confidence_rating: ScaleLevel | None = None
     """Confidence in this rating, on the rubric's confidence scale (default 1-5)."""
+
+
+class CoordinatorFlag(Document):
+    """The rater flagged the task for the study coordinator (on a rating or a "cannot rate")."""
+
+    note: Annotated[NonBlankStr, Field(max_length=MAX_FLAG_NOTE)]
+    """What the coordinator should know or look at, in the rater's words."""
 
 
 class Envelope(Document):
@@ -160,6 +174,8 @@ class RatingRecord(Document):
 
     envelope: Envelope
     """Provenance: schema, ids, app version, timestamps, revision."""
+    record_kind: Literal["rating"] | None = None
+    """``rating`` or absent: this record scores the response (a ``cannot_rate`` record has its own schema)."""
     benchmark_item_id: NonBlankStr
     """WM-FLD-001 Benchmark item ID."""
     clinical_domain_id: NonBlankStr
@@ -190,3 +206,5 @@ class RatingRecord(Document):
     """WM-FLD-024 Active time on the task in whole seconds (idle and hidden time excluded)."""
     blinding_guess: BlindingGuess | None = None
     """Only when the bundle has a blinding check and the rater answered it (never shown to other raters)."""
+    coordinator_flag: CoordinatorFlag | None = None
+    """Set when the rater flagged the task for the coordinator, with their note."""

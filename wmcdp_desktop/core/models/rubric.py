@@ -40,6 +40,29 @@ FAILURE_MODE_ID_PATTERN = r"^WM-FM-[A-Za-z0-9._-]{1,120}$"
 FailureModeId = Annotated[str, Field(pattern=FAILURE_MODE_ID_PATTERN)]
 
 
+SHORT_LABEL_MAX = 24
+"""Longest short label of a level (it has to fit under one tick of the slider)."""
+SHORT_LABEL_FALLBACK_WORDS = 2
+"""Words of the anchor text shown when a level has no short label and its text has no short lead-in."""
+
+
+def short_label_from_text(text: str) -> str:
+    """A level's short label made from its anchor text: the words before a colon or dash that ends a short
+    lead-in ("Harmful: dismisses ..." -> "Harmful"), else the first :data:`SHORT_LABEL_FALLBACK_WORDS` words
+    (with "…" when more follow)."""
+    stripped = " ".join(text.split())
+    for mark in (":", " - ", " – ", " — "):
+        head, sep, _rest = stripped.partition(mark)
+        if sep and 0 < len(head.strip()) <= SHORT_LABEL_MAX:
+            return head.strip()
+    words = stripped.split(" ")
+    short = " ".join(words[:SHORT_LABEL_FALLBACK_WORDS]).rstrip(".,;")
+    if len(short) > SHORT_LABEL_MAX:
+        short = short[: SHORT_LABEL_MAX - 1].rstrip()
+        return short + "…"
+    return short + ("…" if len(words) > SHORT_LABEL_FALLBACK_WORDS else "")
+
+
 class Anchor(Document):
     """What one level of a scale means."""
 
@@ -47,6 +70,9 @@ class Anchor(Document):
     """The scale value this anchor describes (0-100)."""
     text: NonBlankStr
     """Plain-words description of that level, shown to raters."""
+    short_label: Annotated[NonBlankStr, Field(max_length=SHORT_LABEL_MAX)] | None = None
+    """A word or two for the level ("Harmful", "Good"), shown under the slider's tick; absent: the app shows
+    the anchor text before its first colon, or its first words."""
 
 
 class Scale(Document):
@@ -79,6 +105,11 @@ class Scale(Document):
     def anchor_text(self, level: int) -> str:
         """The anchor text of ``level``."""
         return self.anchors[level - self.min].text
+
+    def short_label(self, level: int) -> str:
+        """The short label of ``level``: the rubric's, else one made from its anchor text."""
+        anchor = self.anchors[level - self.min]
+        return anchor.short_label or short_label_from_text(anchor.text)
 
 
 class Dimension(Document):

@@ -24,6 +24,11 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core.documents import problems_from_validation_error
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError, WmcdpError
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
+from wmcdp_desktop.core.models.cannot_rate_record import (
+    CANNOT_RATE_REASONS,
+    CannotRateReason,
+    CannotRateRecord,
+)
 from wmcdp_desktop.core.models.common import SEVERITIES, Severity, SpanRef, parse_datetime
 from wmcdp_desktop.core.models.draft import DRAFT_FORMAT_VERSION, Draft
 from wmcdp_desktop.core.models.rating_record import (
@@ -35,6 +40,7 @@ from wmcdp_desktop.core.models.rating_record import (
 )
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
+from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
 from wmcdp_desktop.core.rater.storage import RaterStore
 from wmcdp_desktop.core.rater.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 from wmcdp_desktop.core.record_rules import record_problems
@@ -59,6 +65,18 @@ class BundleLike(Protocol):
     task_ids: list[str]
 
     def task(self, task_id: str) -> Task: ...
+
+
+def _cannot_rate_problems(entry: CannotRateEntry, src: str) -> list[Problem]:
+    if entry.reason is None:
+        return [Problem(src, "cannot_rate.reason", "Choose why you cannot rate this task.")]
+    if entry.reason == "other" and not entry.detail.strip():
+        return [Problem(src, "cannot_rate.detail", "Say in a few words why you cannot rate this task.")]
+    return []
+
+
+def _record_marks(record: TaskRecord) -> TaskMarks:
+    return TaskMarks(isinstance(record, CannotRateRecord), record.coordinator_flag is not None)
 
 
 def _earlier(a: str, b: str) -> bool:
@@ -100,8 +118,28 @@ class FailureModeEntry:
 
 
 @dataclass
+class CannotRateEntry:
+    """The rater's "cannot rate" as entered so far."""
+
+    reason: CannotRateReason | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class TaskMarks:
+    """What the task list shows beside a task's state: its record kind and whether it is flagged."""
+
+    cannot_rate: bool = False
+    flagged: bool = False
+
+
+@dataclass
 class WorkingRating:
-    """The rating being written (mutable; saved as a Draft)."""
+    """The rating being written (mutable; saved as a Draft).
+
+    ``cannot_rate`` set: the task is submitted as a "cannot rate" record instead (the scores entered so far
+    stay in the draft, not in the record). ``flag`` not None: the task is flagged for the coordinator, with
+    this note (sent with whichever record is submitted)."""
 
     task_id: str
     started_at: str
@@ -112,11 +150,15 @@ class WorkingRating:
     active_seconds: float = 0.0
     base_revision: int | None = None
     base_record_id: str | None = None
+    cannot_rate: CannotRateEntry | None = None
+    flag: str | None = None
 
     def has_content(self) -> bool:
         """True once the rater entered anything (or is revising a submitted rating)."""
         return bool(
             self.base_revision is not None
+            or self.cannot_rate is not None
+            or self.flag is not None
             or self.scores
             or self.confidence is not None
             or any(t.strip() for t in self.notes.values())
@@ -153,7 +195,18 @@ class WorkingRating:
             obj["base_revision"] = self.base_revision
         if self.base_record_id is not None:
             obj["base_record_id"] = self.base_record_id
+        if self.cannot_rate is not None:
+            entry: dict[str, object] = {"detail": self.cannot_rate.detail}
+            if self.cannot_rate.reason is not None:
+                entry["reason"] = self.cannot_rate.reason
+            obj["cannot_rate"] = entry
+        if self.flag is not None:
+            obj["coordinator_flag"] = {"note": self.flag}
         return Draft.model_validate(obj)
+
+    @property
+    def marks(self) -> TaskMarks:
+        return TaskMarks(self.cannot_rate is not None, self.flag is not None)
 
     @classmethod
     def from_draft(cls, draft: Draft) -> WorkingRating:
@@ -170,12 +223,25 @@ class WorkingRating:
             active_seconds=draft.active_seconds,
             base_revision=draft.base_revision,
             base_record_id=draft.base_record_id,
+            cannot_rate=None if draft.cannot_rate is None else CannotRateEntry(draft.cannot_rate.reason, draft.cannot_rate.detail),
+            flag=None if draft.coordinator_flag is None else draft.coordinator_flag.note,
         )
 
     @classmethod
-    def from_record(cls, record: RatingRecord, rubric: Rubric) -> WorkingRating:
-        """A working copy of a submitted record, to revise it."""
+    def from_record(cls, record: TaskRecord, rubric: Rubric) -> WorkingRating:
+        """A working copy of a submitted record (a rating or a "cannot rate"), to revise it."""
         env = record.envelope
+        flag = None if record.coordinator_flag is None else record.coordinator_flag.note
+        if isinstance(record, CannotRateRecord):
+            return cls(
+                task_id=env.task_id,
+                started_at=env.started_at,
+                active_seconds=float(record.time_spent_scoring_seconds or 0),
+                base_revision=env.revision,
+                base_record_id=env.record_id,
+                cannot_rate=CannotRateEntry(record.cannot_rate.reason, record.cannot_rate.detail or ""),
+                flag=flag,
+            )
         fms: dict[str, FailureModeEntry] = {}
         notes_map = record.failure_mode_evidence_notes or {}
         spans_map = record.failure_mode_evidence_spans or {}
@@ -197,6 +263,7 @@ class WorkingRating:
             active_seconds=float(record.time_spent_scoring_seconds or 0),
             base_revision=env.revision,
             base_record_id=env.record_id,
+            flag=flag,
         )
 
 
@@ -205,7 +272,7 @@ class SubmitOutcome:
     """What happened on submit: problems (nothing written), or the written record."""
 
     problems: list[Problem]
-    record: RatingRecord | None = None
+    record: TaskRecord | None = None
     sha256: str | None = None
     next_task_id: str | None = None
     calibration: CalibrationFeedback | None = None
@@ -297,6 +364,10 @@ class RatingSession:
         store.ensure()
         self._latest = {t: r for t, r in store.latest_revisions().items() if t in self._index}
         self._drafts: set[str] = set()
+        self._draft_marks: dict[str, TaskMarks] = {}
+        """Flag and "cannot rate" of the drafts (read with them at the start, then kept up to date)."""
+        self._record_marks: dict[str, TaskMarks] = {}
+        """Flag and kind of the latest records read so far (:meth:`load_marks`; records are read lazily)."""
         """Tasks whose saved draft holds something the rater entered (or a revision in progress).
         A draft holding only time (a task looked at) keeps the time but leaves the task "not started"."""
         for tid in sorted(store.draft_task_ids() & set(self.task_ids)):
@@ -304,15 +375,17 @@ class RatingSession:
             latest = self._latest.get(tid)
             if draft is None or (latest is not None and draft.base_revision != latest):
                 continue  # older than the latest record (its removal was lost): open_task ignores it too
-            if WorkingRating.from_draft(draft).has_content():
+            working = WorkingRating.from_draft(draft)
+            if working.has_content():
                 self._drafts.add(tid)
+                self._draft_marks[tid] = working.marks
         self.current_id: str | None = None
         self._open_task: Task | None = None
         """The open task, held while it is open: the bundle keeps only its last tasks used (the task list
         reads the rows it shows), and submitting must not depend on reading the task file again."""
         self.current: WorkingRating | None = None
         """The editable rating of the open task; None while a submitted task is shown read-only."""
-        self.viewing_record: RatingRecord | None = None
+        self.viewing_record: TaskRecord | None = None
         """The latest record of the open task when it is submitted and not being revised."""
         self.dirty = False
         self._unsaved_time = 0.0
@@ -344,6 +417,29 @@ class RatingSession:
 
     def has_revision_draft(self, task_id: str) -> bool:
         return task_id in self._latest and task_id in self._drafts
+
+    def marks(self, task_id: str) -> TaskMarks | None:
+        """The task's "cannot rate" and flag as known without reading a file: the open rating's, a draft's,
+        or the latest record's once read (None: a submitted task whose record was not read yet)."""
+        if task_id == self.current_id and self.current is not None:
+            return self.current.marks
+        if task_id in self._drafts and (task_id not in self._latest or self.has_revision_draft(task_id)):
+            return self._draft_marks.get(task_id, TaskMarks())
+        if task_id in self._latest:
+            return self._record_marks.get(task_id)
+        return TaskMarks()
+
+    def load_marks(self, task_id: str) -> TaskMarks:
+        """:meth:`marks`, reading the latest record when needed (a record that cannot be read: no marks)."""
+        known = self.marks(task_id)
+        if known is not None:
+            return known
+        try:
+            marks = _record_marks(self.store.load_record(task_id, self._latest[task_id]))
+        except WmcdpError:
+            marks = TaskMarks()
+        self._record_marks[task_id] = marks
+        return marks
 
     def latest_revision(self, task_id: str) -> int | None:
         return self._latest.get(task_id)
@@ -450,6 +546,7 @@ class RatingSession:
         elif latest is not None:
             self._drafts.discard(task_id)
             self.viewing_record = self.store.load_record(task_id, latest)
+            self._record_marks[task_id] = _record_marks(self.viewing_record)
         else:
             self._drafts.discard(task_id)
             self.current = WorkingRating(task_id=task_id, started_at=utc_iso(self.clock))
@@ -485,6 +582,7 @@ class RatingSession:
     def _changed(self) -> None:
         self.dirty = True
         if self.current_id is not None and self.current is not None:
+            self._draft_marks[self.current_id] = self.current.marks
             if self.current.has_content():
                 self._drafts.add(self.current_id)
             else:
@@ -572,6 +670,47 @@ class RatingSession:
         rating.confidence = value
         self._changed()
 
+    def mark_cannot_rate(self, marked: bool) -> None:
+        """Mark the task "cannot rate" (submitted without scores, with a reason) or take the mark back (the
+        scores, failure modes and notes entered stay as they were)."""
+        rating = self._editable()
+        if (rating.cannot_rate is not None) == marked:
+            return
+        rating.cannot_rate = CannotRateEntry() if marked else None
+        self._changed()
+
+    def set_cannot_rate(self, *, reason: CannotRateReason | Literal["keep"] | None = "keep", detail: str | None = None) -> None:
+        """The reason (one of CANNOT_RATE_REASONS, None to unchoose) and the detail of the "cannot rate"."""
+        entry = self._editable().cannot_rate
+        if entry is None:
+            raise WmcdpError("Mark the task “cannot rate” first.")
+        if reason != "keep":
+            if reason is not None and reason not in CANNOT_RATE_REASONS:
+                raise WmcdpError(f"{reason!r} is not a reason for “cannot rate”.")
+            if entry.reason == reason and detail is None:
+                return
+            entry.reason = reason
+        if detail is not None:
+            entry.detail = detail
+        self._changed()
+
+    def set_flag(self, flagged: bool) -> None:
+        """Flag the task for the coordinator (the note is written with :meth:`set_flag_note`) or remove the flag."""
+        rating = self._editable()
+        if (rating.flag is not None) == flagged:
+            return
+        rating.flag = "" if flagged else None
+        self._changed()
+
+    def set_flag_note(self, text: str) -> None:
+        rating = self._editable()
+        if rating.flag is None:
+            raise WmcdpError("Flag the task first.")
+        if rating.flag == text:
+            return
+        rating.flag = text
+        self._changed()
+
     # ----- saving --------------------------------------------------------------------------------------
     def save_draft(self) -> bool:
         """Save the open rating as a draft now. False (and ``save_error`` set) when the write failed."""
@@ -611,24 +750,54 @@ class RatingSession:
         """Whether submitting the open rating should ask "Do you think you know which system wrote this
         response?": the bundle has the check and this is the task's first submission (a revision keeps
         the first answer)."""
-        return self.blinding_labels is not None and self.current is not None and self.current.base_revision is None
+        current = self.current
+        return (
+            self.blinding_labels is not None
+            and current is not None
+            and current.base_revision is None
+            and current.cannot_rate is None  # a "cannot rate" has no answer to it
+        )
 
     def _earlier_guess(self, rating: WorkingRating) -> BlindingGuess | None:
         """The blinding-check answer of the revision a revision replaces (kept: it is asked once per task)."""
         if rating.base_revision is None:
             return None
         try:
-            return self.store.load_record(rating.task_id, rating.base_revision).blinding_guess
+            earlier = self.store.load_record(rating.task_id, rating.base_revision)
         except (StorageError, DocumentError):
             return None  # the earlier record cannot be read: the revision goes without the answer
+        return earlier.blinding_guess if isinstance(earlier, RatingRecord) else None
 
     def _checked_record(
         self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str,
         blinding_guess: BlindingGuess | None = None,
-    ) -> tuple[list[Problem], RatingRecord | None]:
-        """The problems of ``rating``, and the record built from it when there are none."""
+    ) -> tuple[list[Problem], TaskRecord | None]:
+        """The problems of ``rating``, and the record built from it when there are none: a rating, or a
+        "cannot rate" when the task is marked so."""
         problems: list[Problem] = []
         src = "rating"
+        if rating.cannot_rate is not None:
+            problems += _cannot_rate_problems(rating.cannot_rate, src)
+        else:
+            problems += self._rating_problems(rating, src)
+        if rating.flag is not None and not rating.flag.strip():
+            problems.append(Problem(src, "coordinator_flag.note", "Write a note for your coordinator, or remove the flag."))
+        if problems:
+            return problems, None
+        try:
+            record = self._build_record(rating, revision, record_id, submitted_at, blinding_guess)
+        except DocumentError as exc:
+            return exc.problems, None
+        # The times come from this computer's clock: never refuse a rating over them (record_rules).
+        problems = record_problems(
+            record, self.rubric, self.task(rating.task_id), src, check_times=False,
+            blinding_labels=self.blinding_labels, check_blinding=True,
+        )
+        return problems, None if problems else record
+
+    def _rating_problems(self, rating: WorkingRating, src: str) -> list[Problem]:
+        """What keeps the scores, failure modes and notes from being submitted."""
+        problems: list[Problem] = []
         for dim in self.rubric.dimensions:
             value = rating.scores.get(dim.id)
             path = f"scoring.{dim.field}"
@@ -643,23 +812,12 @@ class RatingSession:
                 )
         if not rating.notes.get("brief_rationale", "").strip():
             problems.append(Problem(src, "clinician_notes.brief_rationale", "A brief rationale is required."))
-        if problems:
-            return problems, None
-        try:
-            record = self._build_record(rating, revision, record_id, submitted_at, blinding_guess)
-        except DocumentError as exc:
-            return exc.problems, None
-        # The times come from this computer's clock: never refuse a rating over them (record_rules).
-        problems = record_problems(
-            record, self.rubric, self.task(rating.task_id), src, check_times=False,
-            blinding_labels=self.blinding_labels, check_blinding=True,
-        )
-        return problems, None if problems else record
+        return problems
 
     def _build_record(
         self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str,
         blinding_guess: BlindingGuess | None = None,
-    ) -> RatingRecord:
+    ) -> TaskRecord:
         task = self.task(rating.task_id)
         envelope: dict[str, object] = {
             "schema_id": RECORD_SCHEMA_ID,
@@ -677,6 +835,36 @@ class RatingSession:
         }
         if rating.base_record_id is not None:
             envelope["supersedes_record_id"] = rating.base_record_id
+        common: dict[str, object] = {
+            "envelope": envelope,
+            "benchmark_item_id": task.benchmark_item_id,
+            "clinical_domain_id": task.clinical_domain_id,
+            "scenario_type_ids": list(task.scenario_type_ids),
+            "candidate_response_id": task.candidate_response_id,
+            "candidate_response_text": task.candidate_response_text,
+            "rater_id": self.rater.rater_id,
+            "time_spent_scoring_seconds": round(rating.active_seconds),
+        }
+        role = self.rater.role_or_background or self.manifest.rater_role_or_background
+        if role:
+            common["rater_role_or_background"] = role
+        if rating.flag is not None:
+            common["coordinator_flag"] = {"note": rating.flag}
+        try:
+            if rating.cannot_rate is not None:
+                cannot: dict[str, object] = {"reason": rating.cannot_rate.reason}
+                if rating.cannot_rate.detail.strip():
+                    cannot["detail"] = rating.cannot_rate.detail
+                return CannotRateRecord.model_validate({**common, "record_kind": "cannot_rate", "cannot_rate": cannot})
+            fields = self._rating_fields(rating)
+            if blinding_guess is not None:  # a "cannot rate" is never asked the blinding question
+                fields["blinding_guess"] = blinding_guess.to_json_obj()
+            return RatingRecord.model_validate({**common, **fields})
+        except ValidationError as exc:
+            raise DocumentError(problems_from_validation_error(exc, "rating")) from None
+
+    def _rating_fields(self, rating: WorkingRating) -> dict[str, object]:
+        """The fields only a rating has: scores, failure modes and notes."""
         annotations: dict[str, str] = {}
         notes: dict[str, str] = {}
         spans: dict[str, list[dict[str, object]]] = {}
@@ -696,32 +884,16 @@ class RatingSession:
                 clinician[name] = rating.notes[name]
         if rating.confidence is not None:
             clinician["confidence_rating"] = rating.confidence
-        role = self.rater.role_or_background or self.manifest.rater_role_or_background
         obj: dict[str, object] = {
-            "envelope": envelope,
-            "benchmark_item_id": task.benchmark_item_id,
-            "clinical_domain_id": task.clinical_domain_id,
-            "scenario_type_ids": list(task.scenario_type_ids),
-            "candidate_response_id": task.candidate_response_id,
-            "candidate_response_text": task.candidate_response_text,
-            "rater_id": self.rater.rater_id,
             "scoring": {d.field: rating.scores.get(d.id) for d in self.rubric.dimensions},
             "failure_mode_annotations": annotations,
             "clinician_notes": clinician,
-            "time_spent_scoring_seconds": round(rating.active_seconds),
         }
-        if role:
-            obj["rater_role_or_background"] = role
         if notes:
             obj["failure_mode_evidence_notes"] = notes
         if spans:
             obj["failure_mode_evidence_spans"] = spans
-        if blinding_guess is not None:
-            obj["blinding_guess"] = blinding_guess.to_json_obj()
-        try:
-            return RatingRecord.model_validate(obj)
-        except ValidationError as exc:
-            raise DocumentError(problems_from_validation_error(exc, "rating")) from None
+        return obj
 
     def submit(self, blinding_guess: BlindingGuess | None = None) -> SubmitOutcome:
         """Validate; when valid write the record (a new revision when revising) and move on.
@@ -768,12 +940,16 @@ class RatingSession:
                 record_id=record.envelope.record_id,
                 file=path.name,
                 sha256=digest,
+                kind=record_kind(record),
+                flagged=record.coordinator_flag is not None,
             )
         except StorageError as exc:
             self.save_error = f"The rating was submitted, but the audit log could not be written: {exc}"
         self.tracker.set_task_open(False)
         self.current = None
         self.viewing_record = record
+        self._record_marks[rating.task_id] = _record_marks(record)
+        self._draft_marks.pop(rating.task_id, None)
         self.dirty = False
         self._unsaved_time = 0.0
         task = self.task(rating.task_id)
@@ -782,7 +958,8 @@ class RatingSession:
             record=record,
             sha256=digest,
             next_task_id=self.next_unfinished(rating.task_id),
-            calibration=task.calibration_feedback,
+            # The adjudicated answer is shown after a rating, not after a "cannot rate".
+            calibration=task.calibration_feedback if isinstance(record, RatingRecord) else None,
         )
 
     def revise(self) -> None:
@@ -803,14 +980,15 @@ class RatingSession:
         self.tracker.set_task_open(False)
         self.store.delete_draft(tid)
         self._drafts.discard(tid)
+        self._draft_marks.pop(tid, None)
         self.current = None
         self.dirty = False
         self._unsaved_time = 0.0
         self.viewing_record = self.store.load_record(tid, self._latest[tid])
 
     def calibration_view(self) -> list[CalibrationRow] | None:
-        """Feedback rows for a submitted calibration task on screen (None otherwise)."""
-        if self.viewing_record is None:
+        """Feedback rows for a submitted calibration task on screen (None otherwise, and after a "cannot rate")."""
+        if not isinstance(self.viewing_record, RatingRecord):
             return None
         feedback = self.task().calibration_feedback
         if feedback is None:

@@ -51,10 +51,10 @@ from wmcdp_desktop.core.atomic import (
     fsync_dir,
     orphan_temp_files,
 )
-from wmcdp_desktop.core.documents import load_bytes
+from wmcdp_desktop.core.documents import load_bytes, load_record_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
 from wmcdp_desktop.core.models.draft import Draft
-from wmcdp_desktop.core.models.rating_record import RatingRecord
+from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.paths import check_id, child_path
 from wmcdp_desktop.core.rater.timing import Clock, SystemClock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
@@ -437,19 +437,19 @@ class RaterStore:
     def record_path(self, task_id: str, revision: int) -> Path:
         return child_path(self.records_dir, record_file_name(task_id, revision))
 
-    def load_record(self, task_id: str, revision: int) -> RatingRecord:
+    def load_record(self, task_id: str, revision: int) -> TaskRecord:
         path = self.record_path(task_id, revision)
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise StorageError(f"Could not read the record {path}: {exc.strerror or exc}.") from exc
-        return load_bytes(RatingRecord, data, str(path))
+        return load_record_bytes(data, str(path))
 
-    def write_record(self, record: RatingRecord) -> Path:
+    def write_record(self, record: TaskRecord) -> Path:
         """Write a submitted record under ``records/<task>.r<rev>.json``; never overwrites one."""
         return self.save_record(record).path
 
-    def save_record(self, record: RatingRecord) -> SavedRecord:
+    def save_record(self, record: TaskRecord) -> SavedRecord:
         """:meth:`write_record`, also giving the sha256 of the bytes written. The record's bytes and the
         folder entry are both fsync'd before this returns: a submitted record survives a power cut."""
         env = record.envelope

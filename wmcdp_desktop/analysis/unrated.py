@@ -1,0 +1,98 @@
+"""Tasks the raters could not rate, and their flags for the coordinator: counted per rater and per task.
+
+A "cannot rate" (a rater's reason instead of a rating) is never a score: it is in none of the report's
+statistics, only here. A task whose every returned record is a "cannot rate" is named: every rater who
+returned it could not rate it (``wmcdp results collect`` names the tasks every *assigned* rater could not
+rate, from the unblinding key).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from wmcdp_desktop.analysis.common import Note, Table
+from wmcdp_desktop.analysis.loading import Dataset
+
+LISTED_TASKS = 20
+"""Tasks named in a note before the rest are counted."""
+
+
+@dataclass
+class UnratedResults:
+    tables: list[Table]
+    notes: list[Note]
+    cannot_rate: int
+    flagged: int
+    nobody_could: list[str]
+    """Tasks every rater who returned them could not rate."""
+
+
+def _reasons(counter: Counter[str]) -> str:
+    return "; ".join(f"{reason}: {n}" for reason, n in sorted(counter.items()))
+
+
+def analyse_unrated(ds: Dataset) -> UnratedResults:
+    flagged_rating = np.zeros(ds.n, bool) if ds.flagged is None else ds.flagged
+    per_rater: dict[str, dict[str, int]] = {}
+    rater_reasons: dict[str, Counter[str]] = {}
+    per_task: dict[str, dict[str, int]] = {}
+    task_reasons: dict[str, Counter[str]] = {}
+    task_item: dict[str, str] = {}
+    task_model: dict[str, str] = {}
+
+    def bump(table: dict[str, dict[str, int]], key: str, what: str) -> None:
+        counts = table.setdefault(key, {"ratings": 0, "cannot_rate": 0, "flagged": 0})
+        counts[what] += 1
+
+    for r in range(ds.n):
+        rater, task = ds.rater_ids[ds.rater[r]], ds.task_ids[ds.task[r]]
+        bump(per_rater, rater, "ratings")
+        bump(per_task, task, "ratings")
+        task_item[task] = ds.item_ids[ds.item[r]]
+        if ds.model[r] >= 0:
+            task_model[task] = ds.model_ids[ds.model[r]]
+        if flagged_rating[r]:
+            bump(per_rater, rater, "flagged")
+            bump(per_task, task, "flagged")
+    for c in ds.cannot_rate:
+        bump(per_rater, c.rater_id, "cannot_rate")
+        bump(per_task, c.task_id, "cannot_rate")
+        rater_reasons.setdefault(c.rater_id, Counter())[c.reason] += 1
+        task_reasons.setdefault(c.task_id, Counter())[c.reason] += 1
+        task_item.setdefault(c.task_id, c.item_id)
+        if c.model_source:
+            task_model.setdefault(c.task_id, c.model_source)
+        if c.flagged:
+            bump(per_rater, c.rater_id, "flagged")
+            bump(per_task, c.task_id, "flagged")
+
+    nobody_could = sorted(t for t, counts in per_task.items() if counts["cannot_rate"] and not counts["ratings"])
+    by_rater = Table(
+        "cannot_rate_by_rater", "“Cannot rate” and flags per rater",
+        ["rater", "ratings", "cannot_rate", "flagged", "cannot_rate_reasons"],
+        description="Per rater: ratings (in the statistics), “cannot rate” answers with their reasons (in no "
+        "statistic), and tasks flagged for the coordinator (on a rating or a “cannot rate”).")
+    for rater in sorted(per_rater):
+        counts = per_rater[rater]
+        by_rater.rows.append([rater, counts["ratings"], counts["cannot_rate"], counts["flagged"],
+                              _reasons(rater_reasons.get(rater, Counter()))])
+    by_task = Table(
+        "cannot_rate_by_task", "Tasks with a “cannot rate” or a flag",
+        ["task", "item", "model", "ratings", "cannot_rate", "flagged", "cannot_rate_reasons", "nobody_could_rate"],
+        description="Every task at least one rater could not rate or flagged. nobody_could_rate: every rater who "
+        "returned the task could not rate it (it has no rating at all).")
+    for task in sorted(t for t, counts in per_task.items() if counts["cannot_rate"] or counts["flagged"]):
+        counts = per_task[task]
+        by_task.rows.append([task, task_item.get(task, ""), task_model.get(task, ""), counts["ratings"],
+                             counts["cannot_rate"], counts["flagged"], _reasons(task_reasons.get(task, Counter())),
+                             "yes" if task in nobody_could else "no"])
+    notes: list[Note] = []
+    if nobody_could:
+        shown = ", ".join(nobody_could[:LISTED_TASKS]) + (" …" if len(nobody_could) > LISTED_TASKS else "")
+        notes.append(Note("behaviour", f"{len(nobody_could)} task(s) were marked “cannot rate” by every rater who "
+                                       f"returned them (no rating at all): {shown}."))
+    flagged = sum(c["flagged"] for c in per_rater.values())
+    return UnratedResults([by_rater, by_task], notes, len(ds.cannot_rate), flagged, nobody_could)
