@@ -145,8 +145,8 @@ def json_values_at_most(data: bytes | str, limit: int) -> bool:
     the items after a comma (``{``, ``[`` and ``,`` outside strings), counted without parsing it.
 
     Parsing builds a Python object per value (``{}`` takes 3 bytes of JSON and 64 of memory), so a reader
-    checks a budget that fits the document before parsing it. Quick: three counts over the whole text;
-    only a text over the budget is counted again outside its strings, piece by piece, stopping as soon as
+    checks a budget that fits the document before parsing it. Quick: a text no longer than the budget
+    passes as it is, a longer one is counted whole (three counts); only a text over the budget is counted again outside its strings, piece by piece, stopping as soon as
     the budget is passed (no copy of the text).
     """
     if isinstance(data, bytes):
@@ -155,7 +155,7 @@ def json_values_at_most(data: bytes | str, limit: int) -> bool:
 
 
 def _marks_at_most(data: Any, limit: int, marks: tuple[Any, ...], pieces: re.Pattern[Any], quote: Any) -> bool:
-    if sum(data.count(mark) for mark in marks) <= limit:
+    if len(data) <= limit or sum(data.count(mark) for mark in marks) <= limit:
         return True
     found = 0
     for piece in pieces.finditer(data):

@@ -69,7 +69,6 @@ class LoadedStudy:
     item_sources: dict[str, str]
     cases: dict[tuple[str, str], Case]
     """By ``(case_id, case_version)``."""
-    case_sha256: dict[tuple[str, str], str]
     case_sources: dict[tuple[str, str], str]
     """Study-relative file of each case."""
     responses: list[LoadedResponse]
@@ -407,7 +406,6 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
         items=dict(sorted(items.by_id.items())),
         item_sources=items.source,
         cases=cases.by_key,
-        case_sha256=cases.sha256,
         case_sources=cases.source,
         responses=responses,
     )
