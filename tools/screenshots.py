@@ -3,8 +3,8 @@ tools.screenshots docs/screenshots`` from the repository).
 
 Uses the shipped demo bundle, a throw-away data folder and a fake clock, and drives the real window as a
 rater would (keys, clicks, controls found by their accessible names): the welcome screen, a task being
-rated, the problems shown after an incomplete submit, and (when the demo has one) the feedback after a
-calibration task. Not part of the installed app.
+rated, the problems shown after an incomplete submit, and (when the demo has one) the blinding question
+after Submit and the feedback after a calibration task. Not part of the installed app.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import TypeVar
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QApplication,
@@ -139,10 +140,17 @@ def render(out: Path) -> list[Path]:
         window.show()
         window.welcome.show_recent([SHOWN_RECENT])
 
-        def shot(name: str) -> None:
+        def shot(name: str, dialog: QWidget | None = None) -> None:
             _settle(app)
             path = out / name
-            window.grab().save(str(path))
+            image = window.grab()
+            if dialog is not None:  # a dialog is a window of its own: paint it, framed, where it stands
+                painter = QPainter(image)
+                at = window.mapFromGlobal(dialog.mapToGlobal(QPoint(0, 0)))
+                painter.fillRect(at.x() - 2, at.y() - 2, dialog.width() + 4, dialog.height() + 4, QColor("#5a5a5a"))
+                painter.drawPixmap(at, dialog.grab())
+                painter.end()
+            image.save(str(path))
             written.append(path)
 
         try:
@@ -157,6 +165,14 @@ def render(out: Path) -> list[Path]:
             QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return, CTRL)  # submit with scores still unset
             shot("validation.png")
             if _calibration(app, window):
+                question = window.rating.question if window.rating is not None else None
+                if question is not None:  # the demo's blinding check, asked after Submit
+                    question.options[2].setChecked(True)
+                    question.options[2].setFocus()
+                    shot("blinding-question.png", question)
+                    question.cannot_tell.click()
+                    question.save.click()
+                    _settle(app)
                 shot("calibration.png")
         finally:
             window.close()

@@ -265,6 +265,19 @@ def test_model_settings_are_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "blinding_check.labels[0].model_source: 'gpt-5' is not a model_source" in err
     assert "blinding_check.labels[1].label: 'chat gpt' reads the same as label 1" in err
 
+    many = {"blinding_check": {"labels": [{"label": f"System {i}"} for i in range(21)]}}
+    study = write_model_study(tmp_path / "s2", study_extra=many)
+    code, _out, err = run(capsys, "study", "validate", str(study))
+    assert code == 1 and "blinding_check.labels" in err and "20" in err
+    long = {"blinding_check": {"labels": [{"label": "x" * 81}, {"label": "y"}]}}
+    study = write_model_study(tmp_path / "s3", study_extra=long)
+    code, _out, err = run(capsys, "study", "validate", str(study))
+    assert code == 1 and "blinding_check.labels[0].label" in err and "80" in err
+    broken = {"blinding_check": {"labels": [{"label": "two\nlines"}, {"label": "y"}]}}
+    study = write_model_study(tmp_path / "s4", study_extra=broken)
+    code, _out, err = run(capsys, "study", "validate", str(study))
+    assert code == 1 and "blinding_check.labels[0].label: must be one line of printable characters" in err
+
 
 def test_unknown_models_get_a_warning_to_add_aliases(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     study = write_model_study(tmp_path / "s", models=["zeta-llm-large", "gpt-4o"])

@@ -34,6 +34,7 @@ from tests.ui.window_helpers import (
     open_and_wait,
     rows,
     set_all_scores_by_keyboard,
+    skip_blinding_question,
     submit_by_keyboard,
     type_rationale,
     wait_opened,
@@ -128,6 +129,8 @@ def test_full_rating_by_mouse_and_keyboard_writes_a_valid_record(
     assert window.page.task_list.progress_text() == f"0 of {len(window.session.task_ids)} submitted"
     rate_current_task_by_hand(qtbot, window)
     submit_by_keyboard(qtbot, window)
+    if window.session.blinding_labels is not None:  # the demo asks the blinding question
+        skip_blinding_question(qtbot, window)
     files = record_files(data_dir)
     assert [f.name for f in files] == [f"{first}.r1.json"]
     record = json.loads(files[0].read_text(encoding="utf-8"))
@@ -566,6 +569,7 @@ def test_demo_bundle_never_shows_or_stores_a_model_name(
     set_all_scores_by_keyboard(qtbot, window, "3")
     type_rationale(qtbot, window)
     submit_by_keyboard(qtbot, window)
+    skip_blinding_question(qtbot, window)
     assert export_and_wait(qtbot, window, tmp_path / "demo-export.zip")
     with zipfile.ZipFile(tmp_path / "demo-export.zip") as zf:
         exported = "\n".join(zf.read(n).decode("utf-8") for n in zf.namelist())

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow, QPlainTextEdit, QWidget
 
+from wmcdp_desktop.ui.blinding_question import BlindingQuestion
 from wmcdp_desktop.ui.main_window import MainWindow
 from wmcdp_desktop.ui.rubric_panel import DimensionRow
 
@@ -101,3 +102,22 @@ def export_and_wait(qtbot: Any, window: MainWindow, path: Path) -> bool:
     with qtbot.waitSignal(window.rating.exporter.finished, timeout=OPEN_TIMEOUT_MS) as blocker:
         window.rating.export_to(path)
     return bool(blocker.args[0])
+
+
+def blinding_question(qtbot: Any, window: MainWindow) -> BlindingQuestion:
+    """The blinding question the window shows after Submit (waits until it is on screen)."""
+    assert window.rating is not None
+    qtbot.waitUntil(lambda: window.rating is not None and window.rating.question is not None
+                    and window.rating.question.isVisible(), timeout=5000)
+    question = window.rating.question
+    assert question is not None
+    qtbot.waitUntil(question.isActiveWindow, timeout=5000)
+    return question
+
+
+def skip_blinding_question(qtbot: Any, window: MainWindow) -> None:
+    """Press Escape on the blinding question (the rating is submitted without an answer)."""
+    question = blinding_question(qtbot, window)
+    qtbot.keyClick(question.focusWidget() or question, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: window.rating is not None and window.rating.question is None, timeout=5000)
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)

@@ -14,8 +14,10 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
-from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.errors import Problem, WmcdpError
+from wmcdp_desktop.core.models.rating_record import BlindingGuess
 from wmcdp_desktop.core.rater.rating_session import RatingSession, SubmitOutcome
+from wmcdp_desktop.ui.blinding_question import BlindingQuestion, ask_blinding_question
 from wmcdp_desktop.ui.rating_page import RatingPage
 from wmcdp_desktop.ui.results_export import ResultsExporter
 from wmcdp_desktop.ui.timer_widget import hms, local_time
@@ -76,6 +78,8 @@ class RatingController(QObject):
         p.reviseRequested.connect(self.revise)
         p.discardRequested.connect(self.discard_revision)
         p.retryRequested.connect(self.save_now)
+        self.question: BlindingQuestion | None = None
+        """The blinding question while it is open (docs/RATER_GUIDE.md)."""
         self.exporter = ResultsExporter(session, self)
         self.exporter.told.connect(self.told)
 
@@ -189,13 +193,37 @@ class RatingController(QObject):
         if s.current is None:
             self.status.emit("This task is already submitted. Choose “Revise this rating” to change it.")
             return
+        if self.question is not None:
+            return  # the blinding question is open: it submits when answered
         self.autosave.stop()
-        outcome = s.submit()
+        if s.asks_blinding_question():
+            problems = s.problems()
+            if problems:
+                self._not_submitted(problems)
+                return
+            labels = s.blinding_labels or []
+            self.status.emit(self.tr("Your rating passed its checks: one question before it is saved."))
+            self.question = ask_blinding_question(labels, self.page, self._submit_answered)
+            return
+        self._submit_with(None)
+
+    def _submit_answered(self, guess: BlindingGuess | None) -> None:
+        """The blinding question was answered (or skipped: None): submit the rating with the answer."""
+        self.question = None
+        if self.session.current is not None:
+            self._submit_with(guess)
+
+    def _not_submitted(self, problems: list[Problem]) -> None:
+        self.page.show_problems(problems)
+        self.status.emit(f"Not submitted: {len(problems)} thing(s) to fix, shown next to each control.")
+
+    def _submit_with(self, guess: BlindingGuess | None) -> None:
+        s = self.session
+        outcome = s.submit(guess)
         if outcome.error:
             self._show_save_state()
         elif not outcome.ok:
-            self.page.show_problems(outcome.problems)
-            self.status.emit(f"Not submitted: {len(outcome.problems)} thing(s) to fix, shown next to each control.")
+            self._not_submitted(outcome.problems)
         else:
             self._submitted(outcome)
 

@@ -2,7 +2,8 @@
 
 It opens the demo bundle (or the bundle named on the command line) in the real window, rates the first
 task as a rater would (a digit key on every score slider, typed notes, a confidence chosen with the
-arrow keys, a click on *Submit rating*), exports the results and prints what it did, one line per step.
+arrow keys, a click on *Submit rating*, "I can't tell" when the bundle asks which system wrote the
+response), exports the results and prints what it did, one line per step.
 Nothing waits for a person: no dialog is shown, a watchdog ends a stuck run, and a bundle the app refuses
 ends the run with the app's own message. Without ``--data-dir`` it works in a temporary folder that is
 deleted afterwards; without ``--rater`` it rates as ``SELF-TEST``.
@@ -126,11 +127,18 @@ def rate_first_task(app: QCoreApplication, window: MainWindow) -> str:
         raise SelfTestFailed(f"expected one {SUBMIT!r} button, found {len(buttons)}")
     buttons[0].click()
     _settle(app)
+    question = window.rating.question if window.rating is not None else None
+    answered = ""
+    if question is not None:  # the bundle's blinding check: answer "I can't tell" as a rater may
+        question.cannot_tell.click()
+        question.save.click()
+        _settle(app)
+        answered = "; blinding question answered: I can't tell"
     done_after, _ = session.progress()
     if done_after != done_before + 1:
         problems = "; ".join(str(p) for p in session.problems()[:5])
         raise SelfTestFailed(f"task {task_id} was not submitted: {problems or 'no reason shown'}")
-    _say(f"rated and submitted task {task_id} ({done_after} of {total} submitted)")
+    _say(f"rated and submitted task {task_id} ({done_after} of {total} submitted{answered})")
     return task_id
 
 

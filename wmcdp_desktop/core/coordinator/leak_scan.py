@@ -161,15 +161,20 @@ CANDIDATE_DEPTH = 8
 regex compiles fast even for tens of thousands of response ids."""
 
 
-def _trie_pattern(node: dict[str, Any], root: bool, depth: int = CANDIDATE_DEPTH) -> str:
+def _trie_pattern(node: dict[str, Any], first: bool, depth: int = CANDIDATE_DEPTH) -> str:
+    """``first``: no separator may come before the next character (the start, or right after a run of
+    separators, which must not be split between two repeats: that would backtrack quadratically)."""
     if depth == 0:
         return ""
     alternatives = []
     for ch, child in sorted(node.items()):
         if ch == _END:
             continue
-        edge = f"[{HARD}{SOFT}]+" if ch == HARD else ("" if root else f"{SOFT}*") + re.escape(ch)
-        alternatives.append(edge + _trie_pattern(child, False, depth - 1))
+        if ch == HARD:
+            alternatives.append(f"[{HARD}{SOFT}]+" + _trie_pattern(child, True, depth - 1))
+        else:
+            edge = ("" if first else f"{SOFT}*") + re.escape(ch)
+            alternatives.append(edge + _trie_pattern(child, False, depth - 1))
     if not alternatives:
         return ""
     ends_here = _END in node

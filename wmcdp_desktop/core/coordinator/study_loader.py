@@ -44,8 +44,6 @@ CALIBRATION_SPLIT = "calibration"
 """Items of this split carry calibration feedback (shown to the rater after submitting)."""
 NEVER_SENT_SPLIT = "held_out_project"
 """Items in this split are never sent to raters, whatever ``rater_splits`` says (leakage rule)."""
-MAX_LABEL = 80
-"""Longest blinding-check label (it is a button's text)."""
 
 
 @dataclass(frozen=True)
@@ -440,8 +438,8 @@ def _blinding_settings_problems(study: Study, models: set[str], response_ids: se
         for i, label in enumerate(study.blinding_check.labels):
             where = f"blinding_check.labels[{i}]"
             text = label.label
-            if len(text) > MAX_LABEL or any(not ch.isprintable() for ch in text):
-                problems.append(Problem("study.json", f"{where}.label", f"must be one line of at most {MAX_LABEL} printable characters"))
+            if any(not ch.isprintable() for ch in text):
+                problems.append(Problem("study.json", f"{where}.label", "must be one line of printable characters"))
             key = skeleton(text)
             if key in labels:
                 problems.append(Problem("study.json", f"{where}.label", f"{text!r} reads the same as label {labels[key] + 1}"))

@@ -51,7 +51,9 @@ class BundleManifest(Document):
     """Presentation order: task ids, each with a ``tasks/<id>.json`` file."""
     files: Annotated[list[BundleFile], Field(min_length=2)]
     """Every other file of the bundle with its SHA-256."""
-    blinding_check_labels: Annotated[list[NonBlankStr], Field(min_length=2)] | None = None
+    blinding_check_labels: Annotated[
+        list[Annotated[NonBlankStr, Field(max_length=80)]], Field(min_length=2, max_length=20)
+    ] | None = None
     """When present, the app asks after each submitted rating "Do you think you know which system wrote
     this response?" with "I can't tell" and these labels (the same list in every bundle of the study). The
     only field of a bundle that may name a vendor or model."""

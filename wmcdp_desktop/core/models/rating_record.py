@@ -159,7 +159,7 @@ class BlindingGuess(Document):
 
     answer: Literal["cannot_tell", "label"]
     """``cannot_tell`` ("I can't tell") or ``label`` (one of the bundle's labels, in ``label``)."""
-    label: NonBlankStr | None = None
+    label: Annotated[NonBlankStr, Field(max_length=80)] | None = None
     """The label chosen, exactly as the bundle's ``blinding_check_labels`` gives it (only with ``label``)."""
 
     @model_validator(mode="after")

@@ -59,8 +59,9 @@ class AcceptedFinding(Document):
 class BlindingLabel(Document):
     """One answer a rater may give to "Do you think you know which system wrote this response?"."""
 
-    label: NonBlankStr
-    """What the rater sees, e.g. ``ChatGPT (OpenAI)``. Labels reach every bundle (the only model names that do)."""
+    label: Annotated[NonBlankStr, Field(max_length=80)]
+    """What the rater sees, e.g. ``ChatGPT (OpenAI)`` (at most 80 characters, one line). Labels reach every
+    bundle (the only model names that do)."""
     model_source: NonBlankStr | None = None
     """The model the label stands for; absent for a decoy (a system that is not in the study)."""
 
@@ -68,8 +69,8 @@ class BlindingLabel(Document):
 class BlindingCheck(Document):
     """The optional question asked after a rating is submitted, and its answers."""
 
-    labels: Annotated[list[BlindingLabel], Field(min_length=2)]
-    """The answers besides "I can't tell" (decoys included); shown to every rater in the same order."""
+    labels: Annotated[list[BlindingLabel], Field(min_length=2, max_length=20)]
+    """The answers besides "I can't tell" (2 to 20, decoys included); shown to every rater in the same order."""
 
 
 class Study(Document):
