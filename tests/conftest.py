@@ -482,3 +482,30 @@ def _no_leaked_top_level_widgets() -> Iterator[None]:
         w.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not leaked, f"the test left top-level widgets open: {[type(w).__name__ for w in leaked]}"
+
+
+@pytest.fixture(autouse=True)
+def _restore_application_look() -> Iterator[None]:
+    """The app sets application-wide state (text size, palette, translators, layout direction, default
+    locale): put it back after each test so that no test sees another's."""
+    import sys
+
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    app = widgets.QApplication.instance() if widgets is not None else None
+    if app is None:
+        yield
+        return
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    font, palette, direction, locale = QApplication.font(), QApplication.palette(), app.layoutDirection(), QLocale()
+    yield
+    from wmcdp_desktop.ui.i18n import remove_translators
+
+    remove_translators()
+    QApplication.setFont(font)
+    QToolTip.setFont(font)
+    QApplication.setPalette(palette)
+    QToolTip.setPalette(palette)
+    app.setLayoutDirection(direction)
+    QLocale.setDefault(locale)

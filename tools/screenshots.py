@@ -89,7 +89,7 @@ def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> lis
     check = _named(window, QCheckBox, fm_label)
     check.setFocus(Qt.FocusReason.TabFocusReason)
     QTest.keyClick(check, Qt.Key.Key_Space)
-    severity = _named(window, QComboBox, "Severity")
+    severity = _named(window, QComboBox, f"Severity: {fm_label}")
     severity.setFocus()
     QTest.keyClick(severity, Qt.Key.Key_Down)
     QTest.keyClick(severity, Qt.Key.Key_Down)
@@ -98,8 +98,8 @@ def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> lis
     QTest.keyClick(response, Qt.Key.Key_Home, CTRL)
     for _ in range(5):
         QTest.keyClick(response, Qt.Key.Key_Right, CTRL | Qt.KeyboardModifier.ShiftModifier)
-    QTest.mouseClick(_named(window, QPushButton, "Use selected text as evidence"), Qt.MouseButton.LeftButton)
-    _type(_named(window, QLineEdit, "Evidence note"), "Offers the answer the child is seeking")
+    QTest.mouseClick(_named(window, QPushButton, f"Use selected text as evidence: {fm_label}"), Qt.MouseButton.LeftButton)
+    _type(_named(window, QLineEdit, f"Evidence note: {fm_label}"), "Offers the answer the child is seeking")
     _type(
         _named(window, QPlainTextEdit, "Brief rationale (required)"),
         "Warm and validating, but partly answers the reassurance question.",

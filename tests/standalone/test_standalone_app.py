@@ -100,6 +100,10 @@ def test_build_is_one_named_folder_and_archive_with_licences_under_the_size_limi
         assert (folder / name).is_file(), name
     assert "Apache License" in (folder / "LICENSE").read_text(encoding="utf-8")
     assert "PySide6_Essentials" in (folder / "licenses" / "VERSIONS.txt").read_text(encoding="utf-8")
+    # the app's catalogues and Qt's own for each language the app ships (the other Qt languages are pruned)
+    shipped = {p.name for p in folder.rglob("*.qm")}
+    assert {"wmcdp_en.qm", "wmcdp_es.qm", "qtbase_es.qm"} <= shipped, sorted(shipped)
+    assert "qtbase_de.qm" not in shipped
     size_mb = built["bytes"] / 1024 / 1024
     assert size_mb <= SIZE_LIMIT_MB, f"the built app is {size_mb:.1f} MB (limit {SIZE_LIMIT_MB} MB)"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QScrollArea, QWidget
+from PySide6.QtCore import QLocale, QPoint, Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QPlainTextEdit, QScrollArea, QWidget
 
 from tests.ui.window_helpers import (
     CTRL,
@@ -20,6 +20,8 @@ from tests.ui.window_helpers import (
     submit_by_keyboard,
     type_rationale,
 )
+from wmcdp_desktop.ui.accessible import is_read_only
+from wmcdp_desktop.ui.i18n import format_datetime
 from wmcdp_desktop.ui.main_window import MainWindow, fitted_size
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
 from wmcdp_desktop.ui.timer_widget import local_time
@@ -110,7 +112,7 @@ def test_text_size_reaches_headings_and_score_texts(qtbot: Any, window: MainWind
     qtbot.keyClick(row.slider, Qt.Key.Key_3)  # the value text is restyled (no longer italic) at the current size
     for delta in (4, -6):
         window.change_font(delta)
-        base = window.font().pointSizeF()
+        base = QApplication.font().pointSizeF()
         view = window.page.task_view
         assert view.heading.font().pointSizeF() == pytest.approx(base * 1.15) and view.heading.font().bold()
         assert view.response_title.font().pointSizeF() == pytest.approx(base * 1.1)
@@ -123,7 +125,7 @@ def test_text_size_reaches_headings_and_score_texts(qtbot: Any, window: MainWind
     # a bundle opened after the change (or with a remembered size) gets the same proportions
     window.close_bundle()
     assert open_and_wait(qtbot, window, bundle_dir) and window.page is not None
-    base = window.font().pointSizeF()
+    base = QApplication.font().pointSizeF()
     assert window.page.task_view.heading.font().pointSizeF() == pytest.approx(base * 1.15)
     assert rows(window)[0].value_label.font().pointSizeF() == pytest.approx(base)
 
@@ -190,7 +192,13 @@ def test_save_status_after_restoring_a_draft_and_times_in_local_time(
     time.tzset()
     try:
         assert local_time("2026-11-29T23:45:40Z") == "00:45:40"
-        assert local_time("2026-11-29T23:45:40Z", "%Y-%m-%d at %H:%M") == "2026-11-30 at 00:45"
+        for locale, date_time, clock_time in (
+            ("en_US", "11/30/26 12:45\u202fAM", "12:45:40\u202fAM"),
+            ("en_GB", "30/11/2026 00:45", "00:45:40"),
+            ("es_ES", "30/11/26 0:45", "0:45:40"),
+        ):  # as the app's locale writes them (the conftest puts the default locale back)
+            QLocale.setDefault(QLocale(locale))
+            assert (format_datetime("2026-11-29T23:45:40Z"), local_time("2026-11-29T23:45:40Z")) == (date_time, clock_time)
         assert local_time("not a time") == "not a time"
     finally:
         monkeypatch.delenv("TZ")
@@ -212,9 +220,9 @@ def test_export_message_names_what_is_left_out(qtbot: Any, window: MainWindow, t
     qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_5)
     assert export_and_wait(qtbot, window, tmp_path / "results.zip")
     message = window.messages[-1]
-    assert message.startswith("Exported 1 submitted rating(s) of 3 tasks (with every earlier revision) to:")
-    assert "Not included: 1 task(s) started but not submitted yet." in message
-    assert "Not included: 1 revision(s) you have not submitted yet (the earlier submitted rating is included)." in message
+    assert message.startswith("Exported 1 submitted rating of 3 tasks (with every earlier revision) to:")
+    assert "Not included: 1 task started but not submitted yet." in message
+    assert "Not included: 1 revision you have not submitted yet (the earlier submitted rating is included)." in message
 
 
 def test_na_hides_the_slider_handle_and_unticking_brings_the_score_back(qtbot: Any, window: MainWindow) -> None:
@@ -263,7 +271,10 @@ def test_revise_and_discard_leave_the_focus_at_the_start_of_the_form(qtbot: Any,
     form.discard_button.setFocus()
     qtbot.keyClick(form.discard_button, Qt.Key.Key_Space)
     assert window.session.current is None
-    assert window.focusWidget() is form.scroll_area  # read-only: nothing a key could change
+    slider = rows(window)[0].slider
+    assert window.focusWidget() is slider and is_read_only(slider)  # read-only: nothing a key could change
+    qtbot.keyClick(slider, Qt.Key.Key_5)
+    assert rows(window)[0].value() == 3 and window.session.current is None
 
 
 def test_moving_from_the_form_to_a_submitted_task_keeps_the_focus_in_the_form(qtbot: Any, window: MainWindow) -> None:
@@ -276,4 +287,4 @@ def test_moving_from_the_form_to_a_submitted_task_keeps_the_focus_in_the_form(qt
     assert window.focusWidget() is first
     qtbot.keyClick(first, Qt.Key.Key_PageUp, CTRL)
     assert window.session.current_id == "T-0001" and window.session.current is None
-    assert window.focusWidget() is window.page.form.scroll_area
+    assert window.focusWidget() is rows(window)[0].slider and is_read_only(rows(window)[0].slider)

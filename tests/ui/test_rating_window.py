@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QCheckBox,
     QComboBox,
     QLineEdit,
@@ -44,6 +45,7 @@ from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.ui import app as app_module
+from wmcdp_desktop.ui.accessible import is_read_only
 from wmcdp_desktop.ui.main_window import MainWindow
 from wmcdp_desktop.ui.rubric_panel import NOT_SET, ScoreSlider
 
@@ -276,7 +278,7 @@ def test_revision_keeps_the_old_record(qtbot: Any, window: MainWindow, data_dir:
     assert window.session is not None and window.session.current_id == "T-0002"
     qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_PageUp, CTRL)  # previous task
     assert window.session.current_id == "T-0001" and window.session.current is None
-    assert all(not r.isEnabled() for r in rows(window))  # submitted: read-only until Revise
+    assert all(r.isEnabled() and is_read_only(r.slider) for r in rows(window))  # submitted: read-only until Revise
     qtbot.mouseClick(by_name(window, QPushButton, "Revise this rating"), Qt.MouseButton.LeftButton)
     assert rows(window)[0].value() == 3
     rows(window)[0].slider.setFocus()
@@ -382,7 +384,7 @@ def test_every_control_is_named_by_its_visible_label_and_tab_order_follows_the_s
         name = w.accessibleName()
         assert name, f"{type(w).__name__} {w.objectName()!r} has no accessible name"
         if isinstance(w, QAbstractButton) and w.text() and not isinstance(w.parent(), QComboBox):
-            assert name == w.text().replace("&", ""), (name, w.text())
+            assert w.text().replace("&", "") in name, (name, w.text())  # the visible words, maybe with whose they are
         if w in buddies:
             assert name == buddies[w], (name, buddies[w])
     # Tab order: task list -> scenario -> response -> sliders in rubric order -> failure modes -> notes -> submit
@@ -425,10 +427,10 @@ def test_keyboard_shortcuts_navigation_save_find_and_font(
     qtbot.keyClick(find, Qt.Key.Key_Return)
     selected = [v.textCursor().selectedText() for v in (window.page.task_view.scenario, window.page.task_view.response)]
     assert "door" in selected
-    size = window.font().pointSize()
+    size = QApplication.font().pointSize()
     qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Equal, CTRL)
     qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Equal, CTRL)
-    assert window.font().pointSize() == size + 2
+    assert QApplication.font().pointSize() == size + 2
     assert window.page.task_view.response.font().pointSize() == size + 2
     window.close()
     again = make_window(argv)
@@ -476,7 +478,7 @@ def test_export_results_from_the_menu(
     with zipfile.ZipFile(target) as zf:
         manifest = json.loads(zf.read("manifest.json"))
         assert manifest["counts"]["submitted"] == 1 and manifest["files"][0]["path"] == "records/T-0001.r1.json"
-    assert "Exported 1 submitted rating(s) of 3" in window.messages[-1]
+    assert "Exported 1 submitted rating of 3" in window.messages[-1]
     if importlib.util.find_spec("wmcdp_desktop.cli.results_cmd") is not None:
         from wmcdp_desktop.cli.main import main as wmcdp
 
@@ -807,7 +809,7 @@ def test_idle_timeout_is_configurable_and_remembered(
     argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
     window = make_window(argv)
     monkeypatch.setattr(QInputDialog, "getInt", staticmethod(lambda *a, **k: (30, True)))
-    action = next(a for a in window.menus["&Settings"].actions() if a.text() == "Idle timeout…")
+    action = next(a for a in window.menus["&Settings"].actions() if a.text() == "&Idle timeout…")
     action.trigger()
     assert window.session is not None
     for _ in range(100):  # no input

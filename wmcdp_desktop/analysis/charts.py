@@ -10,6 +10,10 @@ import numpy as np
 from wmcdp_desktop.analysis.common import FloatArray
 
 DPI = 110
+PALETTE = ("#0072b2", "#b35900", "#007a5a", "#a8447a", "#5e5e5e", "#8a6d00", "#1d6fa5", "#8c564b")
+"""Series colours: the Okabe-Ito palette (told apart with the common colour-vision deficiencies), darkened
+where needed so that each reaches 3:1 against the white background (WCAG AA for graphics; a test computes
+it): blue, vermillion-orange, bluish green, reddish purple, grey, dark yellow, sky blue, brown."""
 
 
 def _choose_agg_backend() -> None:
@@ -59,7 +63,7 @@ def alpha_chart(rows: Sequence[dict[str, object]]) -> bytes | None:
     """Horizontal point + interval plot of ordinal and interval alpha per dimension."""
     labels = [f"{r['id']} {_short(str(r['label']), 30)}" for r in rows]
     series = []
-    for key, colour, offset in (("ordinal", "#1f5f99", -0.15), ("interval", "#d9822b", 0.15)):
+    for key, colour, offset in (("ordinal", PALETTE[0], -0.15), ("interval", PALETTE[1], 0.15)):
         pts = [(i + offset, r[key].alpha, r[key].lo, r[key].hi) for i, r in enumerate(rows)]  # type: ignore[attr-defined]
         series.append((key, colour, [p for p in pts if p[1] is not None]))
     if not any(s[2] for s in series):
@@ -97,7 +101,7 @@ def profile_chart(dim_labels: Sequence[str],
     ax = fig.add_subplot()
     n = len(profile)
     width = 0.6 / max(n, 1)
-    colours = ["#1f5f99", "#d9822b", "#3a9a5b", "#a23b72", "#6b6b6b", "#c9b037", "#2bb3c0", "#8c564b"]
+    colours = PALETTE
     for k, (model, prof) in enumerate(profile.items()):
         y = np.arange(len(prof)) - 0.3 + width * (k + 0.5)
         pts = [(yy, m, lo, hi) for yy, (m, lo, hi) in zip(y, prof, strict=True) if m is not None]

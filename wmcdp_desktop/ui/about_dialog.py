@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDialog,
@@ -72,8 +72,8 @@ class AboutDialog(QDialog):
 
 def add_about_action(window: QMainWindow) -> QAction:
     """Add Help > About WM-CDP Desktop to ``window``'s menu bar (the app menu on macOS)."""
-    menu = window.menuBar().addMenu(window.tr("&Help"))
-    action = menu.addAction(window.tr("About WM-CDP Desktop"))
+    menu = window.menuBar().addMenu(QCoreApplication.translate("MainWindow", "&Help"))
+    action = menu.addAction(QCoreApplication.translate("MainWindow", "About WM-CDP Desktop"))
     action.setObjectName("action_about")
     action.setMenuRole(QAction.MenuRole.AboutRole)
     action.triggered.connect(lambda: show_about(window))

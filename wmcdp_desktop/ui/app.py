@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from wmcdp_desktop import __version__
@@ -21,9 +21,11 @@ from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.rater.settings import MAX_IDLE, MIN_IDLE, load_settings, rater_id_problem
 from wmcdp_desktop.core.rater.storage import InstanceLock, default_data_dir
 from wmcdp_desktop.core.rater.timing import Clock, SystemClock
+from wmcdp_desktop.ui.i18n import install_translators
 from wmcdp_desktop.ui.main_window import APP_TITLE, PREFERRED_SIZE, MainWindow
 from wmcdp_desktop.ui.qt_guard import protect_none
 from wmcdp_desktop.ui.system_check import missing_message, missing_xcb_packages
+from wmcdp_desktop.ui.theme import apply_accessible_palette
 
 
 class _ArgError(WmcdpError):
@@ -79,10 +81,12 @@ def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainW
     protect_none()
     args = build_parser().parse_args(argv)
     data_dir: Path = (args.data_dir or default_data_dir()).expanduser().resolve()
+    settings, warning = load_settings(data_dir)
+    install_translators(settings.language)  # before any window: the app's words, Qt's, the layout direction
+    apply_accessible_palette()
     lock = InstanceLock(data_dir)
     lock.acquire()
     try:
-        settings, warning = load_settings(data_dir)
         window = MainWindow(data_dir, settings, clock or SystemClock(), lock, idle_timeout=args.idle_timeout)
         if args.rater:
             window.set_rater(args.rater, args.role or settings.rater_role_or_background)
@@ -100,7 +104,7 @@ def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainW
 
 def _fatal(text: str) -> None:
     """A blocking, plain-text error box (used before or outside the main window)."""
-    box = QMessageBox(QMessageBox.Icon.Critical, APP_TITLE, "")
+    box = QMessageBox(QMessageBox.Icon.Critical, QCoreApplication.translate("MainWindow", APP_TITLE), "")
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setText(text)
     box.exec()
@@ -115,13 +119,21 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
     from wmcdp_desktop.core.crash_log import log_dir, write_crash_log
 
     path = write_crash_log("wmcdp-desktop", kind, exc, tb, {"Qt": f"{qVersion()} (PySide6 {pyside_version})"})
-    where = f"Details were written to {path}." if path else f"Details could not be written to a log file in {log_dir()}."
+    if path:
+        where = QCoreApplication.translate("app", "Details were written to {path}.").format(path=path)
+    else:
+        where = QCoreApplication.translate("app", "Details could not be written to a log file in {folder}.").format(
+            folder=log_dir()
+        )
     if sys.stderr is not None:  # a windowed program on Windows has no console
         sys.stderr.write("".join(traceback.format_exception(kind, exc, tb)))
     if QApplication.instance() is not None:
         _fatal(
-            "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"
-            f"{where} Please send that file to your study coordinator."
+            QCoreApplication.translate(
+                "app",
+                "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"
+                "{where} Please send that file to your study coordinator.",
+            ).format(where=where)
         )
 
 

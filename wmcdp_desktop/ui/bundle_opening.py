@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
@@ -50,11 +50,18 @@ def refusal_text(path: Path, exc: WmcdpError) -> str:
         lines = [str(p) for p in exc.problems[:MAX_PROBLEMS_SHOWN]]
         more = len(exc.problems) - len(lines)
         if more > 0:
-            lines.append(f"… and {more} more problem(s).")
+            lines.append(_Words().more_problems(more))
         detail = "\n".join(lines)
     else:
         detail = str(exc)
-    return f"This bundle cannot be opened:\n{path}\n\n{detail}"
+    return QCoreApplication.translate("BundleOpener", "This bundle cannot be opened:") + f"\n{path}\n\n{detail}"
+
+
+class _Words(QObject):
+    """Plural words (a class: Qt's catalogue tool finds plural forms in ``self.tr``)."""
+
+    def more_problems(self, n: int) -> str:
+        return self.tr("… and %n more problem(s).", "", n)
 
 
 def read_bundle(request: SessionRequest) -> OpenedBundle:
@@ -80,7 +87,9 @@ def start_session(request: SessionRequest, bundle: OpenedBundle) -> StartedSessi
         try:
             session.open_task(first)
         except WmcdpError as exc:
-            started.first_task_error = f"Task {first} cannot be shown:\n{exc}"
+            started.first_task_error = (
+                QCoreApplication.translate("RatingController", "Task {id} cannot be shown:").format(id=first) + f"\n{exc}"
+            )
     return started
 
 

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QGroupBox, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.rater.rating_session import CalibrationRow
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
 
-AGREES = {True: "✓ agrees", False: "✗ differs", None: "see explanation"}
+AGREES = {
+    True: QT_TRANSLATE_NOOP("CalibrationView", "✓ agrees"),
+    False: QT_TRANSLATE_NOOP("CalibrationView", "✗ differs"),
+    None: QT_TRANSLATE_NOOP("CalibrationView", "see explanation"),
+}
 
 
 class CalibrationView(QGroupBox):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Calibration feedback", parent)
-        self.setAccessibleName("Calibration feedback")
+        super().__init__(QCoreApplication.translate("CalibrationView", "Calibration feedback"), parent)
+        self.setAccessibleName(self.title())
         self.intro = PlainLabel(
-            "This was a calibration task: here is the adjudicated answer beside your rating. "
-            "Your submitted rating is kept as it is."
+            self.tr(
+                "This was a calibration task: here is the adjudicated answer beside your rating. "
+                "Your submitted rating is kept as it is."
+            )
         )
-        self.text = PlainTextView("Calibration feedback details")
+        self.text = PlainTextView(self.tr("Calibration feedback details"))
         self.text.setMinimumHeight(260)
         self.rows: list[CalibrationRow] = []
         layout = QVBoxLayout(self)
@@ -31,7 +38,9 @@ class CalibrationView(QGroupBox):
 
     @staticmethod
     def line(row: CalibrationRow) -> str:
-        return f"yours: {row.yours}   ·   adjudicated: {row.expected}   ·   {AGREES[row.agrees]}"
+        return QCoreApplication.translate(
+            "CalibrationView", "yours: {yours}   ·   adjudicated: {expected}   ·   {agrees}"
+        ).format(yours=row.yours, expected=row.expected, agrees=QCoreApplication.translate("CalibrationView", AGREES[row.agrees]))
 
     def show_rows(self, rows: list[CalibrationRow]) -> None:
         self.rows = rows

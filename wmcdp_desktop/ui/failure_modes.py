@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QGroupBox,
@@ -17,18 +17,27 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.common import SpanRef
 from wmcdp_desktop.core.models.rubric import FailureMode, Rubric
 from wmcdp_desktop.core.rater.rating_session import FAULT_SEVERITIES, FailureModeEntry
+from wmcdp_desktop.ui.accessible import set_read_only
 from wmcdp_desktop.ui.combo import ChoiceBox
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
-USE_SELECTION = "Use selected text as evidence"
-CLEAR_SPANS = "Clear evidence quotes"
+USE_SELECTION = QT_TRANSLATE_NOOP("FailureModeRow", "Use selected text as evidence")
+CLEAR_SPANS = QT_TRANSLATE_NOOP("FailureModeRow", "Clear evidence quotes")
+SEVERITY_NAMES = {
+    "minor": QT_TRANSLATE_NOOP("FailureModeRow", "minor"),
+    "moderate": QT_TRANSLATE_NOOP("FailureModeRow", "moderate"),
+    "major": QT_TRANSLATE_NOOP("FailureModeRow", "major"),
+    "critical": QT_TRANSLATE_NOOP("FailureModeRow", "critical"),
+}
 
 
 class FailureModeRow(QWidget):
     changed = Signal(str, object, object, object)  # fm id, checked|None, severity|"keep", note|None
     useSelection = Signal(str)
     clearSpans = Signal(str)
+    focused = Signal()
 
     def __init__(self, fm: FailureMode, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -36,28 +45,34 @@ class FailureModeRow(QWidget):
         self.setObjectName(fm.id)
         g = fm.severity_guidance
         guidance = {"minor": g.minor, "moderate": g.moderate, "major": g.major, "critical": g.critical}
-        self.check = QCheckBox(safe_line(fm.label))
-        self.check.setAccessibleName(safe_line(fm.label))
-        self.check.setToolTip(plain_tooltip(fm.description + "\n\n" + "\n".join(f"{k}: {v}" for k, v in guidance.items())))
+        name = safe_line(fm.label)
+        self.check = QCheckBox(name)
+        self.check.setAccessibleName(name)
+        lines = "\n".join(f"{self.tr(SEVERITY_NAMES[k])}: {v}" for k, v in guidance.items())
+        self.check.setToolTip(plain_tooltip(fm.description + "\n\n" + lines))
         self.details = QWidget()
-        self.severity_label = QLabel("Severity")
+        self.severity_label = QLabel(self.tr("Severity"))
         self.severity = ChoiceBox()
-        self.severity.setAccessibleName("Severity")
-        self.severity.setPlaceholderText("Choose severity…")
+        self.severity.setAccessibleName(self.tr("Severity: {failure_mode}").format(failure_mode=name))
+        self.severity.setPlaceholderText(self.tr("Choose severity…"))
         for sev in FAULT_SEVERITIES:
-            self.severity.addItem(sev, sev)
+            self.severity.addItem(self.tr(SEVERITY_NAMES[sev]), sev)
             self.severity.setItemData(self.severity.count() - 1, plain_tooltip(guidance[sev]), Qt.ItemDataRole.ToolTipRole)
         self.severity.setCurrentIndex(-1)
         self.severity_label.setBuddy(self.severity)
-        self.note_label = QLabel("Evidence note")
+        self.note_label = QLabel(self.tr("Evidence note"))
         self.note = QLineEdit()
-        self.note.setAccessibleName("Evidence note")
+        self.note.setAccessibleName(self.tr("Evidence note: {failure_mode}").format(failure_mode=name))
         self.note_label.setBuddy(self.note)
-        self.use_selection = QPushButton(USE_SELECTION)
-        self.use_selection.setAccessibleName(USE_SELECTION)
-        self.use_selection.setToolTip("Select words in the response you are rating, then press this.")
-        self.clear_spans = QPushButton(CLEAR_SPANS)
-        self.clear_spans.setAccessibleName(CLEAR_SPANS)
+        self.use_selection = QPushButton(self.tr(USE_SELECTION))
+        self.use_selection.setAccessibleName(
+            self.tr("Use selected text as evidence: {failure_mode}").format(failure_mode=name)
+        )
+        self.use_selection.setToolTip(
+            self.tr("Select words in the response you are rating, then press this (Ctrl+Shift+E).")
+        )
+        self.clear_spans = QPushButton(self.tr(CLEAR_SPANS))
+        self.clear_spans.setAccessibleName(self.tr("Clear evidence quotes: {failure_mode}").format(failure_mode=name))
         self.spans_label = PlainLabel("")
         self.problem = ProblemLabel()
 
@@ -92,6 +107,13 @@ class FailureModeRow(QWidget):
         self.clear_spans.clicked.connect(lambda: self.clearSpans.emit(self.fm.id))
         self._sync_enabled()
         self.show_spans([])
+        for w in (self.check, self.severity, self.note, self.use_selection, self.clear_spans):
+            w.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FocusIn:
+            self.focused.emit()
+        return False
 
     def _sync_enabled(self) -> None:
         on = self.check.isChecked()
@@ -107,9 +129,14 @@ class FailureModeRow(QWidget):
 
     def show_spans(self, spans: list[SpanRef]) -> None:
         if spans:
-            self.spans_label.setText("\n".join(f"“{s.quote or ''}” (characters {s.start}–{s.end})" for s in spans))
+            self.spans_label.setText(
+                "\n".join(
+                    self.tr("“{quote}” (characters {start}–{end})").format(quote=s.quote or "", start=s.start, end=s.end)
+                    for s in spans
+                )
+            )
         else:
-            self.spans_label.setText("No evidence quotes yet.")
+            self.spans_label.setText(self.tr("No evidence quotes yet."))
         self.clear_spans.setEnabled(bool(spans))
 
     def load(self, entry: FailureModeEntry | None) -> None:
@@ -124,6 +151,14 @@ class FailureModeRow(QWidget):
         self._sync_enabled()
         self.show_spans(entry.spans)
 
+    def set_read_only(self, read_only: bool) -> None:
+        """A submitted rating: legible and reachable, changing nothing (never greyed out)."""
+        for w in (self.check, self.severity):
+            set_read_only(w, read_only)
+        self.note.setReadOnly(read_only)
+        self.use_selection.setVisible(not read_only)
+        self.clear_spans.setVisible(not read_only)
+
 
 class FailureModesPanel(QGroupBox):
     changed = Signal(str, object, object, object)
@@ -131,16 +166,31 @@ class FailureModesPanel(QGroupBox):
     clearSpans = Signal(str)
 
     def __init__(self, rubric: Rubric, parent: QWidget | None = None) -> None:
-        super().__init__("Failure modes", parent)
-        self.setAccessibleName("Failure modes")
+        super().__init__(QCoreApplication.translate("FailureModesPanel", "Failure modes"), parent)
+        self.setAccessibleName(self.title())
         layout = QVBoxLayout(self)
-        hint = PlainLabel("Tick each failure you see in the response; leave the others unticked (absent).")
+        hint = PlainLabel(self.tr("Tick each failure you see in the response; leave the others unticked (absent)."))
         layout.addWidget(hint)
         self.rows: dict[str, FailureModeRow] = {}
+        self.last_row: FailureModeRow | None = None
+        """The failure mode whose controls last had the keyboard focus (where Ctrl+Shift+E puts a quote)."""
         for fm in rubric.failure_modes:
             row = FailureModeRow(fm)
+            row.focused.connect(lambda r=row: setattr(self, "last_row", r))
             row.changed.connect(self.changed)
             row.useSelection.connect(self.useSelection)
             row.clearSpans.connect(self.clearSpans)
             layout.addWidget(row)
             self.rows[fm.id] = row
+
+    def set_read_only(self, read_only: bool) -> None:
+        for row in self.rows.values():
+            row.set_read_only(read_only)
+
+    def evidence_target(self) -> FailureModeRow | None:
+        """Where "Use selected text as evidence" (Ctrl+Shift+E) quotes: the ticked failure mode last in focus,
+        else the only ticked one; None when that is not clear."""
+        ticked = [row for row in self.rows.values() if row.check.isChecked()]
+        if self.last_row is not None and self.last_row in ticked:
+            return self.last_row
+        return ticked[0] if len(ticked) == 1 else None

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QHideEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QHideEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
 from wmcdp_desktop.core.rater.settings import Settings
@@ -22,19 +22,22 @@ from wmcdp_desktop.core.rater.timing import Clock
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.ui.about_dialog import add_about_action
 from wmcdp_desktop.ui.bundle_opening import BundleOpener, SessionRequest, StartedSession
+from wmcdp_desktop.ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, language_name
 from wmcdp_desktop.ui.plain_text import safe_line
 from wmcdp_desktop.ui.preferences import Preferences
 from wmcdp_desktop.ui.rating_controller import RatingController
 from wmcdp_desktop.ui.rating_page import RatingPage
 from wmcdp_desktop.ui.status_bar import StatusBar
-from wmcdp_desktop.ui.theme import rescale_fonts
+from wmcdp_desktop.ui.theme import rescale_fonts, set_text_size
 from wmcdp_desktop.ui.welcome import WelcomeScreen
 
-APP_TITLE = "WM-CDP Desktop"
+APP_TITLE = QT_TRANSLATE_NOOP("MainWindow", "WM-CDP Desktop")
 PREFERRED_SIZE = (1440, 900)
 FRAME_ALLOWANCE = (16, 48)
 """Room left for the window manager's frame and title bar when the screen is smaller than PREFERRED_SIZE."""
-BUNDLE_FILTER = "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
+BUNDLE_FILTER = QT_TRANSLATE_NOOP(
+    "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
+)
 
 
 def fitted_size(widget: QWidget) -> tuple[int, int]:
@@ -58,7 +61,7 @@ class MainWindow(QMainWindow):
         self.messages: list[str] = []
         """Every message shown to the rater in a dialog (tests read it)."""
         self._closed = False
-        self.setWindowTitle(APP_TITLE)
+        self.setWindowTitle(self.tr(APP_TITLE))
         self.setObjectName("main_window")
         self.resize(*fitted_size(self))
         self.status_bar = StatusBar()
@@ -122,28 +125,81 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar, act, on = self.menuBar(), self._action, self._rated
-        self.menus = {name: bar.addMenu(name) for name in ("&File", "&Task", "&View", "&Settings")}
+        titles = {"&File": self.tr("&File"), "&Task": self.tr("&Task"), "&View": self.tr("&View"), "&Settings": self.tr("&Settings")}
+        self.menus = {key: bar.addMenu(title) for key, title in titles.items()}
         self._rating_actions: list[QAction] = []
-        self.act_open = act("&File", "Open bundle…", self.choose_bundle, ("Ctrl+O",))
-        self.act_demo = act("&File", "Open the demo bundle", self.open_demo)
-        self.act_export = act("&File", "Export results…", on(lambda r: r.choose_export(self)), ("Ctrl+E",), rating=True)
-        self.act_close_bundle = act("&File", "Close bundle", self.close_bundle, rating=True)
+        self.act_open = act("&File", self.tr("&Open bundle…"), self.choose_bundle, ("Ctrl+O",))
+        self.act_demo = act("&File", self.tr("Open the &demo bundle"), self.open_demo)
+        self.act_export = act("&File", self.tr("&Export results…"), on(lambda r: r.choose_export(self)), ("Ctrl+E",), rating=True)
+        self.act_close_bundle = act("&File", self.tr("&Close bundle"), self.close_bundle, rating=True)
         self.menus["&File"].addSeparator()
-        act("&File", "Quit", self.close, ("Ctrl+Q",))
-        self.act_submit = act("&Task", "Submit rating", on(lambda r: r.submit()), ("Ctrl+Return", "Ctrl+Enter"), rating=True)
-        self.act_save = act("&Task", "Save draft now", on(lambda r: r.save_draft_now()), ("Ctrl+S",), rating=True)
-        self.act_next = act("&Task", "Next task", on(lambda r: r.step(1)), ("Ctrl+PgDown", "Alt+Right"), rating=True)
-        self.act_prev = act("&Task", "Previous task", on(lambda r: r.step(-1)), ("Ctrl+PgUp", "Alt+Left"), rating=True)
+        act("&File", self.tr("&Quit"), self.close, ("Ctrl+Q",))
+        self.act_submit = act("&Task", self.tr("&Submit rating"), on(lambda r: r.submit()), ("Ctrl+Return", "Ctrl+Enter"), rating=True)
+        self.act_save = act("&Task", self.tr("Save &draft now"), on(lambda r: r.save_draft_now()), ("Ctrl+S",), rating=True)
+        self.act_next = act("&Task", self.tr("&Next task"), on(lambda r: r.step(1)), ("Ctrl+PgDown", "Alt+Right"), rating=True)
+        self.act_prev = act("&Task", self.tr("&Previous task"), on(lambda r: r.step(-1)), ("Ctrl+PgUp", "Alt+Left"), rating=True)
         self.act_next_unfinished = act(
-            "&Task", "Next unfinished task", on(lambda r: r.next_unfinished()), ("Ctrl+Shift+PgDown",), rating=True
+            "&Task", self.tr("Next &unfinished task"), on(lambda r: r.next_unfinished()), ("Ctrl+Shift+PgDown",), rating=True
         )
-        self.act_find = act("&Task", "Find…", on(lambda r: r.page.open_find()), ("Ctrl+F",), rating=True)
-        self.act_bigger = act("&View", "Larger text", lambda: self.change_font(1), ("Ctrl+=", "Ctrl++"))
-        self.act_smaller = act("&View", "Smaller text", lambda: self.change_font(-1), ("Ctrl+-",))
-        self.act_help = act("&View", "Rubric help", on(lambda r: r.page.show_help()), ("F1",), rating=True)
-        act("&Settings", "Rater id…", self.change_rater)
-        act("&Settings", "Idle timeout…", lambda: self.prefs.ask_idle_timeout(self, APP_TITLE))
+        self.act_evidence = act(
+            "&Task", self.tr("Use selected text as &evidence"), on(self._use_selection), ("Ctrl+Shift+E",), rating=True
+        )
+        self.act_pause = act(
+            "&Task", self.tr("&Pause or resume the timer"), on(self._toggle_pause),
+            ("Ctrl+Shift+P",), rating=True,
+        )
+        self.act_revise = act("&Task", self.tr("&Revise this rating"), on(self._revise), ("Ctrl+Shift+R",), rating=True)
+        self.act_find = act("&Task", self.tr("&Find…"), on(lambda r: r.page.open_find()), ("Ctrl+F",), rating=True)
+        self.act_bigger = act("&View", self.tr("&Larger text"), lambda: self.change_font(1), ("Ctrl+=", "Ctrl++"))
+        self.act_smaller = act("&View", self.tr("&Smaller text"), lambda: self.change_font(-1), ("Ctrl+-",))
+        self.act_help = act("&View", self.tr("Rubric &help"), on(lambda r: r.page.show_help()), ("F1",), rating=True)
+        act("&Settings", self.tr("&Rater id…"), self.change_rater)
+        act("&Settings", self.tr("&Idle timeout…"), lambda: self.prefs.ask_idle_timeout(self, self.tr(APP_TITLE)))
+        self._build_language_menu()
         self.act_about = add_about_action(self)
+
+    def _build_language_menu(self) -> None:
+        """Settings > Language: the computer's language or one the app ships (each named in itself)."""
+        menu = self.menus["&Settings"].addMenu(self.tr("&Language"))
+        group = QActionGroup(self)
+        self.language_actions: dict[str | None, QAction] = {}
+        choices: list[tuple[str | None, str]] = [(None, self.tr("The computer's language"))]
+        choices += list(LANGUAGES.items())
+        for code, name in choices:
+            action = QAction(name, self)
+            action.setCheckable(True)
+            action.setChecked(code == self.settings.language)
+            action.triggered.connect(lambda _checked=False, c=code: self.choose_language(c))
+            group.addAction(action)
+            menu.addAction(action)
+            self.language_actions[code] = action
+
+    def choose_language(self, code: str | None) -> None:
+        """Remember the language; the window is built in it at the next start (said in the status bar)."""
+        if code == self.settings.language:
+            return
+        self.prefs.set_language(code)
+        self.language_actions[code].setChecked(True)
+        self.tell(
+            self.tr("WM-CDP Desktop will use {language} the next time it starts.").format(
+                language=language_name(code) if code else self.tr("the computer's language")
+            )
+        )
+
+    def _toggle_pause(self, rating: RatingController) -> None:
+        if rating.session.current is not None:
+            rating.page.form.timer.button.click()
+
+    def _revise(self, rating: RatingController) -> None:
+        if rating.session.viewing_record is None:
+            self.status_bar.say(self.tr("Only a submitted rating can be revised."))
+        else:
+            rating.revise()
+
+    def _use_selection(self, rating: RatingController) -> None:
+        problem = rating.page.form.use_selection_shortcut()
+        if problem:
+            self.status_bar.say(problem)
 
     def _update_actions(self) -> None:
         for action in self._rating_actions:
@@ -154,7 +210,7 @@ class MainWindow(QMainWindow):
         self.messages.append(text)
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Warning if error else QMessageBox.Icon.Information)
-        box.setWindowTitle(APP_TITLE)
+        box.setWindowTitle(self.tr(APP_TITLE))
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(text)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -166,22 +222,21 @@ class MainWindow(QMainWindow):
 
     def change_rater(self) -> bool:
         if self.rating is not None:
-            self.tell("Close the bundle first (File > Close bundle), then change the rater id.")
+            self.tell(self.tr("Close the bundle first (File > Close bundle), then change the rater id."))
             return False
         return self.prefs.ask_rater(self)
 
     def change_font(self, delta: int) -> None:
-        self.prefs.change_font_size(self.font().pointSize(), delta)
+        self.prefs.change_font_size(QApplication.font().pointSize(), delta)
 
     def _apply_font(self, size: int) -> None:
-        font = self.font()
-        font.setPointSize(size)
-        self.setFont(font)
+        """The application's text size: the window, its menus, dialogs, message boxes and tooltips."""
+        set_text_size(size)
         rescale_fonts(self)
 
     # ----- bundles -------------------------------------------------------------------------------------
     def choose_bundle(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open bundle", str(Path.home()), BUNDLE_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open bundle"), str(Path.home()), self.tr(BUNDLE_FILTER))
         if path:
             p = Path(path)
             self.open_bundle_path(p.parent if p.name == "bundle.json" else p)
@@ -191,7 +246,7 @@ class MainWindow(QMainWindow):
         if path.exists():
             self.open_bundle_path(path)
         else:
-            self.tell(f"The demo bundle is missing from this installation ({path}).", error=True)
+            self.tell(self.tr("The demo bundle is missing from this installation ({path}).").format(path=path), error=True)
 
     def open_bundle_path(self, path: Path) -> None:
         """Open a bundle (zip or folder); ``opener`` reports how it went (and the window shows it)."""
@@ -211,7 +266,7 @@ class MainWindow(QMainWindow):
         rescale_fonts(self)
         self.stack.setCurrentWidget(rating.page)
         self.welcome.show_recent(self.prefs.remember_bundle(started.path))
-        self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {APP_TITLE}")
+        self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {self.tr(APP_TITLE)}")
         self._update_actions()
         rating.start(started.first_task_error)
 
@@ -225,7 +280,7 @@ class MainWindow(QMainWindow):
         rating.deleteLater()
         self.status_bar.show_save_state("")
         self.stack.setCurrentWidget(self.welcome)
-        self.setWindowTitle(APP_TITLE)
+        self.setWindowTitle(self.tr(APP_TITLE))
         self._update_actions()
 
     # ----- window state and closing ----------------------------------------------------------------------
@@ -242,8 +297,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed and self.rating is not None:
             if not self.rating.save_now():
-                question = f"{self.rating.session.save_error}\n\nClose anyway? Your last changes would be lost."
-                if QMessageBox.question(self, APP_TITLE, question) != QMessageBox.StandardButton.Yes:
+                question = (self.rating.session.save_error or "") + "\n\n" + self.tr("Close anyway? Your last changes would be lost.")
+                if QMessageBox.question(self, self.tr(APP_TITLE), question) != QMessageBox.StandardButton.Yes:
                     event.ignore()
                     return
             self.rating.close()

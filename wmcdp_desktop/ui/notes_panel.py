@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.rater.rating_session import NOTE_FIELDS
+from wmcdp_desktop.ui.accessible import set_read_only
 from wmcdp_desktop.ui.combo import ChoiceBox
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
 NOTE_LABELS = {
-    "brief_rationale": "Brief rationale (required)",
-    "best_aspect": "Best aspect",
-    "main_concern": "Main concern",
-    "suggested_better_clinical_move": "Suggested better clinical move",
+    "brief_rationale": QT_TRANSLATE_NOOP("NotesPanel", "Brief rationale (required)"),
+    "best_aspect": QT_TRANSLATE_NOOP("NotesPanel", "Best aspect"),
+    "main_concern": QT_TRANSLATE_NOOP("NotesPanel", "Main concern"),
+    "suggested_better_clinical_move": QT_TRANSLATE_NOOP("NotesPanel", "Suggested better clinical move"),
 }
-CONFIDENCE = "Confidence in this rating"
+CONFIDENCE = QT_TRANSLATE_NOOP("NotesPanel", "Confidence in this rating")
 
 
 class NoteEdit(QPlainTextEdit):
@@ -38,16 +40,16 @@ class NotesPanel(QGroupBox):
     confidenceChanged = Signal(object)
 
     def __init__(self, confidence_scale: Scale, parent: QWidget | None = None) -> None:
-        super().__init__("Notes", parent)
-        self.setAccessibleName("Notes")
+        super().__init__(QCoreApplication.translate("NotesPanel", "Notes"), parent)
+        self.setAccessibleName(self.title())
         form = QFormLayout()
         self.edits: dict[str, NoteEdit] = {}
         self.problems: dict[str, ProblemLabel] = {}
         outer = QVBoxLayout(self)
         outer.addLayout(form)
         for name in NOTE_FIELDS:
-            label = QLabel(NOTE_LABELS[name])
-            edit = NoteEdit(NOTE_LABELS[name], 3 if name == "brief_rationale" else 2)
+            label = QLabel(self.tr(NOTE_LABELS[name]))
+            edit = NoteEdit(self.tr(NOTE_LABELS[name]), 3 if name == "brief_rationale" else 2)
             label.setBuddy(edit)
             edit.textChanged.connect(lambda n=name, e=edit: self.noteChanged.emit(n, e.toPlainText()))
             box = QVBoxLayout()
@@ -58,10 +60,10 @@ class NotesPanel(QGroupBox):
             form.addRow(label, box)
             self.edits[name] = edit
             self.problems[f"clinician_notes.{name}"] = problem
-        self.confidence_label = QLabel(CONFIDENCE)
+        self.confidence_label = QLabel(self.tr(CONFIDENCE))
         self.confidence = ChoiceBox()
-        self.confidence.setAccessibleName(CONFIDENCE)
-        self.confidence.setPlaceholderText("Not set")
+        self.confidence.setAccessibleName(self.tr(CONFIDENCE))
+        self.confidence.setPlaceholderText(self.tr("Not set"))
         self.confidence.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.confidence.setMinimumContentsLength(24)
         for a in confidence_scale.anchors:
@@ -85,3 +87,15 @@ class NotesPanel(QGroupBox):
         self.confidence.blockSignals(True)
         self.confidence.setCurrentIndex(-1 if confidence is None else self.confidence.findData(confidence))
         self.confidence.blockSignals(False)
+
+    def set_read_only(self, read_only: bool) -> None:
+        """A submitted rating: the notes can be read, selected and copied, not changed (never greyed out)."""
+        for edit in self.edits.values():
+            edit.setReadOnly(read_only)
+            if read_only:  # still read by the keyboard: the caret moves, the text can be selected
+                edit.setTextInteractionFlags(
+                    Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+                )
+            else:
+                edit.setTextInteractionFlags(Qt.TextInteractionFlag.TextEditorInteraction)
+        set_read_only(self.confidence, read_only)

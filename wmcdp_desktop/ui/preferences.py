@@ -40,7 +40,7 @@ class Preferences(QObject):
         try:
             save_settings(self.data_dir, self.settings)
         except (StorageError, OSError) as exc:
-            self.status.emit(f"Settings could not be saved: {exc}")
+            self.status.emit(self.tr("Settings could not be saved: {error}").format(error=exc))
 
     def set_rater(self, rater_id: str, role: str | None) -> None:
         self._remember(rater_id=rater_id, rater_role_or_background=role)
@@ -55,7 +55,7 @@ class Preferences(QObject):
         return True
 
     def ask_idle_timeout(self, parent: QWidget, title: str) -> None:
-        text = "Seconds without any input after which the task timer pauses:"
+        text = self.tr("Seconds without any input after which the task timer pauses:")
         value, ok = QInputDialog.getInt(parent, title, text, int(self.idle_timeout), MIN_IDLE, MAX_IDLE)
         if ok:
             self.set_idle_timeout(value)
@@ -64,13 +64,17 @@ class Preferences(QObject):
         self.idle_timeout = float(seconds)
         self._remember(idle_timeout_seconds=seconds)
         self.idleTimeoutChanged.emit(float(seconds))
-        self.status.emit(f"The task timer now pauses after {seconds} s without input.")
+        self.status.emit(self.tr("The task timer now pauses after {seconds} s without input.").format(seconds=seconds))
+
+    def set_language(self, code: str | None) -> None:
+        """Remember the rater's language (None: the computer's); used from the next start."""
+        self._remember(language=code)
 
     def change_font_size(self, current: int, delta: int) -> None:
         size = max(MIN_FONT, min(MAX_FONT, current + delta))
         self._remember(font_point_size=size)
         self.fontSizeChanged.emit(size)
-        self.status.emit(f"Text size {size} pt")
+        self.status.emit(self.tr("Text size {size} pt").format(size=size))
 
     def remember_bundle(self, path: Path) -> list[str]:
         """Put ``path`` first in the recent bundles; returns the list."""

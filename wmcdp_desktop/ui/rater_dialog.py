@@ -7,31 +7,35 @@ import re
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.models.common import IDENTIFIER_PATTERN
+from wmcdp_desktop.ui.accessible import plain_name
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
-RATER_ID = "Rater id"
-ROLE = "Role or background (optional)"
+RATER_ID = QT_TRANSLATE_NOOP("RaterDialog", "Rater &id")
+ROLE = QT_TRANSLATE_NOOP("RaterDialog", "&Role or background (optional)")
 
 
 class RaterDialog(QDialog):
     def __init__(self, rater_id: str | None, role: str | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Who is rating?")
+        self.setWindowTitle(self.tr("Who is rating?"))
         intro = PlainLabel(
-            "Enter the rater id your study coordinator gave you (letters, digits and . _ : -). It goes into "
-            "every rating you submit and is remembered on this computer."
+            self.tr(
+                "Enter the rater id your study coordinator gave you (letters, digits and . _ : -). It goes into "
+                "every rating you submit and is remembered on this computer."
+            )
         )
         self.id_edit = QLineEdit(rater_id or "")
-        self.id_edit.setAccessibleName(RATER_ID)
+        self.id_edit.setAccessibleName(plain_name(self.tr(RATER_ID)))
         self.role_edit = QLineEdit(role or "")
-        self.role_edit.setAccessibleName(ROLE)
-        self.role_edit.setPlaceholderText("e.g. child psychologist")
+        self.role_edit.setAccessibleName(plain_name(self.tr(ROLE)))
+        self.role_edit.setPlaceholderText(self.tr("e.g. child psychologist"))
         self.problem = ProblemLabel()
         form = QFormLayout()
-        id_label = QLabel(RATER_ID)
+        id_label = QLabel(self.tr(RATER_ID))
         id_label.setBuddy(self.id_edit)
-        role_label = QLabel(ROLE)
+        role_label = QLabel(self.tr(ROLE))
         role_label.setBuddy(self.role_edit)
         form.addRow(id_label, self.id_edit)
         form.addRow(role_label, self.role_edit)
@@ -56,9 +60,13 @@ class RaterDialog(QDialog):
         if not re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), rater_id):
             suggestion = re.sub(r"\s+", "_", rater_id)
             if rater_id and re.search(r"\s", rater_id) and re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), suggestion):
-                message = f"A rater id cannot contain spaces: use for example {suggestion}"
+                message = self.tr("A rater id cannot contain spaces: use for example {suggestion}").format(
+                    suggestion=suggestion
+                )
             else:
-                message = "Enter a rater id of 1-128 letters, digits and . _ : - (starting with a letter or digit)."
+                message = self.tr(
+                    "Enter a rater id of 1-128 letters, digits and . _ : - (starting with a letter or digit)."
+                )
             self.problem.show_problem(message)
             self.adjustSize()  # grow to fit the message instead of squeezing the text above it
             self.id_edit.setFocus()

@@ -90,7 +90,10 @@ class RatingController(QObject):
         quarantined = self.session.store.quarantined
         if quarantined:
             moved = "\n".join(str(q) for q in quarantined)
-            self.told.emit(f"Some saved drafts could not be read and were moved aside (nothing was deleted):\n{moved}", True)
+            self.told.emit(
+                self.tr("Some saved drafts could not be read and were moved aside (nothing was deleted):") + "\n" + moved,
+                True,
+            )
         if first_task_error:
             self.told.emit(first_task_error, True)
 
@@ -113,7 +116,7 @@ class RatingController(QObject):
         try:
             s.open_task(task_id)
         except WmcdpError as exc:
-            self.told.emit(f"Task {task_id} cannot be shown:\n{exc}", True)
+            self.told.emit(self.tr("Task {id} cannot be shown:").format(id=task_id) + f"\n{exc}", True)
             self.page.refresh_task(previous)
             return False
         self.show_open_task(previous)
@@ -127,13 +130,13 @@ class RatingController(QObject):
     def next_unfinished(self) -> None:
         target = self.session.next_unfinished(self.session.current_id)
         if target is None:
-            self.status.emit("Every task is submitted. Use File > Export results… to send them.")
+            self.status.emit(self.tr("Every task is submitted. Use File > Export results… to send them."))
         elif target != self.session.current_id:
             self.go_to(target)
 
     # ----- saving ------------------------------------------------------------------------------------------
     def _changed(self) -> None:
-        self.saveStateChanged.emit("Unsaved changes…")
+        self.saveStateChanged.emit(self.tr("Unsaved changes…"))
         if not self.autosave.isActive():  # not restarted on every key: at most AUTOSAVE_DELAY_MS behind
             self.autosave.start()
         self.page.refresh_task(self.session.current_id)
@@ -147,21 +150,21 @@ class RatingController(QObject):
 
     def save_draft_now(self) -> None:
         if self.save_now():
-            self.status.emit("Draft saved.")
+            self.status.emit(self.tr("Draft saved."))
 
     def save_state_text(self) -> str:
         s = self.session
         if s.save_error:
-            return "Not saved — see the message above"
+            return self.tr("Not saved — see the message above")
         if s.dirty:
-            return "Unsaved changes…"
+            return self.tr("Unsaved changes…")
         if s.current is None:
-            return "Submitted"
+            return self.tr("Submitted")
         if s.last_saved_at:
-            return f"All changes saved ({local_time(s.last_saved_at)})"
+            return self.tr("All changes saved ({time})").format(time=local_time(s.last_saved_at))
         if s.current.has_content():
-            return "All changes saved"  # a draft restored from disk, untouched so far
-        return "Nothing entered yet"
+            return self.tr("All changes saved")  # a draft restored from disk, untouched so far
+        return self.tr("Nothing entered yet")
 
     def _show_save_state(self) -> None:
         self.page.show_save_error(self.session.save_error)
@@ -177,7 +180,7 @@ class RatingController(QObject):
 
     def refresh_time(self) -> None:
         s = self.session
-        self.sessionTimeChanged.emit(f"Session: {hms(s.session_seconds)}")
+        self.sessionTimeChanged.emit(self.tr("Session: {time}").format(time=hms(s.session_seconds)))
         self.page.show_time(s.task_seconds(), s.tracker.status(), s.tracker.user_paused)
 
     def set_window_active(self, active: bool) -> None:
@@ -191,7 +194,7 @@ class RatingController(QObject):
     def submit(self) -> None:
         s = self.session
         if s.current is None:
-            self.status.emit("This task is already submitted. Choose “Revise this rating” to change it.")
+            self.status.emit(self.tr("This task is already submitted. Choose “Revise this rating” to change it."))
             return
         if self.question is not None:
             return  # the blinding question is open: it submits when answered
@@ -215,7 +218,7 @@ class RatingController(QObject):
 
     def _not_submitted(self, problems: list[Problem]) -> None:
         self.page.show_problems(problems)
-        self.status.emit(f"Not submitted: {len(problems)} thing(s) to fix, shown next to each control.")
+        self.status.emit(self.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", len(problems)))
 
     def _submit_with(self, guess: BlindingGuess | None) -> None:
         s = self.session
@@ -232,17 +235,23 @@ class RatingController(QObject):
         assert outcome.record is not None
         env = outcome.record.envelope
         done, total = s.progress()
-        msg = f"Submitted {env.task_id} (revision {env.revision}). {done} of {total} submitted."
+        msg = self.tr("Submitted {task} (revision {revision}). {done} of {total} submitted.").format(
+            task=env.task_id, revision=env.revision, done=done, total=total
+        )
         if outcome.calibration is not None:
             self.page.show_calibration_feedback()
             self._show_save_state()
-            self.status.emit(msg + " Calibration feedback is shown beside your rating; Ctrl+PgDown for the next task.")
+            self.status.emit(
+                msg + " " + self.tr("Calibration feedback is shown beside your rating; Ctrl+PgDown for the next task.")
+            )
         elif outcome.next_task_id is None:
             self.page.show_rating(focus_start=True)
             self._show_save_state()
-            self.status.emit(msg + " Every task is submitted: use File > Export results… to send them.")
+            self.status.emit(msg + " " + self.tr("Every task is submitted: use File > Export results… to send them."))
             self.told.emit(
-                f"{msg}\nEvery task is submitted. Use File > Export results… to save the file for your coordinator.",
+                msg
+                + "\n"
+                + self.tr("Every task is submitted. Use File > Export results… to save the file for your coordinator."),
                 False,
             )
         else:

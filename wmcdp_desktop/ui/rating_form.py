@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QMessageBox,
-    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -17,17 +16,19 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.errors import Problem, WmcdpError
 from wmcdp_desktop.core.rater.rating_session import RatingSession, WorkingRating
+from wmcdp_desktop.ui.accessible import announce, button, describe, plain_name
 from wmcdp_desktop.ui.calibration_view import CalibrationView
 from wmcdp_desktop.ui.failure_modes import FailureModesPanel
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP, format_datetime
 from wmcdp_desktop.ui.notes_panel import NotesPanel
 from wmcdp_desktop.ui.plain_text import PlainLabel
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.rubric_panel import RubricPanel
-from wmcdp_desktop.ui.timer_widget import TimerWidget, hms, local_time
+from wmcdp_desktop.ui.timer_widget import TimerWidget, hms
 
-SUBMIT = "Submit rating"
-REVISE = "Revise this rating"
-DISCARD = "Discard revision"
+SUBMIT = QT_TRANSLATE_NOOP("RatingForm", "S&ubmit rating")
+REVISE = QT_TRANSLATE_NOOP("RatingForm", "&Revise this rating")
+DISCARD = QT_TRANSLATE_NOOP("RatingForm", "&Discard revision")
 
 
 def _cap(text: str) -> str:
@@ -56,10 +57,9 @@ class RatingForm(QWidget):
         self.banner.setObjectName("status_banner")
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
         self.banner_text = PlainLabel("")
-        self.revise_button = QPushButton(REVISE)
-        self.revise_button.setAccessibleName(REVISE)
-        self.discard_button = QPushButton(DISCARD)
-        self.discard_button.setAccessibleName(DISCARD)
+        self.revise_button = button(self.tr(REVISE))
+        self.revise_button.setToolTip(self.tr("Change this submitted rating: a new revision is written (Ctrl+Shift+R)"))
+        self.discard_button = button(self.tr(DISCARD))
         bl = QHBoxLayout(self.banner)
         bl.addWidget(self.banner_text, 1)
         bl.addWidget(self.revise_button)
@@ -72,9 +72,8 @@ class RatingForm(QWidget):
         self.notes = NotesPanel(session.rubric.confidence_scale)
         self.summary = ProblemLabel()
         self.summary.setObjectName("problem_summary")
-        self.submit_button = QPushButton(SUBMIT)
-        self.submit_button.setAccessibleName(SUBMIT)
-        self.submit_button.setToolTip("Check and submit this rating (Ctrl+Enter)")
+        self.submit_button = button(self.tr(SUBMIT))
+        self.submit_button.setToolTip(self.tr("Check and submit this rating (Ctrl+Enter)"))
         self.submit_button.setDefault(False)
 
         inner = QWidget()
@@ -91,6 +90,9 @@ class RatingForm(QWidget):
         self.scroll_area.setWidget(inner)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Not a tab stop of its own: Tab goes from control to control (the form scrolls to the one in focus).
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroll_area.setAccessibleName(self.tr("Rating form"))
         # The footer stays in view: the summary of problems and the submit button are never scrolled away.
         self.footer = QWidget()
         fl = QHBoxLayout(self.footer)
@@ -132,8 +134,8 @@ class RatingForm(QWidget):
                 fm_row.load(rating.failure_modes.get(fm_id))
             self.notes.load(rating.notes, rating.confidence)
             self.rubric.set_editable(editable)
-            self.failure_modes.setEnabled(editable)
-            self.notes.setEnabled(editable)
+            self.failure_modes.set_read_only(not editable)
+            self.notes.set_read_only(not editable)
             self.submit_button.setVisible(editable)
             self.timer.setVisible(editable)
             self._banner(rating, editable)
@@ -148,11 +150,14 @@ class RatingForm(QWidget):
         s = self.session
         if not editable and s.viewing_record is not None:
             env = s.viewing_record.envelope
-            text = (
-                f"Submitted (revision {env.revision}) on {local_time(env.submitted_at, '%Y-%m-%d at %H:%M')}; "
-                "active time "
-                f"{hms(s.viewing_record.time_spent_scoring_seconds or 0)}. To change it, choose “{REVISE}”: "
-                "a new revision is written and this one is kept."
+            text = self.tr(
+                "Submitted (revision {revision}) on {when}; active time {time}. The rating below is read-only. "
+                "To change it, choose “{revise}”: a new revision is written and this one is kept."
+            ).format(
+                revision=env.revision,
+                when=format_datetime(env.submitted_at),
+                time=hms(s.viewing_record.time_spent_scoring_seconds or 0),
+                revise=plain_name(self.tr(REVISE)),
             )
             self.banner_text.setText(text)
             self.revise_button.show()
@@ -160,8 +165,10 @@ class RatingForm(QWidget):
             self.banner.show()
         elif rating.base_revision is not None:
             self.banner_text.setText(
-                f"Revising your submitted rating (revision {rating.base_revision}). Submitting writes revision "
-                f"{rating.base_revision + 1}; revision {rating.base_revision} is kept."
+                self.tr(
+                    "Revising your submitted rating (revision {base}). Submitting writes revision {next}; "
+                    "revision {base} is kept."
+                ).format(base=rating.base_revision, next=rating.base_revision + 1)
             )
             self.revise_button.hide()
             self.discard_button.show()
@@ -177,7 +184,7 @@ class RatingForm(QWidget):
         try:
             action()
         except WmcdpError as exc:
-            box = QMessageBox(QMessageBox.Icon.Warning, "WM-CDP Desktop", "", parent=self)
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("WM-CDP Desktop"), "", parent=self)
             box.setTextFormat(Qt.TextFormat.PlainText)
             box.setText(str(exc))
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -188,23 +195,28 @@ class RatingForm(QWidget):
         row = self.rubric.rows[dim_id]
         if value is not None:
             self._fixed(row.problem)
+            describe(row.slider, clear_problem=True)
 
     def _fm(self, fm_id: str, checked: object, severity: object, note: object) -> None:
         self._guard(
             lambda: self.session.set_failure_mode(fm_id, checked=checked, severity=severity, note=note)  # type: ignore[arg-type]
         )
         if severity not in ("keep", None) or checked is False:
-            self._fixed(self.failure_modes.rows[fm_id].problem)
+            fm_row = self.failure_modes.rows[fm_id]
+            self._fixed(fm_row.problem)
+            describe(fm_row.severity, clear_problem=True)
 
     def _note(self, name: str, text: str) -> None:
         self._guard(lambda: self.session.set_note(name, text))
         if text.strip():
             self._fixed(self.notes.problems[f"clinician_notes.{name}"])
+            describe(self.notes.edits[name], clear_problem=True)
 
     def _confidence(self, value: object) -> None:
         self._guard(lambda: self.session.set_confidence(value))  # type: ignore[arg-type]
         if value is not None:
             self._fixed(self.notes.problems["clinician_notes.confidence_rating"])
+            describe(self.notes.confidence, clear_problem=True)
 
     def _problem_labels(self) -> list[ProblemLabel]:
         return [
@@ -222,18 +234,31 @@ class RatingForm(QWidget):
         if left == 0:
             self.summary.clear_problem()
         else:
-            self.summary.show_problem(f"Not submitted yet: {left} thing{'s' if left != 1 else ''} left to fix, shown next to each control.")
+            self.summary.show_problem(
+                self.tr("Not submitted yet: %n thing(s) left to fix, shown next to each control.", "", left)
+            )
 
     def _use_selection(self, fm_id: str) -> None:
         span = self._selection()
         row = self.failure_modes.rows[fm_id]
         if span is None:
-            row.problem.show_problem("Select some words in the response you are rating first.")
+            row.problem.show_problem(self.tr("Select some words in the response you are rating first."))
             return
         row.problem.clear_problem()
         self._guard(lambda: self.session.add_evidence_span(fm_id, *span))
         if self.session.current is not None:
             row.show_spans(self.session.current.fm(fm_id).spans)
+
+    def use_selection_shortcut(self) -> str | None:
+        """Ctrl+Shift+E: quote the selected response text as evidence for the failure mode in question;
+        what to tell the rater when that failure mode is not clear (None when done)."""
+        if self.session.current is None:
+            return self.tr("This rating is submitted: choose “Revise this rating” to change it.")
+        row = self.failure_modes.evidence_target()
+        if row is None:
+            return self.tr("Tick a failure mode first (or move to the one the quote is for), then press Ctrl+Shift+E.")
+        self._use_selection(row.fm.id)
+        return None
 
     def _clear_spans(self, fm_id: str) -> None:
         current = self.session.current
@@ -248,6 +273,17 @@ class RatingForm(QWidget):
         self.summary.clear_problem()
         for label in self._problem_labels():
             label.clear_problem()
+        for control in self._problem_controls():
+            describe(control, clear_problem=True)
+
+    def _problem_controls(self) -> list[QWidget]:
+        """The controls that a problem after submit can be about (their descriptions carry it)."""
+        return [
+            *(row.slider for row in self.rubric.rows.values()),
+            *(fm_row.severity for fm_row in self.failure_modes.rows.values()),
+            *self.notes.edits.values(),
+            self.notes.confidence,
+        ]
 
     # ----- time --------------------------------------------------------------------------------------------
     def show_time(self, seconds: float, status: str, paused: bool) -> None:
@@ -264,14 +300,14 @@ class RatingForm(QWidget):
         self.calibration.focus_text()
 
     def focus_start(self) -> None:
-        """Scroll to the top and put the keyboard focus where this task's work starts: the first score of an
-        editable rating; otherwise the (read-only) form itself, so no key press can change anything unseen."""
+        """Scroll to the top and put the keyboard focus where this task's work starts: the first score (of an
+        editable rating, or of a submitted one, read-only: no key press can change it); the first control
+        that takes the focus when that score is N/A; the status banner's button when the form is empty."""
         self.scroll_to_top()
-        first = next(iter(self.rubric.rows.values()), None)
-        if self.session.current is not None and first is not None and first.slider.isEnabled():
-            first.slider.setFocus(Qt.FocusReason.OtherFocusReason)
-        else:
-            self.scroll_area.setFocus(Qt.FocusReason.OtherFocusReason)
+        first: QWidget | None = next((row.slider for row in self.rubric.rows.values() if row.slider.isEnabled()), None)
+        if first is None:
+            first = self.revise_button if self.revise_button.isVisible() else self.submit_button
+        first.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def reveal(self, control: QWidget, message: QWidget | None = None) -> None:
         """Scroll so that ``control`` and its problem ``message`` (just shown, laid out on the next pass) are both
@@ -291,6 +327,7 @@ class RatingForm(QWidget):
         first: QWidget | None = None
         unplaced: list[str] = []
         by_label: dict[ProblemLabel, list[str]] = {}
+        control_of: dict[ProblemLabel, QWidget] = {}
         for p in problems:
             label: ProblemLabel | None = None
             focus: QWidget | None = None
@@ -313,16 +350,21 @@ class RatingForm(QWidget):
                 unplaced.append(p.message)
                 continue
             by_label.setdefault(label, []).append(p.message)
+            if focus is not None:
+                control_of.setdefault(label, focus)
             if first is None:
                 first = focus
         for label, messages in by_label.items():
             label.show_problem(" ".join(messages))
+            if label in control_of:  # a screen reader reads the problem with the control
+                describe(control_of[label], problem=label.text())
         self.first_problem = next(iter(by_label), None)
         n = len(problems)
-        summary = f"Not submitted: {n} thing{'s' if n != 1 else ''} to fix, shown next to each control."
+        summary = self.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", n)
         if unplaced:
             summary += "\n" + "\n".join(unplaced)
         self.summary.show_problem(summary)
+        announce(self.summary, self.summary.text())
         return first
 
     def show_problems_and_focus(self, problems: list[Problem]) -> None:

@@ -8,12 +8,11 @@ submit, revise, discard, retry).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
-    QPushButton,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -24,6 +23,9 @@ from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.rater.labels import task_title
 from wmcdp_desktop.core.rater.rating_session import RatingSession
+from wmcdp_desktop.ui.accessible import button
+from wmcdp_desktop.ui.failure_modes import SEVERITY_NAMES
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
 from wmcdp_desktop.ui.rating_form import RatingForm
 from wmcdp_desktop.ui.rubric_panel import anchors_text
@@ -31,30 +33,35 @@ from wmcdp_desktop.ui.task_list import TaskList
 from wmcdp_desktop.ui.task_view import TaskView
 from wmcdp_desktop.ui.theme import problem_color, set_fg
 
-RETRY = "Retry saving"
-HELP = "Rubric help"
+RETRY = QT_TRANSLATE_NOOP("RatingPage", "Retr&y saving")
+HELP = QT_TRANSLATE_NOOP("RatingPage", "Rubric help")
 
 
 def write_rubric_help(view: PlainTextView, session: RatingSession) -> None:
     """The rubric as reading text: instructions, every dimension with its anchors, failure modes, confidence."""
     r = session.rubric
-    view.append_heading(f"{r.title} (version {r.contract_version})")
+    view.append_heading(
+        QCoreApplication.translate("RatingPage", "{title} (version {version})").format(
+            title=r.title, version=r.contract_version
+        )
+    )
     view.append_body(r.instructions)
-    view.append_heading("Dimensions")
+    view.append_heading(QCoreApplication.translate("RatingPage", "Dimensions"))
     for d in r.dimensions:
         view.append_heading(d.label)
         body = f"{d.description}\n{anchors_text(d.scale)}"
         if d.allow_na:
-            body += f"\nN/A allowed: {d.na_guidance or 'when the dimension does not apply'}"
+            guidance = d.na_guidance or QCoreApplication.translate("RatingPage", "when the dimension does not apply")
+            body += "\n" + QCoreApplication.translate("RatingPage", "N/A allowed: {guidance}").format(guidance=guidance)
         view.append_body(body)
-    view.append_heading("Failure modes")
+    view.append_heading(QCoreApplication.translate("RatingPage", "Failure modes"))
     for fm in r.failure_modes:
         g = fm.severity_guidance
         view.append_heading(fm.label)
-        view.append_body(
-            f"{fm.description}\nminor: {g.minor}\nmoderate: {g.moderate}\nmajor: {g.major}\ncritical: {g.critical}"
-        )
-    view.append_heading("Confidence")
+        levels = {"minor": g.minor, "moderate": g.moderate, "major": g.major, "critical": g.critical}
+        lines = [QCoreApplication.translate("FailureModeRow", SEVERITY_NAMES[k]) + f": {v}" for k, v in levels.items()]
+        view.append_body("\n".join([fm.description, *lines]))
+    view.append_heading(QCoreApplication.translate("RatingPage", "Confidence"))
     view.append_body(anchors_text(r.confidence_scale))
     view.moveCursor(view.textCursor().MoveOperation.Start)
 
@@ -72,8 +79,7 @@ class RatingPage(QWidget):
         self.save_banner = QFrame()
         self.save_banner.setFrameShape(QFrame.Shape.StyledPanel)
         self.save_text = PlainLabel("")
-        self.retry_button = QPushButton(RETRY)
-        self.retry_button.setAccessibleName(RETRY)
+        self.retry_button = button(self.tr(RETRY))
         sb = QHBoxLayout(self.save_banner)
         sb.addWidget(self.save_text, 1)
         sb.addWidget(self.retry_button)
@@ -82,11 +88,12 @@ class RatingPage(QWidget):
         self.task_list = TaskList(session)
         self.task_view = TaskView()
         self.form = RatingForm(session, self.task_view.selected_span)
-        self.help = PlainTextView(HELP)
+        self.help = PlainTextView(self.tr(HELP))
         self._help_filled = False  # filled when its tab is first shown (not needed for the first paint)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.form, "Rating")
-        self.tabs.addTab(self.help, HELP)
+        self.tabs.addTab(self.form, self.tr("Rating"))
+        self.tabs.addTab(self.help, self.tr(HELP))
+        self.tabs.tabBar().setAccessibleName(self.tr("Rating or rubric help"))
         self.tabs.currentChanged.connect(self._tab_shown)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.task_list)

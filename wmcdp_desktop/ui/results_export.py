@@ -17,19 +17,31 @@ if TYPE_CHECKING:  # the export's models are imported when exporting, not for th
 
 def export_summary(manifest: ResultsManifest, path: Path, revisions_in_progress: int) -> str:
     """What was exported and what was not, in plain words."""
-    c = manifest.counts
-    note = ""
-    if c.drafts_not_submitted:
-        note += f"\nNot included: {c.drafts_not_submitted} task(s) started but not submitted yet."
-    if revisions_in_progress:
-        note += (
-            f"\nNot included: {revisions_in_progress} revision(s) you have not submitted yet "
-            "(the earlier submitted rating is included)."
+    return _Summary().text(manifest, path, revisions_in_progress)
+
+
+class _Summary(QObject):
+    """The words of :func:`export_summary` (a class: Qt's catalogue tool finds plural forms in ``self.tr``)."""
+
+    def text(self, manifest: ResultsManifest, path: Path, revisions_in_progress: int) -> str:
+        c = manifest.counts
+        note = ""
+        if c.drafts_not_submitted:
+            note += "\n" + self.tr("Not included: %n task(s) started but not submitted yet.", "", c.drafts_not_submitted)
+        if revisions_in_progress:
+            note += "\n" + self.tr(
+                "Not included: %n revision(s) you have not submitted yet (the earlier submitted rating is included).",
+                "",
+                revisions_in_progress,
+            )
+        exported = self.tr(
+            "Exported %n submitted rating(s) of {total} tasks (with every earlier revision) to:", "", c.submitted
         )
-    return (
-        f"Exported {c.submitted} submitted rating(s) of {c.tasks_in_bundle} tasks (with every earlier "
-        f"revision) to:\n{path}{note}\nSend this file to your study coordinator."
-    )
+        return (
+            exported.format(total=c.tasks_in_bundle)
+            + f"\n{path}{note}\n"
+            + self.tr("Send this file to your study coordinator.")
+        )
 
 
 class ResultsExporter(QObject):
@@ -47,7 +59,7 @@ class ResultsExporter(QObject):
 
         s = self.session
         default = Path.home() / export_file_name(s.manifest.study_id, s.rater.rater_id, s.clock)
-        path, _ = QFileDialog.getSaveFileName(parent, "Export results", str(default), "Results (*.zip)")
+        path, _ = QFileDialog.getSaveFileName(parent, self.tr("Export results"), str(default), self.tr("Results (*.zip)"))
         if path:
             self.export_to(Path(path))
 
@@ -57,7 +69,10 @@ class ResultsExporter(QObject):
         try:
             manifest = s.export_results(path)
         except WmcdpError as exc:
-            self.told.emit(f"The results could not be exported:\n{exc}\nNothing was written under that name.", True)
+            self.told.emit(
+                self.tr("The results could not be exported:") + f"\n{exc}\n" + self.tr("Nothing was written under that name."),
+                True,
+            )
             self.finished.emit(False)
             return
         self.told.emit(export_summary(manifest, path, revising), False)

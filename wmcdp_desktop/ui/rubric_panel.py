@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,11 +18,13 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
+from wmcdp_desktop.ui.accessible import describe, is_read_only, set_read_only, set_unset
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.theme import relative_font
 
-NOT_SET = "Not set"
+NOT_SET = QT_TRANSLATE_NOOP("DimensionRow", "Not set")
 
 
 def anchors_text(scale: Scale) -> str:
@@ -183,7 +185,7 @@ class DimensionRow(QWidget):
         self.setObjectName(dim.id)
         help_text = f"{dim.description}\n\n{anchors_text(dim.scale)}"
         if dim.allow_na and dim.na_guidance:
-            help_text += f"\n\nN/A: {dim.na_guidance}"
+            help_text += "\n\n" + self.tr("N/A: {guidance}").format(guidance=dim.na_guidance)
         self.help_text = safe_line(help_text)
         help_text = plain_tooltip(help_text)
         self.label = PlainLabel(dim.label)
@@ -193,7 +195,8 @@ class DimensionRow(QWidget):
         self.slider.setAccessibleName(safe_line(dim.label))
         self.slider.setToolTip(help_text)
         self.label.setBuddy(self.slider)
-        self.value_label = PlainLabel(NOT_SET)
+        self.value_label = PlainLabel(self.tr(NOT_SET))
+        self.value_label.setObjectName("score_value")
         self.value_label.setMinimumWidth(60)
         self.na: QCheckBox | None = None
         self.anchors = PlainLabel(anchors_text(dim.scale))
@@ -205,10 +208,9 @@ class DimensionRow(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.slider, 1)
         if dim.allow_na:
-            self.na = QCheckBox("N/A")
-            self.na.setAccessibleName("N/A")
-            self.na.setAccessibleDescription(f"{dim.label}: not applicable")
-            self.na.setToolTip(plain_tooltip(dim.na_guidance or "Not applicable to this response"))
+            self.na = QCheckBox(self.tr("N/A"))
+            self.na.setAccessibleName(self.tr("{dimension}: not applicable (N/A)").format(dimension=safe_line(dim.label)))
+            self.na.setToolTip(plain_tooltip(dim.na_guidance or self.tr("Not applicable to this response")))
             self.na.toggled.connect(self._on_na)
             top.addWidget(self.na)
         layout = QVBoxLayout(self)
@@ -251,23 +253,43 @@ class DimensionRow(QWidget):
     def _refresh(self) -> None:
         value = self.value()
         is_na = value == NA
-        self.slider.setEnabled(not is_na and self.isEnabled())
+        self.slider.setEnabled(not is_na)
         self.slider.not_applicable = is_na
         self.slider.update()
         if value is None:
-            text = NOT_SET
+            text = self.tr(NOT_SET)
         elif is_na:
-            text = "N/A – not applicable"
+            text = self.tr("N/A – not applicable")
         else:
-            text = f"{value} – {self.dim.scale.anchor_text(int(value))}"
+            text = f"{value} – {safe_line(self.dim.scale.anchor_text(int(value)))}"
         self.value_label.setText(text)
         relative_font(self.value_label, italic=value is None)
-        self.value_label.setEnabled(value is not None)
-        self.slider.setAccessibleDescription(f"{self.dim.label}: {text}")
+        set_unset(self.slider, self.slider.score() is None, text)
+        description = f"{safe_line(self.dim.label)}: {text}"
+        if is_read_only(self.slider):
+            description += " " + self.tr("(submitted: read-only)")
+        describe(self.slider, base=description)
+
+    def set_read_only(self, read_only: bool) -> None:
+        """A submitted rating: every control keeps its focus and colours but changes nothing."""
+        set_read_only(self.slider, read_only)
+        if self.na is not None:
+            set_read_only(self.na, read_only)
+            self.na.setAccessibleDescription(self.tr("(submitted: read-only)") if read_only else "")
+        self._refresh()
+
+    def show_problem(self, message: str) -> None:
+        """The problem under the row, also read with the slider by screen readers."""
+        self.problem.show_problem(message)
+        describe(self.slider, problem=self.problem.text())
+
+    def clear_problem(self) -> None:
+        self.problem.clear_problem()
+        describe(self.slider, clear_problem=True)
 
     def _on_rejected_digit(self, digit: int) -> None:
         scale = self.dim.scale
-        self.problem.show_problem(f"{digit} is not on this scale: type {scale.min} to {scale.max}.")
+        self.show_problem(self.tr("{digit} is not on this scale: type {low} to {high}.").format(digit=digit, low=scale.min, high=scale.max))
 
     def _on_slider(self, _score: object) -> None:
         self._refresh()
@@ -284,8 +306,8 @@ class RubricPanel(QGroupBox):
     scoreChanged = Signal(str, object)
 
     def __init__(self, rubric: Rubric, parent: QWidget | None = None) -> None:
-        super().__init__("Scores", parent)
-        self.setAccessibleName("Scores")
+        super().__init__(QCoreApplication.translate("RubricPanel", "Scores"), parent)
+        self.setAccessibleName(self.title())
         self.rows: dict[str, DimensionRow] = {}
         grid = QGridLayout(self)
         for i, dim in enumerate(rubric.dimensions):
@@ -301,6 +323,6 @@ class RubricPanel(QGroupBox):
         return None
 
     def set_editable(self, editable: bool) -> None:
+        """Editable, or read-only (a submitted rating): never disabled, so it stays legible and reachable."""
         for row in self.rows.values():
-            row.setEnabled(editable)
-            row._refresh()
+            row.set_read_only(not editable)

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.ui.accessible import plain_name
 from wmcdp_desktop.ui.main_window import MainWindow
 from wmcdp_desktop.ui.rating_form import SUBMIT
 
@@ -122,9 +123,10 @@ def rate_first_task(app: QCoreApplication, window: MainWindow) -> str:
             combo.setFocus(Qt.FocusReason.TabFocusReason)
             _key(combo, Qt.Key.Key_Down)
     _settle(app)
-    buttons = [b for b in _visible(page, QPushButton) if isinstance(b, QPushButton) and b.accessibleName() == SUBMIT]
+    submit = plain_name(QCoreApplication.translate("RatingForm", SUBMIT))  # in the app's language
+    buttons = [b for b in _visible(page, QPushButton) if isinstance(b, QPushButton) and b.accessibleName() == submit]
     if len(buttons) != 1:
-        raise SelfTestFailed(f"expected one {SUBMIT!r} button, found {len(buttons)}")
+        raise SelfTestFailed(f"expected one {submit!r} button, found {len(buttons)}")
     buttons[0].click()
     _settle(app)
     question = window.rating.question if window.rating is not None else None

@@ -12,7 +12,7 @@ class StatusBar(QStatusBar):
         super().__init__(parent)
         self.save_label = QLabel("")
         self.save_label.setObjectName("save_status")
-        self.session_label = QLabel("Session: 0:00:00")
+        self.session_label = QLabel(self.tr("Session: {time}").format(time="0:00:00"))
         self.session_label.setObjectName("session_timer")
         self.addPermanentWidget(self.save_label)
         self.addPermanentWidget(self.session_label)

@@ -19,16 +19,31 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QStringListModel,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.rater.labels import task_title
-from wmcdp_desktop.core.rater.rating_session import STATE_LABELS, RatingSession
+from wmcdp_desktop.core.rater.rating_session import RatingSession
+from wmcdp_desktop.ui.accessible import plain_name
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import plain_tooltip, safe_line
 
 MARKS = {"not_started": "○", "draft": "◐", "submitted": "●"}
-TASKS = "Tasks"
+TASKS = QT_TRANSLATE_NOOP("TaskList", "&Tasks")
+STATE_LABELS = {
+    "not_started": QT_TRANSLATE_NOOP("TaskListModel", "Not started"),
+    "draft": QT_TRANSLATE_NOOP("TaskListModel", "In progress"),
+    "submitted": QT_TRANSLATE_NOOP("TaskListModel", "Submitted"),
+}
 TASK_ID_ROLE = Qt.ItemDataRole.UserRole
 TITLE_BATCH = 4
 """At most this many tasks are read per turn of the event loop to name the rows shown (a 100 KB task takes
@@ -73,7 +88,7 @@ class TaskListModel(QStringListModel):
             return self.text(index.row())
         if role == Qt.ItemDataRole.ToolTipRole:
             title = self.titles.get(tid)
-            return None if title is None else plain_tooltip(f"{title}\nTask {tid}")
+            return None if title is None else plain_tooltip(f"{title}\n" + self.tr("Task {id}").format(id=tid))
         if role == TASK_ID_ROLE:
             return tid
         return None
@@ -82,7 +97,9 @@ class TaskListModel(QStringListModel):
         """The two-line label of a row: number and title (or id), then the state mark and state."""
         tid = self.task_ids[row]
         state = self.session.state(tid)
-        label = STATE_LABELS[state] + (" (revising)" if self.session.has_revision_draft(tid) else "")
+        label = self.tr(STATE_LABELS[state])
+        if self.session.has_revision_draft(tid):
+            label = self.tr("{state} (revising)").format(state=label)
         return f"{row + 1}. {self.titles.get(tid) or tid}\n     {MARKS[state]} {label}"
 
     def row_of(self, task_id: str) -> int:
@@ -108,9 +125,9 @@ class TaskList(QWidget):
         self.session = session
         self.model = TaskListModel(session, self)
         self.titles = self.model.titles
-        self.title = QLabel(TASKS)
+        self.title = QLabel(self.tr(TASKS))
         self.list = QListView()
-        self.list.setAccessibleName(TASKS)
+        self.list.setAccessibleName(plain_name(self.tr(TASKS)))
         self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long title keeps its number and domain
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -121,7 +138,7 @@ class TaskList(QWidget):
         self.title.setBuddy(self.list)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
-        self.progress.setAccessibleName("Progress")
+        self.progress.setAccessibleName(self.tr("Progress"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
@@ -208,7 +225,7 @@ class TaskList(QWidget):
         done, total = self.session.progress()
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(done)
-        text = f"{done} of {total} submitted"
+        text = self.tr("{done} of {total} submitted").format(done=done, total=total)
         self.progress.setFormat(text)
         self.progress.setAccessibleDescription(text)
         pos = self.session.position()

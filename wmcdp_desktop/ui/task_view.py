@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -18,27 +17,43 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text
+from wmcdp_desktop.ui.accessible import button
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, plain_tooltip
 from wmcdp_desktop.ui.theme import relative_font
 
-SCENARIO = "Scenario and conversation so far"
-RESPONSE = "The response you are rating"
-FIND = "Find in scenario and response"
+SCENARIO = QT_TRANSLATE_NOOP("TaskView", "Scenario and conversation so far")
+RESPONSE = QT_TRANSLATE_NOOP("TaskView", "The response you are rating")
+FIND = QT_TRANSLATE_NOOP("FindBar", "Find in scenario and response")
+
+ROLE_NAMES = (  # the words of core.models.case.ROLE_LABELS, for the catalogue (a test keeps them the same)
+    QT_TRANSLATE_NOOP("TaskView", "Parent"),
+    QT_TRANSLATE_NOOP("TaskView", "Caregiver"),
+    QT_TRANSLATE_NOOP("TaskView", "Child"),
+    QT_TRANSLATE_NOOP("TaskView", "Adolescent"),
+    QT_TRANSLATE_NOOP("TaskView", "Clinician"),
+    QT_TRANSLATE_NOOP("TaskView", "AI assistant"),
+    QT_TRANSLATE_NOOP("TaskView", "Teacher"),
+    QT_TRANSLATE_NOOP("TaskView", "Other"),
+)
+
+
+def role_label(role: str) -> str:
+    """A speaker's role in the app's language (a role the app does not know is shown as written)."""
+    return QCoreApplication.translate("TaskView", ROLE_LABELS[role]) if role in ROLE_LABELS else role
 
 
 class FindBar(QWidget):
     def __init__(self, views: list[PlainTextView], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.views = views
-        self.label = QLabel(FIND)
+        self.label = QLabel(self.tr(FIND))
         self.edit = QLineEdit()
-        self.edit.setAccessibleName(FIND)
+        self.edit.setAccessibleName(self.tr(FIND))
         self.edit.setClearButtonEnabled(True)
         self.label.setBuddy(self.edit)
-        self.next_button = QPushButton("Find next")
-        self.next_button.setAccessibleName("Find next")
-        self.close_button = QPushButton("Close find")
-        self.close_button.setAccessibleName("Close find")
+        self.next_button = button(self.tr("Find &next"))
+        self.close_button = button(self.tr("C&lose find"))
         self.status = QLabel("")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -86,7 +101,7 @@ class FindBar(QWidget):
         if first.find(text):
             self.status.setText("")
             return True
-        self.status.setText("Not found")
+        self.status.setText(self.tr("Not found"))
         return False
 
 
@@ -96,12 +111,12 @@ class TaskView(QWidget):
         self.heading = PlainLabel("")
         relative_font(self.heading, 1.15, bold=True)
         self.meta = PlainLabel("")
-        self.scenario_title = QLabel(SCENARIO)
-        self.scenario = PlainTextView(SCENARIO)
+        self.scenario_title = QLabel(self.tr(SCENARIO))
+        self.scenario = PlainTextView(self.tr(SCENARIO))
         self.scenario_title.setBuddy(self.scenario)
-        self.response_title = QLabel(RESPONSE)
+        self.response_title = QLabel(self.tr(RESPONSE))
         relative_font(self.response_title, 1.1, bold=True)
-        self.response = PlainTextView(RESPONSE)
+        self.response = PlainTextView(self.tr(RESPONSE))
         self.response_title.setBuddy(self.response)
         self.response.setFrameShape(QFrame.Shape.Box)
         self.response.setLineWidth(2)
@@ -122,8 +137,10 @@ class TaskView(QWidget):
         bl = QVBoxLayout(bottom)
         bl.addWidget(self.response_title)
         self.response_hint = PlainLabel(
-            "Rate this response as the next move in the conversation above. Select words here and use "
-            "“Use selected text as evidence” on a failure mode to quote them."
+            self.tr(
+                "Rate this response as the next move in the conversation above. Select words here and use "
+                "“Use selected text as evidence” on a failure mode (Ctrl+Shift+E) to quote them."
+            )
         )
         bl.addWidget(self.response_hint)
         bl.addWidget(self.response)
@@ -140,9 +157,13 @@ class TaskView(QWidget):
         layout.addWidget(self.splitter, 1)
 
     def show_task(self, task: Task, position: int, total: int) -> None:
-        self.heading.setText(f"Task {position} of {total}  ·  {task.task_id}")
+        self.heading.setText(
+            self.tr("Task {position} of {total}").format(position=position, total=total) + f"  ·  {task.task_id}"
+        )
         self.meta.setText(
-            f"Clinical domain: {readable_id(task.clinical_domain_id)}    Scenario types: {scenario_types_text(task)}"
+            self.tr("Clinical domain: {domain}    Scenario types: {types}").format(
+                domain=readable_id(task.clinical_domain_id), types=scenario_types_text(task)
+            )
         )
         self.meta.setToolTip(
             plain_tooltip(f"{task.clinical_domain_id}\n" + "\n".join(task.scenario_type_ids))
@@ -163,18 +184,22 @@ class TaskView(QWidget):
     def _fill_scenario(self, task: Task) -> None:
         ctx = task.scenario.context
         view = self.scenario
-        view.append_heading("Context")
-        speakers = ", ".join(ROLE_LABELS.get(s, s) for s in ctx.speakers)
-        view.append_body(f"Age band: {ctx.age_band}\nSetting: {ctx.setting}\nSpeakers: {speakers}")
+        view.append_heading(self.tr("Context"))
+        speakers = ", ".join(role_label(s) for s in ctx.speakers)
+        view.append_body(
+            self.tr("Age band: {age}\nSetting: {setting}\nSpeakers: {speakers}").format(
+                age=ctx.age_band, setting=ctx.setting, speakers=speakers
+            )
+        )
         if ctx.summary:
             view.append_body(ctx.summary)
-        view.append_heading("Conversation so far")
+        view.append_heading(self.tr("Conversation so far"))
         if not task.scenario.turns:
-            view.append_body("(no earlier turns)")
+            view.append_body(self.tr("(no earlier turns)"))
         for i, turn in enumerate(task.scenario.turns, start=1):
-            role = ROLE_LABELS.get(turn.role, turn.role)
+            role = role_label(turn.role)
             who = f"{turn.speaker_label} ({role})" if turn.speaker_label else role
-            view.append_heading(f"Turn {i} — {who}:")
+            view.append_heading(self.tr("Turn {number} — {who}:").format(number=i, who=who))
             view.append_body(turn.text)
 
     def selected_span(self) -> tuple[int, int] | None:

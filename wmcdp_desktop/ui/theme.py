@@ -3,7 +3,95 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QToolTip, QWidget
+
+TEXT_CONTRAST = 4.5
+"""WCAG AA: normal text against its background."""
+LARGE_CONTRAST = 3.0
+"""WCAG AA: large text (18 pt, or 14 pt bold) and graphics."""
+
+
+def luminance(color: QColor) -> float:
+    """WCAG relative luminance of an opaque colour."""
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.red()) + 0.7152 * channel(color.green()) + 0.0722 * channel(color.blue())
+
+
+def blend(color: QColor, background: QColor) -> QColor:
+    """``color`` as drawn over an opaque ``background`` (its alpha applied)."""
+    a = color.alphaF()
+    return QColor.fromRgbF(
+        color.redF() * a + background.redF() * (1 - a),
+        color.greenF() * a + background.greenF() * (1 - a),
+        color.blueF() * a + background.blueF() * (1 - a),
+    )
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of colour ``a`` drawn on colour ``b`` (1 to 21; ``a``'s alpha applied over ``b``)."""
+    a = blend(a, b)
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def readable_on(color: QColor, background: QColor, minimum: float = TEXT_CONTRAST) -> QColor:
+    """``color``, darkened (on a light background) or lightened (on a dark one) just enough to reach
+    ``minimum`` contrast with ``background``; its hue is kept."""
+    out = blend(color, background)
+    dark_bg = luminance(background) < 0.18
+    for _ in range(100):
+        if contrast(out, background) >= minimum:
+            return out
+        out = out.lighter(106) if dark_bg else out.darker(106)
+        if dark_bg and out.lightness() >= 250:
+            return QColor("white")
+    return QColor("white") if dark_bg else QColor("black")
+
+
+def accessible_palette(palette: QPalette) -> QPalette:
+    """``palette`` with every pair of colours that the app draws text in reaching WCAG AA: the selection
+    (a selected task row: white on Fusion's #308cc6 was 3.69:1), placeholder text, links and tooltips;
+    background colours keep their hue (only the selection is darkened/lightened, the text stays)."""
+    out = QPalette(palette)
+    groups = (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive)
+    role = QPalette.ColorRole
+    for group in groups:
+        text = out.color(group, role.HighlightedText)
+        highlight = out.color(group, role.Highlight)
+        if contrast(text, highlight) < TEXT_CONTRAST:
+            # the selection colour moves away from its text colour (a darker blue under white text)
+            out.setColor(group, role.Highlight, readable_on(highlight, text))
+        base, window = out.color(group, role.Base), out.color(group, role.Window)
+        for fg_role in (role.PlaceholderText, role.Link, role.LinkVisited):
+            fg = out.color(group, fg_role)
+            fixed = readable_on(readable_on(blend(fg, base), base), window)
+            out.setColor(group, fg_role, fixed)
+        tip = out.color(group, role.ToolTipText)
+        out.setColor(group, role.ToolTipText, readable_on(tip, out.color(group, role.ToolTipBase)))
+    return out
+
+
+def apply_accessible_palette() -> None:
+    """Make the application's palette :func:`accessible_palette` (at start and when the system's changes)."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        fixed = accessible_palette(app.palette())
+        QApplication.setPalette(fixed)
+        QToolTip.setPalette(fixed)
+
+
+def set_text_size(points: int) -> None:
+    """The application's text size: every window, menu, dialog, message box and tooltip follows it."""
+    font = QApplication.font()
+    font.setPointSize(points)
+    QApplication.setFont(font)  # dialogs, message boxes and menus made from now on
+    QToolTip.setFont(font)
+    for window in QApplication.topLevelWidgets():  # and those that exist (Qt tells them only once running)
+        window.setFont(font)
 
 
 def is_dark(widget: QWidget | None = None) -> bool:

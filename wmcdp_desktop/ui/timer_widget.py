@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-PAUSE = "Pause timer"
-RESUME = "Resume timer"
+from wmcdp_desktop.ui.accessible import button, set_button_text
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP, format_datetime
+
+PAUSE = QT_TRANSLATE_NOOP("TimerWidget", "&Pause timer")
+RESUME = QT_TRANSLATE_NOOP("TimerWidget", "&Resume timer")
 STATUS_WORDS = {
-    "counting": "counting",
-    "paused": "paused",
-    "idle": "paused: no activity",
-    "inactive": "paused: window in background",
-    "stopped": "not counting",
+    "counting": QT_TRANSLATE_NOOP("TimerWidget", "counting"),
+    "paused": QT_TRANSLATE_NOOP("TimerWidget", "paused"),
+    "idle": QT_TRANSLATE_NOOP("TimerWidget", "paused: no activity"),
+    "inactive": QT_TRANSLATE_NOOP("TimerWidget", "paused: window in background"),
+    "stopped": QT_TRANSLATE_NOOP("TimerWidget", "not counting"),
 }
 
 
-def local_time(utc_iso: str, fmt: str = "%H:%M:%S") -> str:
-    """``2026-11-29T23:45:40Z`` -> "23:45:40" in the computer's own time zone (what the rater's clock shows)."""
-    try:
-        return datetime.fromisoformat(utc_iso.replace("Z", "+00:00")).astimezone().strftime(fmt)
-    except ValueError:
-        return utc_iso
+def local_time(utc_iso: str) -> str:
+    """``2026-11-29T23:45:40Z`` -> "23:45:40" in the computer's own time zone, as its locale writes a time."""
+    return format_datetime(utc_iso, seconds=True, date=False)
 
 
 def hms(seconds: float) -> str:
@@ -36,10 +34,10 @@ class TimerWidget(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = QLabel("Time on this task: 0:00:00")
+        self.label = QLabel(self.tr("Time on this task: {time}").format(time=hms(0)))
         self.label.setObjectName("task_timer")
-        self.button = QPushButton(PAUSE)
-        self.button.setAccessibleName(PAUSE)
+        self.button = button(self.tr(PAUSE))
+        self.button.setToolTip(self.tr("Pause or resume the task timer (Ctrl+Shift+P)"))
         self.button.setCheckable(True)
         self.button.toggled.connect(self._toggled)
         layout = QHBoxLayout(self)
@@ -49,19 +47,17 @@ class TimerWidget(QWidget):
         layout.addStretch(1)
 
     def _toggled(self, paused: bool) -> None:
-        text = RESUME if paused else PAUSE
-        self.button.setText(text)
-        self.button.setAccessibleName(text)
+        set_button_text(self.button, self.tr(RESUME if paused else PAUSE))
         self.pauseToggled.emit(paused)
 
     def show_time(self, seconds: float, status: str) -> None:
-        text = f"Time on this task: {hms(seconds)} ({STATUS_WORDS.get(status, status)})"
+        words = self.tr(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+        text = self.tr("Time on this task: {time} ({status})").format(time=hms(seconds), status=words)
         self.label.setText(text)
         self.label.setAccessibleName(text)
 
     def set_paused(self, paused: bool) -> None:
         blocked = self.button.blockSignals(True)
         self.button.setChecked(paused)
-        self.button.setText(RESUME if paused else PAUSE)
-        self.button.setAccessibleName(self.button.text())
+        set_button_text(self.button, self.tr(RESUME if paused else PAUSE))
         self.button.blockSignals(blocked)

@@ -10,17 +10,19 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
+from wmcdp_desktop.ui.accessible import button, plain_name
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip
 from wmcdp_desktop.ui.theme import relative_font
 
-OPEN = "Open bundle…"
-DEMO = "Try the demo bundle"
-RECENT = "Recent bundles"
+OPEN = QT_TRANSLATE_NOOP("WelcomeScreen", "&Open bundle…")
+DEMO = QT_TRANSLATE_NOOP("WelcomeScreen", "&Try the demo bundle")
+RECENT = QT_TRANSLATE_NOOP("WelcomeScreen", "&Recent bundles")
+CHANGE_RATER = QT_TRANSLATE_NOOP("WelcomeScreen", "&Change rater id…")
 
 
 class WelcomeScreen(QWidget):
@@ -31,27 +33,26 @@ class WelcomeScreen(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        title = QLabel("WM-CDP Desktop")
+        title = QLabel(self.tr("WM-CDP Desktop"))
         relative_font(title, 1.8, bold=True)
         intro = PlainLabel(
-            "Rate blinded AI responses for the WholeMind Clinical Decision Benchmark.\n"
-            "Open the bundle your study coordinator sent you. Everything stays on this computer: "
-            "your work is saved as you go, and you send the results back with Export results…"
+            self.tr(
+                "Rate blinded AI responses for the WholeMind Clinical Decision Benchmark.\n"
+                "Open the bundle your study coordinator sent you. Everything stays on this computer: "
+                "your work is saved as you go, and you send the results back with File > Export results…"
+            )
         )
         self.rater_label = PlainLabel("", wrap=False)
-        self.rater_button = QPushButton("Change rater id…")
-        self.rater_button.setAccessibleName("Change rater id…")
-        self.open_button = QPushButton(OPEN)
-        self.open_button.setAccessibleName(OPEN)
-        self.demo_button = QPushButton(DEMO)
-        self.demo_button.setAccessibleName(DEMO)
-        self.recent_title = QLabel(RECENT)
+        self.rater_button = button(self.tr(CHANGE_RATER))
+        self.open_button = button(self.tr(OPEN))
+        self.demo_button = button(self.tr(DEMO))
+        self.recent_title = QLabel(self.tr(RECENT))
         self.recent = QListWidget()
-        self.recent.setAccessibleName(RECENT)
+        self.recent.setAccessibleName(plain_name(self.tr(RECENT)))
         self.recent.setMaximumHeight(260)
         self.recent_title.setBuddy(self.recent)
-        self.recent_empty = PlainLabel("No bundles opened yet.")
-        self.recent.setToolTip("Double-click (or press Enter on) a bundle to open it again")
+        self.recent_empty = PlainLabel(self.tr("No bundles opened yet."))
+        self.recent.setToolTip(self.tr("Double-click (or press Enter on) a bundle to open it again"))
         self.message = PlainLabel("")
         self.message.hide()
 
@@ -91,9 +92,12 @@ class WelcomeScreen(QWidget):
 
     def show_rater(self, rater_id: str | None, role: str | None) -> None:
         if rater_id:
-            text = f"Rating as: {rater_id}" + (f" ({role})" if role else "")
+            if role:
+                text = self.tr("Rating as: {rater} ({role})").format(rater=rater_id, role=role)
+            else:
+                text = self.tr("Rating as: {rater}").format(rater=rater_id)
         else:
-            text = "Rater id not set yet: you will be asked for it when you open a bundle."
+            text = self.tr("Rater id not set yet: you will be asked for it when you open a bundle.")
         self.rater_label.setText(text)
         self.rater_label.setAccessibleName(text)
 

@@ -60,6 +60,8 @@ class Settings(Document):
     """Chosen font size; absent = the system's."""
     idle_timeout_seconds: Annotated[Int, Field(ge=MIN_IDLE, le=MAX_IDLE)] = int(DEFAULT_IDLE_TIMEOUT)
     """Seconds without input after which the task timer stops counting."""
+    language: Annotated[str, Field(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$")] | None = None
+    """The app's language chosen by the rater (``es``); absent = the computer's."""
 
 
 def settings_path(data_dir: Path) -> Path:

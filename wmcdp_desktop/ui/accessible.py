@@ -1,0 +1,142 @@
+"""What assistive technology is told: names without mnemonic marks, announcements, and a score slider's
+value ("Not set" while unset, never the "1" a plain slider would report)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAccessibleInterface, QKeyEvent
+from PySide6.QtWidgets import QAccessibleWidget, QPushButton, QWidget
+
+
+def plain_name(text: str) -> str:
+    """``text`` without its mnemonic marks (``&Open`` -> ``Open``; ``&&`` -> ``&``): the accessible name."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def button(text: str, parent: QWidget | None = None) -> QPushButton:
+    """A push button with an Alt mnemonic (``&Submit rating``) named for screen readers without the mark."""
+    b = QPushButton(text, parent)
+    b.setAccessibleName(plain_name(text))
+    return b
+
+
+def set_button_text(b: QPushButton, text: str) -> None:
+    b.setText(text)
+    b.setAccessibleName(plain_name(text))
+
+
+def announce(widget: QWidget, text: str) -> None:
+    """Have a screen reader say ``text`` now (an assertive announcement from ``widget``)."""
+    event = QAccessibleAnnouncementEvent(widget, text)
+    event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
+    QAccessible.updateAccessibility(event)
+
+
+class UnsetValueAccessible(QAccessibleWidget):
+    """A score slider while it has no score: a slider whose value is the shown text ("Not set"), with no
+    numeric value (Qt's own slider interface reports its resting position, the scale's lowest level)."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget, QAccessible.Role.Slider)
+
+    def text(self, t: QAccessible.Text) -> str:
+        if t == QAccessible.Text.Value:
+            return str(self.object().property(SHOWN_VALUE) or "")
+        return super().text(t)
+
+
+SHOWN_VALUE = "wmcdp_shown_value"
+"""Dynamic property of a widget whose value is reported as this text (see :func:`install_accessibility`)."""
+UNSET = "wmcdp_unset"
+"""Dynamic property: True while the widget has no value (its accessible interface is UnsetValueAccessible)."""
+
+_installed = False
+
+
+def _factory(key: str, obj: QObject) -> QAccessibleInterface | None:
+    if isinstance(obj, QWidget) and obj.property(UNSET) is True:
+        iface = UnsetValueAccessible(obj)
+        setattr(obj, "_wmcdp_accessible", iface)  # noqa: B010 (the widget keeps the Python wrapper alive)
+        return iface
+    return None
+
+
+def install_accessibility() -> None:
+    """Install the factory of :class:`UnsetValueAccessible` (once per process)."""
+    global _installed
+    if not _installed:
+        QAccessible.installFactory(_factory)
+        _installed = True
+
+
+def set_unset(widget: QWidget, unset: bool, shown: str) -> None:
+    """Say whether ``widget`` (a slider) has a value, and the text shown for it; its accessible interface
+    is rebuilt when that changes (Qt's own while it has a value, :class:`UnsetValueAccessible` while not)."""
+    install_accessibility()
+    widget.setProperty(SHOWN_VALUE, shown)
+    if widget.property(UNSET) is unset:
+        return
+    widget.setProperty(UNSET, unset)
+    iface = QAccessible.queryAccessibleInterface(widget)  # the cached one, of the old kind
+    if iface is not None:
+        QAccessible.deleteAccessibleInterface(QAccessible.uniqueId(iface))
+    setattr(widget, "_wmcdp_accessible", None)  # noqa: B010
+
+
+BASE_DESCRIPTION = "wmcdp_base_description"
+PROBLEM_DESCRIPTION = "wmcdp_problem_description"
+
+
+def describe(widget: QWidget, *, base: str | None = None, problem: str | None = None, clear_problem: bool = False) -> None:
+    """Set the accessible description of ``widget``: what it is (``base``) followed by the problem found
+    with it after a failed submit (``problem``), so a screen reader reads the problem with the control."""
+    if base is not None:
+        widget.setProperty(BASE_DESCRIPTION, base)
+    if problem is not None or clear_problem:
+        widget.setProperty(PROBLEM_DESCRIPTION, problem or "")
+    parts = [str(widget.property(BASE_DESCRIPTION) or ""), str(widget.property(PROBLEM_DESCRIPTION) or "")]
+    widget.setAccessibleDescription("\n".join(p for p in parts if p))
+
+
+class _ReadOnly(QObject):
+    """Swallows what would change a control (keys other than moving on, clicks, the wheel); the control
+    keeps its focus, its colours and its accessible name: a submitted rating is read, not greyed out."""
+
+    MOVING_ON: ClassVar[set[Qt.Key]] = {Qt.Key.Key_Tab, Qt.Key.Key_Backtab}
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            shortcut = event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+            return not (event.key() in self.MOVING_ON or shortcut)  # moving on, shortcuts and mnemonics pass
+        if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
+            if isinstance(obj, QWidget):
+                obj.setFocus(Qt.FocusReason.MouseFocusReason)
+            return True
+        return kind in (QEvent.Type.MouseButtonRelease, QEvent.Type.Wheel)
+
+
+_read_only_filter: _ReadOnly | None = None
+READ_ONLY = "wmcdp_read_only"
+
+
+def set_read_only(widget: QWidget, read_only: bool) -> None:
+    """Make ``widget`` (a check box, combo box or slider) read-only without disabling it; a text field uses
+    its own read-only mode instead."""
+    global _read_only_filter
+    if _read_only_filter is None:
+        _read_only_filter = _ReadOnly()
+    if bool(widget.property(READ_ONLY)) == read_only:
+        return
+    widget.setProperty(READ_ONLY, read_only)
+    if read_only:
+        widget.installEventFilter(_read_only_filter)
+    else:
+        widget.removeEventFilter(_read_only_filter)
+
+
+def is_read_only(widget: QWidget) -> bool:
+    return bool(widget.property(READ_ONLY))
