@@ -61,7 +61,11 @@ def install_translators(language: str | None, app: QCoreApplication | None = Non
     _install(app, lambda t: t.load(str(qm_path("en"))))
     if locale.language() not in (QLocale.Language.English, QLocale.Language.C):
         for folder, name in ((TRANSLATIONS_DIR, CATALOGUE), (qt_translations_dir(), "qtbase")):
-            _install(app, lambda t, n=name, f=folder: t.load(locale, n, "_", str(f)))
+
+            def load(t: QTranslator, n: str = name, f: Path = folder) -> bool:
+                return t.load(locale, n, "_", str(f))
+
+            _install(app, load)
     set_layout_direction(locale, app)
     return locale
 
