@@ -34,6 +34,37 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
 </context>
 <context>
+    <name>BlindingQuestion</name>
+    <message>
+        <source>One more question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blinding question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do you think you know which system wrote this response?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rating passed its checks. Answer with your first impression before it is saved: the answer is saved with this rating, changes nothing in it, and helps the study check that the systems stayed hidden. “I can’t tell” is a good answer; so is skipping.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>I can’t tell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save my answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip the question</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BundleOpener</name>
     <message>
         <source>This bundle cannot be opened:</source>
@@ -479,6 +510,10 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
     <message>
         <source>This task is already submitted. Choose “Revise this rating” to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rating passed its checks: one question before it is saved.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
