@@ -1,4 +1,4 @@
-"""Checking rating records against the bundles they were made from (``wmcdp results validate --bundle``).
+"""Checking rating records against the bundles they were made from (`wmcdp results validate` given bundles).
 
 Each record must name its bundle (id and ``bundle.json`` SHA-256), the rater the bundle was made for and
 a task in it, and pass the rubric's and the task's rules (:mod:`wmcdp_desktop.core.record_rules`).
