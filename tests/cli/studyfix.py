@@ -309,8 +309,10 @@ def export_zip(
     bundle_id: str,
     bundle_sha256: str,
     tasks_in_bundle: int = 10,
+    chain: bool = True,
 ) -> bytes:
-    """A results export zip: manifest.json + records/<task_id>.r<rev>.json."""
+    """A results export zip: manifest.json + records/<task_id>.r<rev>.json + (``chain``) audit.jsonl, the
+    hash-chained audit log the app writes, with a submit event per record and the export's seal."""
     import io
     import zipfile
 
@@ -333,9 +335,9 @@ def export_zip(
                 "latest": int(rev) == latest[task_id],
             }
         )
-    manifest = {
+    manifest: dict[str, Any] = {
         "document_type": "wmcdp_results",
-        "format_version": "1.0.0",
+        "format_version": "1.1.0" if chain else "1.0.0",
         "bundle_id": bundle_id,
         "bundle_sha256": bundle_sha256,
         "study_id": study_id,
@@ -345,9 +347,41 @@ def export_zip(
         "counts": {"tasks_in_bundle": tasks_in_bundle, "submitted": len(latest), "record_files": len(entries), "drafts_not_submitted": 0},
         "files": entries,
     }
+    if chain:
+        seal = {"bundle_id": bundle_id, "bundle_sha256": bundle_sha256, "rater_id": rater_id, "study_id": study_id}
+        log, head, export_id = audit_log(entries, seal)
+        files["audit.jsonl"] = log
+        manifest["audit"] = {"path": "audit.jsonl", "sha256": hashlib.sha256(log).hexdigest(), "size": len(log),
+                             "head": head, "export_id": export_id}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("manifest.json", dumps_canonical(manifest))
         for name, data in sorted(files.items()):
             zf.writestr(name, data)
     return buf.getvalue()
+
+
+def audit_log(entries: list[dict[str, Any]], seal: dict[str, Any]) -> tuple[bytes, str, str]:
+    """An audit log as the app writes it (core/rater/storage.py): a submit event per record file, then the
+    export's seal; every line chained. Returns its bytes, its head and the export id."""
+    from wmcdp_desktop.core import audit_chain
+
+    export_id = hashlib.md5(dumps_canonical([entries, seal]).encode()).hexdigest()
+    events: list[dict[str, Any]] = [{"at": "2026-11-29T09:00:00Z", "event": "opened", "chain_start": hashlib.sha256(b"").hexdigest()}]
+    for entry in entries:
+        events.append({
+            "at": "2026-11-29T10:07:30Z", "event": "submitted" if entry["revision"] == 1 else "revised",
+            "task_id": entry["task_id"], "revision": entry["revision"],
+            "file": entry["path"].removeprefix("records/"), "sha256": entry["sha256"],
+        })
+    events.append({
+        "at": "2026-11-29T12:00:00Z", "event": audit_chain.SEAL_EVENT, "export_id": export_id, **seal,
+        "record_files": len(entries),
+        "records_sha256": audit_chain.records_digest((e["path"], e["sha256"]) for e in entries),
+        "exported_at": "2026-11-29T12:00:00Z",
+    })
+    lines: list[bytes] = []
+    for event in events:
+        event["prev"] = audit_chain.line_sha256(lines[-1]) if lines else audit_chain.GENESIS
+        lines.append(audit_chain.encode_event(event))
+    return b"".join(line + b"\n" for line in lines), audit_chain.line_sha256(lines[-1]), export_id

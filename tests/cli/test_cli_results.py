@@ -349,8 +349,12 @@ def test_collect_duplicates_are_counted_once(built: Built, capsys: pytest.Captur
     export = built.export("R1", built.records("R1"))
     copy = built.root / "copy.zip"
     copy.write_bytes(export.read_bytes())
-    result = collect(built, capsys, export, copy)
-    assert result["ok"] and result["ratings"] == 10 and result["duplicates"] == 10
+    result = collect(built, capsys, export, copy, expect=1)
+    assert result["ratings"] == 10 and result["duplicates"] == 10
+    # the same export given twice is said, in one line (a replay), and nothing is lost
+    (problem,) = result["problems"]
+    assert problem["file"] == "copy.zip!manifest.json" or problem["file"] == "export-R1.zip!manifest.json"
+    assert "is the same export as" in problem["message"]
 
 
 def test_collect_conflicts_are_reported(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
@@ -359,10 +363,17 @@ def test_collect_conflicts_are_reported(built: Built, capsys: pytest.CaptureFixt
     a = built.export("R1", built.records("R1", [task], score=3, submitted_at="2026-11-29T10:00:00Z"), name="a.zip")
     b = built.export("R1", built.records("R1", [task], score=5, submitted_at="2026-11-29T11:00:00+00:00"), name="b.zip")
     result = collect(built, capsys, a, b, expect=1)
-    assert result["conflicts"] == 1 and result["ratings"] == 1
+    # Two exports of R1's bundle whose chains both hold but part: two histories. Which one is right cannot be
+    # told (never by the time a record claims), so neither revision is kept, and both facts are reported.
+    assert result["conflicts"] == 1 and result["ratings"] == 0
     ratings, report, _, _ = merged(built)
-    assert ratings[0].scoring.overall_clinical_judgment_score == 5  # submitted last
-    assert report["conflicts"][0]["kind"] == "two records for the same revision"
+    assert ratings == []
+    conflict = report["conflicts"][0]
+    assert conflict["kind"] == "two records for the same revision" and conflict["kept"] is None
+    assert conflict["decided_by"] == "undecided: neither kept"
+    messages = [p["message"] for p in report["problems"]]
+    assert any("two different histories of rater R1's bundle" in m for m in messages)
+    assert any("neither is kept (no audit chain tells them apart; times in a file are not trusted)" in m for m in messages)
 
 
 def test_collect_with_another_builds_key_is_one_problem_per_export(

@@ -55,7 +55,9 @@ def test_export_holds_every_revision_with_hashes(rated: RatingSession, tmp_path:
     manifest = do_export(rated, dest)
     with zipfile.ZipFile(dest) as zf:
         names = sorted(zf.namelist())
-        assert names == ["manifest.json", "records/T-0001.r1.json", "records/T-0001.r2.json", "records/T-0002.r1.json"]
+        assert names == [
+            "audit.jsonl", "manifest.json", "records/T-0001.r1.json", "records/T-0001.r2.json", "records/T-0002.r1.json"
+        ]
         stored = load_bytes(ResultsManifest, zf.read("manifest.json"), "manifest.json")
         assert stored == manifest
         for entry in stored.files:

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from wmcdp_desktop.core.coordinator.export_checks import check_export_audit
 from wmcdp_desktop.core.rater.export import build_export
 from wmcdp_desktop.core.rater.rating_session import RatingSession
 from wmcdp_desktop.core.rater.timing import FakeClock
@@ -144,7 +145,10 @@ class SessionMachine(RuleBasedStateMachine):
         self.exports += 1
         manifest = s.export_results(dest)
         safe = open_zip_bytes(dest.read_bytes(), dest.name)
-        assert sorted(safe.names()) == sorted(["manifest.json", *(f.path for f in manifest.files)])
+        assert sorted(safe.names()) == sorted(["manifest.json", "audit.jsonl", *(f.path for f in manifest.files)])
+        # the export's audit chain holds and seals exactly these records (core/coordinator/export_checks.py)
+        problems, chain = check_export_audit(dest.name, manifest, safe.read("audit.jsonl"))
+        assert problems == [] and chain is not None
         assert manifest.counts.submitted == len(self.revisions)
 
     def _note_saved(self, task: str | None, closed: bool = False) -> None:

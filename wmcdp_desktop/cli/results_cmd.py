@@ -10,6 +10,7 @@ from typing import Any
 from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
+    UsageError,
     add_json_flag,
     print_json,
     print_problems,
@@ -18,9 +19,12 @@ from wmcdp_desktop.cli._common import (
     subparsers,
 )
 from wmcdp_desktop.cli.progress import ProgressBar
-from wmcdp_desktop.core.coordinator.collect import collect, read_key, write_outputs
+from wmcdp_desktop.core.audit_chain import normalise_receipt
+from wmcdp_desktop.core.coordinator.collect import collect, read_key, read_ledger, summarise, write_outputs
+from wmcdp_desktop.core.coordinator.export_checks import read_receipts, receipt_problems, replay_problems
 from wmcdp_desktop.core.coordinator.results_against_bundles import bundle_problems, open_bundles
-from wmcdp_desktop.core.coordinator.results_reader import read_records
+from wmcdp_desktop.core.coordinator.results_reader import ExportRead, is_zip_path, read_records
+from wmcdp_desktop.core.errors import Problem
 
 VALIDATE_DESCRIPTION = """\
 Check rating records. PATH is a record file, a folder of them (searched recursively for *.json; drafts/
@@ -31,17 +35,30 @@ also checked against its bundle: same bundle id and bundle.json SHA-256, the tas
 response text match the task, scores inside the rubric's scales, every failure mode annotated.
 --bundle can be repeated, or name the folder `bundle build` wrote: each export (and record) is then
 checked against the bundle it was made from, so all raters' exports can be checked in one run.
+Without --bundle, scores are only checked to be whole numbers from 0 to 100 (give --bundle to check them
+against the rubric's scales). Every record's times must be plausible (not before 2020, not more than a
+day ahead of this computer's clock).
+Tamper evidence: an export carries the rater's hash-chained audit log, sealed to the bundle and the rater;
+every link, the seal, every record's place in the chain and every revision are checked, and exports of
+the same rater's bundle are compared (the same export twice, an older export beside a newer one, two
+histories). --receipt CODE checks the receipt code the rater sent you apart from the file (one export);
+--receipts FILE checks several (lines of "<rater_id> <code>"; see docs/COORDINATORS.md).
 Prints a summary of counts and every problem with file and JSON path. Exit 0 if all valid, 1 if not."""
 
 COLLECT_DESCRIPTION = """\
 Merge the results export zips of many raters and unblind them with the key written by `bundle build`.
 Each export's manifest and hashes are checked; the latest revision per (rater, task) is kept and the
 history reported; duplicates (the same record twice) are counted once; conflicts (different records
-for the same rater, task and revision) keep the one submitted last and are reported; records for tasks
-the key does not know are left out and reported; tasks nobody rated are listed. A "cannot rate" (a
-rater's answer instead of a rating, with a reason) and a flag for the coordinator are kept like
-ratings and listed in the report, with the tasks every rater they went to could not rate; they are
-left out of the per-model figures. model_source is filled in from the key. Writes to DIR:
+for the same rater, task and revision) are decided by the exports' audit chains, never by a time a file
+claims (a record whose export's chain holds wins; otherwise neither is kept) and reported; records for
+tasks the key does not know are left out and reported; tasks nobody rated are listed. Every record is
+checked against the rubric and its task as the key records them (scales, N/A, failure modes, response
+text); a record that breaks a rule is left out. The audit chains are checked as by results validate, and
+compared with the newest chains an earlier collect into DIR saw (an older export replacing a newer one is
+reported); --receipts FILE checks each export's receipt code (an export whose code does not match is left
+out). A "cannot rate" (a rater's answer instead of a rating, with a reason) and a flag for the coordinator
+are kept like ratings and listed in the report, with the tasks every rater they went to could not rate;
+they are left out of the per-model figures. model_source is filled in from the key. Writes to DIR:
 ratings.jsonl (one full record per line, record_kind "rating" or "cannot_rate"), ratings.csv (one row
 per record, a column per score, failure mode and note, then record_kind, cannot_rate_reason,
 cannot_rate_detail and coordinator_flag), summary.json (per rater and per model) and
@@ -50,7 +67,7 @@ collect-report.json (every problem, history, duplicates, conflicts, unknown and 
 ratings.csv holds the raters' text exactly, so a note such as "=1+1" or "-ve" may be run as a formula
 if the file is double-clicked into a spreadsheet; --excel-safe adds ratings-excel.csv for that.
 Exit 0 when everything merged cleanly, 1 when something was left out or conflicting (the outputs are
-written either way)."""
+written either way). The outputs name the models: they are written owner-only (0600), like the key."""
 
 
 def register(sub: Any) -> None:
@@ -71,6 +88,12 @@ def register(sub: Any) -> None:
         help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
         "(*.wmcdp) in this folder; repeat for several",
     )
+    v.add_argument(
+        "--receipt", metavar="CODE",
+        help="the receipt code the rater sent with this export (e.g. 7K3QD-M2XWA; case, spaces and hyphens do not "
+        "matter); checks that the export is the one the rater made, unchanged. One export only",
+    )
+    _add_receipts_flag(v)
     add_json_flag(v)
     v.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp results validate")
 
@@ -90,11 +113,38 @@ def register(sub: Any) -> None:
         "and text that starts with = + - @ prefixed with ' so it is never run as a formula. ratings.csv is "
         "always exactly what the raters wrote: analyse that one",
     )
+    _add_receipts_flag(c)
     add_json_flag(c)
     c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
 
 
+def _add_receipts_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--receipts", type=Path, metavar="FILE",
+        help='a text file of the receipt codes the raters sent you, one "<rater_id> <code>" per line (# starts a '
+        "comment); each export's code must be one its rater sent",
+    )
+
+
+def _receipts(args: argparse.Namespace, exports: list[ExportRead]) -> tuple[dict[str, set[str]] | None, str, list[Problem]]:
+    """The receipt codes to check (rater id -> codes), where they came from, and the bad lines of the file."""
+    if getattr(args, "receipt", None):
+        code = normalise_receipt(args.receipt)
+        if code is None:
+            raise UsageError(f"--receipt {args.receipt!r}: a receipt code is 10 letters and digits, e.g. 7K3QD-M2XWA")
+        raters = {e.manifest.rater_id for e in exports if e.manifest is not None}
+        return {rater: {code} for rater in raters}, "--receipt", []
+    if args.receipts is not None:
+        codes, bad = read_receipts(args.receipts)
+        return codes, str(args.receipts), bad
+    return None, "", []
+
+
 def _validate(args: argparse.Namespace) -> int:
+    if args.receipt and args.receipts:
+        raise UsageError("give --receipt CODE (one export) or --receipts FILE, not both")
+    if args.receipt and sum(1 for p in args.paths if p.is_file() and is_zip_path(p)) != 1:
+        raise UsageError("--receipt checks one export: give exactly one export zip, or use --receipts FILE for several")
     bundles = open_bundles(args.bundle) if args.bundle else []
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
         # Only the bundle checks need the records themselves; without them a summary of each is kept.
@@ -102,8 +152,16 @@ def _validate(args: argparse.Namespace) -> int:
     problems = list(result.problems)
     if bundles:
         problems += bundle_problems(result.records, bundles)
+    chains = [e.chain for e in result.exports if e.chain is not None]
+    problems += replay_problems(chains)
+    receipts, receipts_source, bad_lines = _receipts(args, result.exports)
+    problems += bad_lines
+    refused: set[str] = set()
+    if receipts is not None:
+        found, refused = receipt_problems(chains, receipts, receipts_source)
+        problems += found
     bad_sources = {p.file for p in problems}
-    bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"}
+    bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"} | refused
     valid = [s for s in result.summaries if s.source not in bad_sources and s.export not in bad_exports]
     raters = Counter(s.rater_id for s in valid)
     cannot_rate = sum(1 for s in valid if s.kind == "cannot_rate")
@@ -118,6 +176,8 @@ def _validate(args: argparse.Namespace) -> int:
         "flagged": flagged,
         "tasks": len({s.task_id for s in valid}),
         "by_rater": dict(sorted(raters.items())),
+        "chains": {e.label: e.chain is not None for e in result.exports},
+        "receipts_checked": receipts is not None,
         "problems": [problem_obj(p) for p in problems],
     }
     if args.json:
@@ -136,6 +196,7 @@ def _validate(args: argparse.Namespace) -> int:
             print(f"  of which {cannot_rate} “cannot rate” and {flagged} flagged for the coordinator")
         for rater, n in summary["by_rater"].items():
             print(f"  {rater}: {n} valid record(s)")
+        _print_chains(result.exports, problems, receipts is not None)
     return EXIT_OK if not problems else EXIT_INVALID
 
 
@@ -146,10 +207,35 @@ def _one_line(text: str, limit: int = 120) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _print_chains(exports: list[ExportRead], problems: list[Problem], receipts_checked: bool) -> None:
+    """One line per export about its tamper evidence."""
+    for export in exports:
+        if export.manifest is None:
+            continue
+        own = any(p.file.startswith(f"{export.label}!") for p in problems)
+        if export.chain is None:
+            print(f"  {export.label}: no audit chain that holds: not tamper-evident (see the problems above)")
+        elif own:
+            print(f"  {export.label}: audit chain checked: see the problems above")
+        else:
+            print(f"  {export.label}: audit chain holds, sealed to bundle {export.manifest.bundle_id} and rater "
+                  f"{export.manifest.rater_id}" + ("; receipt code matches" if receipts_checked else
+                                                   "; give --receipt or --receipts to check the rater's receipt code"))
+
+
 def _collect(args: argparse.Namespace) -> int:
     key = read_key(args.key)
+    receipts, receipts_source, bad_lines = _receipts(args, [])
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
-        result = collect(args.exports, key, progress=bar)
+        result = collect(
+            args.exports, key, progress=bar, key_source=str(args.key), receipts=receipts,
+            receipts_source=receipts_source, seen=read_ledger(args.out),
+        )
+    if bad_lines:
+        result.problems[:0] = bad_lines
+        result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
+        result.report["ok"] = False
+        result.summary = summarise(result)
     paths = write_outputs(result, args.out, excel_csv=args.excel_safe)
     report = result.report
     if args.json:

@@ -17,8 +17,10 @@ coordinator's commands report such a record instead.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
 
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.common import parse_datetime
@@ -26,6 +28,32 @@ from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.models.task_record import TaskRecord
+
+
+class TaskFacts(NamedTuple):
+    """What a record must agree with about its task. From a bundle's task (:meth:`of_task`), or from the
+    unblinding key, which holds the response text's SHA-256 instead of the text (``results collect``)."""
+
+    task_id: str
+    benchmark_item_id: str
+    clinical_domain_id: str
+    scenario_type_ids: list[str]
+    candidate_response_id: str
+    response_sha256: str
+    """SHA-256 of the response text as UTF-8."""
+
+    @classmethod
+    def of_task(cls, task: Task) -> TaskFacts:
+        return cls(
+            task.task_id, task.benchmark_item_id, task.clinical_domain_id, list(task.scenario_type_ids),
+            task.candidate_response_id, text_sha256(task.candidate_response_text),
+        )
+
+
+def text_sha256(text: str) -> str:
+    """SHA-256 (hex) of a text as UTF-8 (lone surrogates kept as they are)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
 
 EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)
 """No rating can be older than this."""
@@ -81,19 +109,55 @@ class RubricRules:
         self.confidence_max = rubric.confidence_scale.max
 
     def problems(
-        self, record: TaskRecord, task: Task | None, source: str = "record", *, check_times: bool = True
+        self, record: TaskRecord, task: Task | TaskFacts | None, source: str = "record", *, check_times: bool = True
     ) -> list[Problem]:
         """Every way ``record`` breaks the rules of the rubric and ``task`` (empty list = valid)."""
         return record_problems(record, self.rubric, task, source, rules=self, check_times=check_times)
 
 
+def own_problems(
+    record: TaskRecord, source: str = "record", *, now: datetime | None = None, check_times: bool = True
+) -> list[Problem]:
+    """The rules a record keeps whatever its rubric and task: a rating's evidence spans inside the response
+    text with quotes that match it and its rationale, and (``check_times``) plausible times. Every command
+    that reads records applies these to each record it reads (core/coordinator/results_reader.py); the
+    rubric's and the task's rules are applied where the rubric and the task are known (:func:`record_problems`)."""
+    problems: list[Problem] = []
+
+    def add(path: str, message: str) -> None:
+        problems.append(Problem(source, path, message))
+
+    if isinstance(record, RatingRecord):
+        text = record.candidate_response_text
+        for fm_id, spans in (record.failure_mode_evidence_spans or {}).items():
+            for i, span in enumerate(spans):
+                path = f"failure_mode_evidence_spans.{fm_id}[{i}]"
+                if span.source != "candidate_response":
+                    add(path, "evidence spans must point into the candidate response")
+                elif span.end > len(text):
+                    add(path, f"span end {span.end} is past the end of the response")
+                elif span.quote is not None and text[span.start : span.end] != span.quote:
+                    add(path, "quote does not match the response text at these offsets")
+        if not record.clinician_notes.brief_rationale.strip():
+            add("clinician_notes.brief_rationale", "a brief rationale is required")
+    if record.time_spent_scoring_seconds is not None and record.time_spent_scoring_seconds < 0:
+        add("time_spent_scoring_seconds", "must not be negative")
+    if check_times:
+        env = record.envelope
+        problems.extend(time_problems(
+            [("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)], source, now
+        ))
+    return problems
+
+
 def record_problems(
-    record: TaskRecord, rubric: Rubric, task: Task | None, source: str = "record",
+    record: TaskRecord, rubric: Rubric, task: Task | TaskFacts | None, source: str = "record",
     *, rules: RubricRules | None = None, check_times: bool = True,
     blinding_labels: Sequence[str] | None = None, check_blinding: bool = False,
 ) -> list[Problem]:
     """Every way ``record`` (a rating or a "cannot rate") breaks the rules of ``rubric`` and ``task`` (empty
-    list = valid).
+    list = valid), its :func:`own_problems` included. ``task``: the bundle's task, or the facts the
+    unblinding key keeps of it (:class:`TaskFacts`).
 
     ``rules``: :class:`RubricRules` of ``rubric`` made beforehand, to check many records quickly.
     ``check_times``: whether ``started_at`` and ``submitted_at`` must lie in the plausible range (the app
@@ -108,13 +172,7 @@ def record_problems(
     def add(path: str, message: str) -> None:
         problems.append(Problem(source, path, message))
 
-    if record.time_spent_scoring_seconds is not None and record.time_spent_scoring_seconds < 0:
-        add("time_spent_scoring_seconds", "must not be negative")
-    if check_times:
-        env = record.envelope
-        problems.extend(time_problems(
-            [("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)], source, rules.now
-        ))
+    problems.extend(own_problems(record, source, now=rules.now, check_times=check_times))
 
     guess = record.blinding_guess if isinstance(record, RatingRecord) else None
     if check_blinding and guess is not None:
@@ -133,9 +191,13 @@ def record_problems(
         for path, got, want in pairs:
             if got != want:
                 add(path, f"{got!r} does not match the task ({want!r})")
-        if record.scenario_type_ids != task.scenario_type_ids:
+        if record.scenario_type_ids != list(task.scenario_type_ids):
             add("scenario_type_ids", "do not match the task")
-        if record.candidate_response_text != task.candidate_response_text:
+        same_text = (
+            record.candidate_response_text == task.candidate_response_text
+            if isinstance(task, Task) else text_sha256(record.candidate_response_text) == task.response_sha256
+        )
+        if not same_text:
             add("candidate_response_text", "does not match the task's response text")
     return problems
 
@@ -177,19 +239,7 @@ def _rating_problems(record: RatingRecord, rules: RubricRules, source: str) -> l
             if fm_id not in catalogue:
                 add(f"{field}.{fm_id}", "is not a failure mode of this rubric")
 
-    for fm_id, spans in (record.failure_mode_evidence_spans or {}).items():
-        for i, span in enumerate(spans):
-            path = f"failure_mode_evidence_spans.{fm_id}[{i}]"
-            if span.source != "candidate_response":
-                add(path, "evidence spans must point into the candidate response")
-            elif span.end > len(record.candidate_response_text):
-                add(path, f"span end {span.end} is past the end of the response")
-            elif span.quote is not None and record.candidate_response_text[span.start : span.end] != span.quote:
-                add(path, "quote does not match the response text at these offsets")
-
     notes = record.clinician_notes
-    if not notes.brief_rationale.strip():
-        add("clinician_notes.brief_rationale", "a brief rationale is required")
     if notes.confidence_rating is not None:
         lo, hi = rules.confidence_min, rules.confidence_max
         if not lo <= notes.confidence_rating <= hi:

@@ -75,6 +75,7 @@ from wmcdp_desktop.core.models.unblinding_key import (
     UnblindingKey,
 )
 from wmcdp_desktop.core.paths import MAX_NAME_BYTES, check_id, child_path
+from wmcdp_desktop.core.record_rules import text_sha256
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.reader import deterministic_zip
 
@@ -580,8 +581,10 @@ def _strings_of(obj: Any, out: list[str]) -> None:
 
 def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey:
     study = plan.study
-    entries = [
-        KeyEntry(
+    entries = []
+    for t in sorted(plan.tasks.values(), key=lambda p: p.task_id):
+        case = study.item_case(t.item)
+        entries.append(KeyEntry(
             task_id=t.task_id,
             candidate_response_id=t.candidate_response_id,
             benchmark_item_id=t.item.benchmarkItemId,
@@ -589,9 +592,11 @@ def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey
             response_id=t.response.response_id,
             model_source=t.response.model_source,
             raters=plan.raters_of.get(t.task_id, []),
-        )
-        for t in sorted(plan.tasks.values(), key=lambda p: p.task_id)
-    ]
+            # what collect checks each record against, as results validate --bundle does with the task
+            clinical_domain_id=case.clinical_domain_id,
+            scenario_type_ids=list(case.scenario_type_ids),
+            candidate_response_sha256=text_sha256(t.response.text),
+        ))
     return _doc(
         UnblindingKey,
         document_type="wmcdp_unblinding_key",
@@ -619,6 +624,7 @@ def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey
             [_doc(KeyLabel, label=x.label, model_source=x.model_source) for x in study.study.blinding_check.labels]
             if study.study.blinding_check is not None else None
         ),
+        rubric=study.rubric,
     )
 
 

@@ -1,18 +1,27 @@
 """Merging the raters' results exports and unblinding them (``wmcdp results collect``).
 
-Steps: each export is checked (zip safety, manifest, hashes, records; ``core/coordinator/results_reader.py``) and
-matched to the unblinding key (study, bundle, rater). Identical copies of a record (same record id and
-bytes, e.g. the same export sent twice) are **duplicates** and counted once. Two different records for
-the same (rater, task, revision), or one record id with different bytes, are **conflicts**: the one
-submitted last is kept and the conflict is reported. The **latest revision** of each (rater, task) is
-kept; every earlier revision is listed in the **history**. A record whose task is not in the key is an
-**unknown task** record; one whose ids disagree with the key is rejected. ``model_source`` is filled in
-from the key. Tasks nobody rated, and per rater the assigned tasks not returned, are listed.
+Steps: each export is checked (zip safety, manifest, hashes, records, the audit chain;
+``core/coordinator/results_reader.py``) and matched to the unblinding key (study, bundle, rater). The
+exports are compared with each other and with what an earlier run saw (``export_checks``: the same export
+twice, an older export of a bundle, two histories), and, given a receipts file, with the receipt codes the
+raters sent; an export whose code does not match is left out. Every record is checked against the rubric
+and its task as the key records them (``record_rules``: scales, N/A, the failure-mode catalogue, ids,
+the response text's SHA-256, times); a record that breaks a rule is left out. Identical copies of a record
+(same record id and bytes, e.g. the same export sent twice) are **duplicates** and counted once. Two
+different records for the same (rater, task, revision), or one record id with different bytes, are
+**conflicts**, decided by the audit chain and never by a time a file claims: a record from an export
+whose chain holds wins over one whose chain does not; otherwise neither is kept, and a (rater, task)
+whose latest revision is in conflict is left out. The **latest revision** (the highest revision number)
+of each (rater, task) is kept; every earlier revision is listed in the **history**. A record whose task is
+not in the key is an **unknown task** record; one whose ids disagree with the key is rejected.
+``model_source`` is filled in from the key. Tasks nobody rated, and per rater the assigned tasks not
+returned, are listed.
 
-Outputs (:func:`write_outputs`): ``ratings.jsonl`` (one full record per line), ``ratings.csv`` (one row
-per rating; :data:`CSV_FIXED_COLUMNS`, then ``scoring.*`` fields, ``failure_mode.<id>`` severities,
-``failure_mode_note.<id>`` notes, then :data:`CSV_KIND_COLUMNS`), ``summary.json`` (per rater, per model)
-and ``collect-report.json``.
+Outputs (:func:`write_outputs`, owner-only: they name the models): ``ratings.jsonl`` (one full record
+per line), ``ratings.csv`` (one row per rating; :data:`CSV_FIXED_COLUMNS`, then ``scoring.*`` fields,
+``failure_mode.<id>`` severities, ``failure_mode_note.<id>`` notes, then :data:`CSV_KIND_COLUMNS`),
+``summary.json`` (per rater, per model) and ``collect-report.json`` (which also keeps the newest audit
+chain seen of each rater's bundle, for the next run's replay check).
 
 Record kinds: a rater may answer "cannot rate" instead of a rating (``core/models/cannot_rate_record.py``)
 and flag any task for the coordinator. Both kinds go through the same steps (a later revision of either
@@ -27,13 +36,19 @@ import csv
 import io
 import json
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.core.atomic import atomic_write_text
+from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_text
+from wmcdp_desktop.core.coordinator.export_checks import (
+    ChainSummary,
+    ledger_entry,
+    ledger_problems,
+    receipt_problems,
+    replay_problems,
+)
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, ReadRecord, read_export
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
@@ -41,7 +56,12 @@ from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
 from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind, validate_record
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
+from wmcdp_desktop.core.paths import child_path
+from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts
 from wmcdp_desktop.core.strict_json import dumps_canonical, parse_json_bytes
+
+Ledger = Mapping[tuple[str, str], Mapping[str, Any]]
+"""(rater id, bundle id) -> the newest audit chain an earlier run saw (``export_checks.ledger_entry``)."""
 
 SCORE_FIELDS: list[str] = list(Scoring.model_fields)
 CSV_FIXED_COLUMNS = [
@@ -97,19 +117,24 @@ class CollectResult:
         return sorted(both, key=lambda r: (r.rater_id, r.envelope.task_id))
 
 
-def _instant(text: str) -> datetime:
-    """An RFC 3339 timestamp as an aware datetime (leap second 60 read as 59)."""
-    text = text.upper().replace("Z", "+00:00")
-    if text[17:19] == "60":
-        text = text[:17] + "59" + text[19:]
-    return datetime.fromisoformat(text)
+@dataclass
+class _Trust:
+    """Which exports' records may win a conflict: those whose audit chain holds (and whose receipt code,
+    when receipts were given, matched)."""
+
+    exports: set[str] = field(default_factory=set)
+
+    def of(self, rr: ReadRecord) -> bool:
+        return rr.export is not None and rr.export in self.exports
 
 
-def _pick(a: ReadRecord, b: ReadRecord) -> ReadRecord:
-    """Of two conflicting records, the one submitted last (then the larger sha256, to be deterministic)."""
-    ka = (_instant(a.record.envelope.submitted_at), a.sha256)
-    kb = (_instant(b.record.envelope.submitted_at), b.sha256)
-    return a if ka >= kb else b
+def _decide(a: ReadRecord, b: ReadRecord, trust: _Trust) -> ReadRecord | None:
+    """Of two conflicting records, the one the audit chain vouches for when only one is; else neither.
+    Never the time a record claims (a forged far-future record used to win)."""
+    ta, tb = trust.of(a), trust.of(b)
+    if ta != tb:
+        return a if ta else b
+    return None
 
 
 KEY_HINT = "give the <study_id>-unblinding-key.json that `wmcdp bundle build` wrote"
@@ -134,14 +159,45 @@ def read_key(path: Path) -> UnblindingKey:
 
 
 def collect(
-    exports: list[Path], key: UnblindingKey, progress: Callable[[int, int], None] | None = None
+    exports: list[Path],
+    key: UnblindingKey,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    key_source: str = "unblinding key",
+    receipts: Mapping[str, set[str]] | None = None,
+    receipts_source: str = "receipts",
+    seen: Ledger | None = None,
 ) -> CollectResult:
-    """Read, check, merge and unblind the exports (the steps of this module's description)."""
+    """Read, check, merge and unblind the exports (the steps of this module's description).
+
+    ``receipts``: rater id -> receipt codes the raters sent (``export_checks.read_receipts``); ``seen``:
+    the chains an earlier run saw (:func:`read_ledger`)."""
     problems: list[Problem] = []
-    records, exports_report = _read_exports(exports, key, problems, progress)
-    by_record_id, duplicates, conflicts = _one_per_record_id(records, problems)
-    by_revision = _one_per_revision(by_record_id, conflicts, problems)
-    merged = _latest_revisions(by_revision, key, problems)
+    if key.rubric is None:
+        problems.append(Problem(
+            key_source, "rubric",
+            "this key was written by an older wmcdp and has no rubric: scores, N/A and failure modes were not "
+            "checked against the rubric, nor response texts against the tasks; run `wmcdp bundle build` again "
+            "with the same study and seed to refresh the key (the bundles come out byte-identical)",
+        ))
+    records, exports_report, chains = _read_exports(exports, key, problems, progress)
+    trust = _Trust({c.label for c in chains})
+    problems += replay_problems(chains)
+    if seen:
+        problems += ledger_problems(chains, seen)
+    if receipts is not None:
+        found, refused = receipt_problems(chains, receipts, receipts_source)
+        problems += found
+        trust.exports -= refused
+        records = [rr for rr in records if rr.export not in refused]
+        for line in exports_report:
+            if line.get("label") in refused:
+                line.update(records=0, ok=False)
+    records = _rule_abiding(records, key, problems)
+    conflicted: set[tuple[str, str, int]] = set()
+    by_record_id, duplicates, conflicts = _one_per_record_id(records, problems, trust, conflicted)
+    by_revision = _one_per_revision(by_record_id, conflicts, problems, trust, conflicted)
+    merged = _latest_revisions(by_revision, key, problems, conflicted)
     nobody, missing_by_rater, nobody_could = _coverage(key, merged.ratings, merged.cannot_rate)
     report = {
         "ok": not problems,
@@ -163,6 +219,7 @@ def collect(
         "flagged": _flagged([*merged.ratings, *merged.cannot_rate]),
         "missing_by_rater": missing_by_rater,
         "off_assignment": merged.off_assignment,
+        "chains_seen": _chains_seen(seen or {}, chains),
     }
     result = CollectResult(
         key=key, ratings=merged.ratings, revisions=merged.revisions, cannot_rate=merged.cannot_rate,
@@ -172,12 +229,64 @@ def collect(
     return result
 
 
+def _chains_seen(seen: Ledger, chains: list[ChainSummary]) -> list[dict[str, Any]]:
+    """The newest chain of each rater's bundle seen so far (this run's and the earlier runs')."""
+    newest: dict[tuple[str, str], dict[str, Any]] = {k: dict(v) for k, v in seen.items()}
+    for chain in chains:
+        pair = (chain.rater_id, chain.bundle_id)
+        entry = ledger_entry(chain)
+        if pair not in newest or entry["lines"] >= int(newest[pair].get("lines", 0)):
+            newest[pair] = entry
+    return [{"rater_id": r, "bundle_id": b, **entry} for (r, b), entry in sorted(newest.items())]
+
+
+def read_ledger(out_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """The chains an earlier ``collect`` into ``out_dir`` saw (its ``collect-report.json``); empty when there
+    is none or it cannot be read (then nothing is compared)."""
+    path = out_dir / "collect-report.json"
+    try:
+        obj = parse_json_bytes(read_file_bytes(path, str(path)), str(path))
+    except DocumentError:
+        return {}
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    rows = obj.get("chains_seen") if isinstance(obj, dict) else None
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict) and isinstance(row.get("rater_id"), str) and isinstance(row.get("bundle_id"), str):
+            seen[(row["rater_id"], row["bundle_id"])] = {k: row.get(k) for k in ("head", "lines", "export_id")}
+    return seen
+
+
+def _rule_abiding(records: list[ReadRecord], key: UnblindingKey, problems: list[Problem]) -> list[ReadRecord]:
+    """The records that keep the record rules against the key's rubric and their task as the key records it
+    (as ``results validate --bundle`` does against the bundle); the others are reported and left out."""
+    if key.rubric is None:
+        return records
+    rules = RubricRules(key.rubric)
+    facts: dict[str, TaskFacts] = {}
+    for e in key.entries:
+        if e.clinical_domain_id is not None and e.scenario_type_ids is not None and e.candidate_response_sha256:
+            facts[e.task_id] = TaskFacts(
+                e.task_id, e.benchmark_item_id, e.clinical_domain_id, list(e.scenario_type_ids),
+                e.candidate_response_id, e.candidate_response_sha256,
+            )
+    kept = []
+    for rr in records:
+        found = rules.problems(rr.record, facts.get(rr.record.envelope.task_id), rr.source)
+        if found:
+            problems.extend(found)
+            problems.append(Problem(rr.source, "", "breaks the record rules above: record left out"))
+        else:
+            kept.append(rr)
+    return kept
+
+
 def _read_exports(
     exports: list[Path], key: UnblindingKey, problems: list[Problem], progress: Callable[[int, int], None] | None
-) -> tuple[list[ReadRecord], list[dict[str, Any]]]:
-    """The records of every usable export, and a line of the report per export."""
+) -> tuple[list[ReadRecord], list[dict[str, Any]], list[ChainSummary]]:
+    """The records of every usable export, a line of the report per export, and the audit chains that hold."""
     records: list[ReadRecord] = []
     exports_report: list[dict[str, Any]] = []
+    chains: list[ChainSummary] = []
     for done, path in enumerate(exports, start=1):
         path = Path(path)
         if path.is_dir():
@@ -190,20 +299,24 @@ def _read_exports(
         problems.extend(export_problems)
         if usable:
             records.extend(export.records)
+            if export.chain is not None:
+                chains.append(export.chain)
         manifest = export.manifest
         exports_report.append(
             {
                 "file": str(path),
+                "label": export.label,
                 "rater_id": manifest.rater_id if manifest else None,
                 "bundle_id": manifest.bundle_id if manifest else None,
                 "exported_at": manifest.exported_at if manifest else None,
                 "records": len(export.records) if usable else 0,
+                "chain": ledger_entry(export.chain) if export.chain is not None else None,
                 "ok": not export_problems,
             }
         )
         if progress is not None:
             progress(done, len(exports))
-    return records, exports_report
+    return records, exports_report, chains
 
 
 def _match_key(export: ExportRead, key: UnblindingKey) -> tuple[list[Problem], bool]:
@@ -237,57 +350,78 @@ def _match_key(export: ExportRead, key: UnblindingKey) -> tuple[list[Problem], b
 
 
 def _one_per_record_id(
-    records: list[ReadRecord], problems: list[Problem]
+    records: list[ReadRecord], problems: list[Problem], trust: _Trust, conflicted: set[tuple[str, str, int]]
 ) -> tuple[dict[str, ReadRecord], list[dict[str, Any]], list[dict[str, Any]]]:
     """Step 1: identical copies of a record are duplicates (counted once); one record id with different
-    content is a conflict (the one submitted last kept)."""
+    content is a conflict (:func:`_decide`)."""
     by_record_id: dict[str, ReadRecord] = {}
     duplicates: list[dict[str, Any]] = []
     conflicts: list[dict[str, Any]] = []
+    undecided: set[str] = set()
     for rr in records:
         rid = rr.record.envelope.record_id
         seen = by_record_id.get(rid)
+        if rid in undecided:
+            continue
         if seen is None:
             by_record_id[rid] = rr
         elif seen.sha256 == rr.sha256:
             duplicates.append({"record_id": rid, "kept": seen.source, "duplicate": rr.source})
         else:
-            kept = _pick(seen, rr)
-            by_record_id[rid] = kept
-            conflicts.append(
-                {"kind": "same record id, different content", "record_id": rid, "sources": [seen.source, rr.source], "kept": kept.source}
-            )
-            problems.append(Problem(rr.source, "envelope.record_id", f"same record id as {seen.source} but different content"))
+            kept = _decide(seen, rr, trust)
+            conflicts.append(_conflict("same record id, different content", [seen, rr], kept, record_id=rid))
+            problems.append(Problem(rr.source, "envelope.record_id", _conflict_words(f"same record id as {seen.source} but different content", kept)))
+            if kept is None:
+                del by_record_id[rid]
+                undecided.add(rid)
+                for r in (seen, rr):
+                    conflicted.add((r.record.rater_id, r.record.envelope.task_id, r.record.envelope.revision))
+            else:
+                by_record_id[rid] = kept
     return by_record_id, duplicates, conflicts
 
 
+def _conflict(kind: str, rrs: list[ReadRecord], kept: ReadRecord | None, **ids: Any) -> dict[str, Any]:
+    return {
+        "kind": kind, **ids, "sources": [r.source for r in rrs], "kept": kept.source if kept else None,
+        "decided_by": "audit chain" if kept else "undecided: neither kept",
+    }
+
+
+def _conflict_words(what: str, kept: ReadRecord | None) -> str:
+    if kept is not None:
+        return f"{what}; kept {kept.source}, whose export's audit chain holds"
+    return f"{what}; neither is kept (no audit chain tells them apart; times in a file are not trusted)"
+
+
 def _one_per_revision(
-    by_record_id: dict[str, ReadRecord], conflicts: list[dict[str, Any]], problems: list[Problem]
+    by_record_id: dict[str, ReadRecord], conflicts: list[dict[str, Any]], problems: list[Problem],
+    trust: _Trust, conflicted: set[tuple[str, str, int]],
 ) -> dict[tuple[str, str, int], ReadRecord]:
-    """Step 2: one record per (rater, task, revision); two are a conflict (the one submitted last kept)."""
+    """Step 2: one record per (rater, task, revision); two are a conflict (:func:`_decide`)."""
     by_revision: dict[tuple[str, str, int], ReadRecord] = {}
     for rr in sorted(by_record_id.values(), key=lambda r: r.source):
         rec = rr.record
         k = (rec.rater_id, rec.envelope.task_id, rec.envelope.revision)
+        if k in conflicted:
+            continue
         seen = by_revision.get(k)
         if seen is None:
             by_revision[k] = rr
             continue
-        kept = _pick(seen, rr)
-        by_revision[k] = kept
-        conflicts.append(
-            {
-                "kind": "two records for the same revision",
-                "rater_id": k[0],
-                "task_id": k[1],
-                "revision": k[2],
-                "sources": [seen.source, rr.source],
-                "kept": kept.source,
-            }
-        )
-        problems.append(
-            Problem(rr.source, "envelope.revision", f"rater {k[0]} task {k[1]} revision {k[2]} also comes from {seen.source}")
-        )
+        kept = _decide(seen, rr, trust)
+        conflicts.append(_conflict(
+            "two records for the same revision", [seen, rr], kept, rater_id=k[0], task_id=k[1], revision=k[2]
+        ))
+        problems.append(Problem(
+            rr.source, "envelope.revision",
+            _conflict_words(f"rater {k[0]} task {k[1]} revision {k[2]} also comes from {seen.source}", kept),
+        ))
+        if kept is None:
+            del by_revision[k]
+            conflicted.add(k)
+        else:
+            by_revision[k] = kept
     return by_revision
 
 
@@ -320,16 +454,31 @@ def _history_entry(rater: str, task: str, rrs: list[ReadRecord]) -> dict[str, An
     }
 
 
-def _latest_revisions(by_revision: dict[tuple[str, str, int], ReadRecord], key: UnblindingKey, problems: list[Problem]) -> _Merged:
-    """Step 3: the latest revision per (rater, task), checked against the key and unblinded; the history."""
+def _latest_revisions(
+    by_revision: dict[tuple[str, str, int], ReadRecord], key: UnblindingKey, problems: list[Problem],
+    conflicted: set[tuple[str, str, int]],
+) -> _Merged:
+    """Step 3: the latest revision per (rater, task), checked against the key and unblinded; the history.
+    A (rater, task) whose latest revision is in an undecided conflict is left out (an older revision would
+    silently stand in for it)."""
     entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
     per_pair: dict[tuple[str, str], list[ReadRecord]] = {}
     for (rater, task, _rev), rr in by_revision.items():
         per_pair.setdefault((rater, task), []).append(rr)
+    newest_conflict: dict[tuple[str, str], int] = {}
+    for rater, task, rev in conflicted:
+        newest_conflict[(rater, task)] = max(rev, newest_conflict.get((rater, task), 0))
     out = _Merged()
     for (rater, task), rrs in sorted(per_pair.items()):
         rrs.sort(key=lambda r: r.record.envelope.revision)
         latest = rrs[-1]
+        if newest_conflict.get((rater, task), 0) > latest.record.envelope.revision:
+            problems.append(Problem(
+                latest.source, "envelope.revision",
+                f"rater {rater} task {task}: revision {newest_conflict[(rater, task)]} is in conflict, so no revision "
+                "of this task is kept",
+            ))
+            continue
         if len(rrs) > 1 or latest.record.envelope.revision != 1:
             out.history.append(_history_entry(rater, task, rrs))
         entry = entries.get(task)
@@ -592,6 +741,8 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         names.insert(2, EXCEL_CSV_NAME)
     paths = []
     for name in names:
-        atomic_write_text(out_dir / name, texts[name])
-        paths.append(out_dir / name)
+        # owner-only whatever the umask: these files name the models (unblinded), like the key
+        path = child_path(out_dir, name)
+        atomic_write_text(path, texts[name], mode=OWNER_ONLY)
+        paths.append(path)
     return paths

@@ -1,10 +1,17 @@
 """Reading rating records back: one record file, a folder of them, or a rater's results export zip.
 
-An export zip (written by ``core/rater/export.py``) holds ``manifest.json`` (:class:`ResultsManifest`) and
-``records/<task_id>.r<revision>.json``. It is opened with the zip safety checks of ``core/zips/reader.py``
-and checked against its manifest: every listed file present with its size and SHA-256, nothing unlisted,
-file names matching task id and revision, each record valid and consistent with the manifest (rater,
-bundle, task, revision), ``latest`` set on exactly the newest revision of each task, counts right.
+An export zip (written by ``core/rater/export.py``) holds ``manifest.json`` (:class:`ResultsManifest`),
+``records/<task_id>.r<revision>.json`` and (format 1.1.0 on) ``audit.jsonl``, the rater's hash-chained audit
+log sealed by the export. It is opened with the zip safety checks of ``core/zips/reader.py`` and checked
+against its manifest: every listed file present with its size and SHA-256, nothing unlisted, file names
+matching task id and revision, each record valid and consistent with the manifest (rater, bundle, task,
+revision), ``latest`` set on exactly the newest revision of each task, counts right, and the audit chain
+(``core/coordinator/export_checks.py``: every link, the seal, every record tied in, no revision missing).
+
+Every record read, loose or in an export, must also keep the rules a record keeps whatever its rubric
+(``record_rules.own_problems``: evidence spans, rationale, plausible times); a record that does not is
+reported and not counted as valid. The rubric's and the task's rules are applied where they are known
+(``results validate --bundle``, ``results collect`` with the key).
 
 Folders are searched recursively for ``*.json``; ``drafts/`` and ``quarantine/`` folders of a rater's data
 folder are skipped (drafts are not submitted records), as are symbolic links (reported).
@@ -19,11 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from wmcdp_desktop.core.coordinator.export_checks import ChainSummary, check_export_audit
 from wmcdp_desktop.core.documents import json_values_at_most, load_record_bytes, read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, capped
 from wmcdp_desktop.core.gc_pause import gc_paused
-from wmcdp_desktop.core.models.results_manifest import ResultsManifest
+from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, ResultsManifest
 from wmcdp_desktop.core.models.task_record import TaskRecord
+from wmcdp_desktop.core.record_rules import own_problems, time_problems
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 from wmcdp_desktop.core.zips.reader import SafeZip, open_zip_file
 
@@ -77,6 +86,8 @@ class ExportRead:
     manifest: ResultsManifest | None
     records: list[ReadRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    chain: ChainSummary | None = None
+    """Its audit chain, when it holds (for the replay and receipt checks)."""
 
 
 @dataclass
@@ -140,6 +151,14 @@ def read_export(path: Path) -> ExportRead:
         return result
     listed = _read_listed_records(zf, names, result)
     problems = result.problems
+    problems += time_problems([("exported_at", manifest.exported_at)], mdisp)
+    if manifest.audit is not None:
+        listed.add(AUDIT_NAME)
+    chain_problems, result.chain = check_export_audit(label, manifest, _audit_bytes(zf, names, manifest, label, problems))
+    problems += chain_problems
+    # A record the chain says was changed after it was submitted, or never submitted, is not used.
+    untied = {p.file for p in chain_problems}
+    result.records = [rr for rr in result.records if rr.source not in untied]
     for name in sorted(names - listed - {MANIFEST_NAME}):
         problems.append(Problem(f"{label}!{name}", "", "is not listed in manifest.json (unexpected file)"))
     problems += _latest_and_count_problems(manifest, mdisp)
@@ -153,7 +172,7 @@ def _read_manifest(zf: SafeZip, names: set[str], label: str) -> ResultsManifest:
     if MANIFEST_NAME not in names:
         raise DocumentError.single(label, "is not a WM-CDP results export: manifest.json is missing")
     data = zf.read(MANIFEST_NAME)
-    record_files = len(names) - 1
+    record_files = len(names) - 1 - (AUDIT_NAME in names)
     if not json_values_at_most(data, MANIFEST_VALUES_PER_FILE * len(names) + 500):
         raise DocumentError.single(mdisp, f"is far larger than an export of {record_files:,} record file(s) needs (not read)")
     obj = parse_json_bytes(data, mdisp)
@@ -163,6 +182,28 @@ def _read_manifest(zf: SafeZip, names: set[str], label: str) -> ResultsManifest:
             mdisp, f"lists {len(files):,} record files but the zip holds {record_files:,} (not checked further)", "files"
         )
     return validate_obj(ResultsManifest, obj, mdisp)
+
+
+def _audit_bytes(
+    zf: SafeZip, names: set[str], manifest: ResultsManifest, label: str, problems: list[Problem]
+) -> bytes | None:
+    """``audit.jsonl`` when the manifest lists it and it matches its SHA-256 and size (else None, reported)."""
+    ref = manifest.audit
+    if ref is None:
+        return None
+    if ref.path not in names:
+        problems.append(Problem(f"{label}!{MANIFEST_NAME}", "audit.path", f"{ref.path} is listed but not in the zip"))
+        return None
+    disp = f"{label}!{ref.path}"
+    try:
+        data = zf.read(ref.path)
+    except DocumentError as exc:
+        problems.extend(exc.problems)
+        return None
+    if len(data) != ref.size or _sha(data) != ref.sha256:
+        problems.append(Problem(disp, "", "does not match the SHA-256/size in manifest.json: changed or damaged"))
+        return None
+    return data
 
 
 def _read_listed_records(zf: SafeZip, names: set[str], result: ExportRead) -> set[str]:
@@ -204,6 +245,7 @@ def _read_listed_records(zf: SafeZip, names: set[str], result: ExportRead) -> se
         )
         mismatches = [Problem(disp, json_path, f"{got!r} does not match manifest.json ({want!r})")
                       for json_path, got, want in checks if got != want]
+        mismatches += own_problems(record, disp)
         problems.extend(mismatches)
         if not mismatches:
             result.records.append(ReadRecord(record, disp, _sha(data), export=label))
@@ -277,6 +319,9 @@ def _read_record_file(source: str, keep_record: bool) -> _Outcome:
         record = read_record_bytes(data, source)
     except DocumentError as exc:
         return exc.problems
+    broken = own_problems(record, source)
+    if broken:
+        return broken
     return (record if keep_record else None, summary_of(record, source, _sha(data)))
 
 

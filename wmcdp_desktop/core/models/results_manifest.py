@@ -18,7 +18,9 @@ from wmcdp_desktop.core.models.common import (
     Sha256,
 )
 
-RESULTS_FORMAT_VERSION = "1.0.0"
+RESULTS_FORMAT_VERSION = "1.1.0"
+"""1.1.0 added :class:`AuditRef` (the hash-chained audit log and its head); 1.0.0 exports have none."""
+AUDIT_NAME = "audit.jsonl"
 
 
 class ExportedFile(Document):
@@ -51,6 +53,21 @@ class ExportCounts(Document):
     """Tasks with an unsubmitted draft (not exported)."""
 
 
+class AuditRef(Document):
+    """The rater's audit log, carried in the export as a hash chain ending in this export's seal."""
+
+    path: Literal["audit.jsonl"]
+    """Path inside the zip."""
+    sha256: Sha256
+    """SHA-256 of the file's bytes."""
+    size: ByteSize
+    """Size in bytes."""
+    head: Sha256
+    """SHA-256 of its last line, the ``export_sealed`` event: the receipt code is derived from it."""
+    export_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    """Unique id of this export (also in the seal)."""
+
+
 class ResultsManifest(Document):
     """What a results export holds and where it came from."""
 
@@ -74,4 +91,6 @@ class ResultsManifest(Document):
     """Counts."""
     files: list[ExportedFile]
     """Every record file with its digest."""
+    audit: AuditRef | None = None
+    """The audit chain (format 1.1.0 on; absent in exports of older apps)."""
 

@@ -21,9 +21,12 @@ from wmcdp_desktop.core.models.common import (
     Sha256,
     Split,
 )
+from wmcdp_desktop.core.models.rubric import Rubric
 
-KEY_FORMAT_VERSION = "1.1.0"
-"""1.1.0 added the optional ``blinding_labels``."""
+KEY_FORMAT_VERSION = "1.2.0"
+"""1.1.0 added the optional ``blinding_labels``; 1.2.0 the ``rubric`` and, per task, what a record must
+agree with (``clinical_domain_id``, ``scenario_type_ids``, ``candidate_response_sha256``), so that
+``results collect`` applies the same record rules as ``results validate --bundle``."""
 
 
 class KeyEntry(Document):
@@ -43,6 +46,12 @@ class KeyEntry(Document):
     """The model that wrote the response."""
     raters: list[Identifier]
     """Raters the task was assigned to (empty for an unassigned bundle only build)."""
+    clinical_domain_id: Identifier | None = None
+    """The task's clinical domain (1.2.0 on)."""
+    scenario_type_ids: list[Identifier] | None = None
+    """The task's scenario types (1.2.0 on)."""
+    candidate_response_sha256: Sha256 | None = None
+    """SHA-256 of the response text (UTF-8) the raters were shown (1.2.0 on)."""
 
 
 class KeyBundle(Document):
@@ -105,3 +114,5 @@ class UnblindingKey(Document):
     """Items not sent, with the reason."""
     blinding_labels: list[KeyLabel] | None = None
     """The blinding check's labels (as in ``study.json``) and the model each stands for; absent without a check."""
+    rubric: Rubric | None = None
+    """The rubric every bundle of the build carries (1.2.0 on): collect checks scores against it."""

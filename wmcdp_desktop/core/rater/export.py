@@ -1,23 +1,28 @@
 """The results export: one zip the rater sends back to the coordinator (INTERFACES.md).
 
-``manifest.json`` (:class:`~wmcdp_desktop.core.models.results_manifest.ResultsManifest`) and
+``manifest.json`` (:class:`~wmcdp_desktop.core.models.results_manifest.ResultsManifest`),
 ``records/<task_id>.r<revision>.json``: every revision of every submitted record, byte for byte as
-stored, each with its sha256; ``latest: true`` marks the revision that counts. Drafts are never
-exported (the manifest counts them). The zip is built in memory and written atomically: a partial zip
-never appears under the final name.
+stored, each with its sha256 (``latest: true`` marks the revision that counts), and ``audit.jsonl``: the
+rater's hash-chained audit log, ending in this export's ``export_sealed`` event, which names the bundle
+(id and SHA-256), the rater, the study and a digest of the record files (:mod:`wmcdp_desktop.core.audit_chain`).
+The SHA-256 of that last line is the chain's head; the receipt code the app shows after exporting is
+derived from it (:func:`export_receipt`). Drafts are never exported (the manifest counts them). The zip
+is built in memory and written atomically: a partial zip never appears under the final name.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import uuid
 import zipfile
 from pathlib import Path
 
 from wmcdp_desktop import __version__
+from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.atomic import atomic_write_bytes
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.models.results_manifest import RESULTS_FORMAT_VERSION, ResultsManifest
+from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
 from wmcdp_desktop.core.paths import check_id, name_problem
 from wmcdp_desktop.core.rater.storage import RaterStore, sha256_hex
 from wmcdp_desktop.core.rater.timing import Clock, utc_iso
@@ -35,6 +40,14 @@ def export_file_name(study_id: str, rater_id: str, clock: Clock) -> str:
     if name_problem(name) is not None:  # too long for a file name: keep the ids' starts
         name = f"wmcdp-results-{study_id[:60]}-{rater_id[:60]}-{stamp}.zip"
     return name
+
+
+def export_receipt(manifest: ResultsManifest) -> str:
+    """The receipt code of an export (``7K3QD-M2XWA``): the rater sends it to the coordinator apart from the
+    file; ``wmcdp results validate --receipt`` and ``results collect --receipts`` check it."""
+    if manifest.audit is None:
+        raise StorageError("This export has no audit chain, so it has no receipt code.")
+    return audit_chain.receipt_code(manifest.audit.head)
 
 
 def _zip_add(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -55,7 +68,10 @@ def build_export(
     clock: Clock,
     app_version: str = __version__,
 ) -> tuple[bytes, ResultsManifest]:
-    """The zip's bytes and its manifest."""
+    """The zip's bytes and its manifest. Seals the audit chain: appends the ``export_sealed`` event (durably)
+    to the rater's audit log, whose bytes up to that line go into the zip."""
+    # A record written just before a crash may have no audit line yet: tie it into the chain first.
+    store.recover_unaudited_records()
     wanted = set(task_ids)
     files = [rf for rf in store.record_files() if rf.task_id in wanted]
     latest: dict[str, int] = {}
@@ -63,6 +79,7 @@ def build_export(
         latest[rf.task_id] = max(latest.get(rf.task_id, 0), rf.revision)
     entries = []
     payload: list[tuple[str, bytes]] = []
+    digests: list[tuple[str, str]] = []
     for rf in files:
         try:
             data = rf.path.read_bytes()
@@ -70,16 +87,34 @@ def build_export(
             raise StorageError(f"Could not read the record {rf.path}: {exc.strerror or exc}.") from exc
         name = f"records/{rf.path.name}"
         payload.append((name, data))
+        digests.append((name, sha256_hex(data)))
         entries.append(
             {
                 "path": name,
-                "sha256": sha256_hex(data),
+                "sha256": digests[-1][1],
                 "size": len(data),
                 "task_id": rf.task_id,
                 "revision": rf.revision,
                 "latest": rf.revision == latest[rf.task_id],
             }
         )
+    exported_at = utc_iso(clock)
+    export_id = uuid.uuid4().hex
+    head = store.audit(
+        audit_chain.SEAL_EVENT,
+        export_id=export_id,
+        bundle_id=bundle_id,
+        bundle_sha256=bundle_sha256,
+        rater_id=store.rater_id,
+        study_id=study_id,
+        record_files=len(entries),
+        records_sha256=audit_chain.records_digest(digests),
+        exported_at=exported_at,
+    )
+    log = store.audit_bytes()
+    lines = audit_chain.split_lines(log)
+    if not lines or not log.endswith(b"\n") or audit_chain.line_sha256(lines[-1]) != head:
+        raise StorageError(f"The audit log {store.audit_path} changed while the export was being sealed; export again.")
     manifest = ResultsManifest.model_validate(
         {
             "document_type": "wmcdp_results",
@@ -89,7 +124,7 @@ def build_export(
             "study_id": study_id,
             "rater_id": store.rater_id,
             "app_version": app_version,
-            "exported_at": utc_iso(clock),
+            "exported_at": exported_at,
             "counts": {
                 "tasks_in_bundle": len(task_ids),
                 "submitted": len(latest),
@@ -97,6 +132,7 @@ def build_export(
                 "drafts_not_submitted": drafts_not_submitted,
             },
             "files": entries,
+            "audit": {"path": AUDIT_NAME, "sha256": sha256_hex(log), "size": len(log), "head": head, "export_id": export_id},
         }
     )
     buf = io.BytesIO()
@@ -104,6 +140,7 @@ def build_export(
         _zip_add(zf, "manifest.json", dumps_canonical(manifest.to_json_obj()).encode("utf-8"))
         for name, data in payload:
             _zip_add(zf, name, data)
+        _zip_add(zf, AUDIT_NAME, log)
     return buf.getvalue(), manifest
 
 
@@ -139,5 +176,6 @@ def export_results(
             sha256=sha256_hex(data),
             record_files=manifest.counts.record_files,
             submitted=manifest.counts.submitted,
+            export_id=manifest.audit.export_id if manifest.audit else "",
         )
     return manifest
