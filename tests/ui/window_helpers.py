@@ -121,3 +121,16 @@ def skip_blinding_question(qtbot: Any, window: MainWindow) -> None:
     qtbot.keyClick(question.focusWidget() or question, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: window.rating is not None and window.rating.question is None, timeout=5000)
     qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+
+
+def bundle_with_blinding_labels(root: Path, sample_docs: Any, labels: list[str]) -> Path:
+    """A test bundle whose manifest asks the blinding question with ``labels``."""
+    import json
+
+    from tests.core.ratingkit import make_bundle
+
+    bundle = make_bundle(root, sample_docs)
+    manifest = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))
+    manifest["blinding_check_labels"] = labels
+    (bundle / "bundle.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return bundle

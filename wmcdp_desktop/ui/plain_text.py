@@ -5,7 +5,10 @@ Every piece of text from a bundle is untrusted. It is shown
 - as plain text only (``QPlainTextEdit`` / ``QLabel`` with ``Qt.PlainText``): no HTML or markdown, no
   links, no images, no resource loading of any kind;
 - with bidirectional controls (which can reorder the text around them), zero-width and other invisible
-  characters replaced by a visible marker such as ``⟨U+202E⟩``, so nothing can be hidden or reordered.
+  characters replaced by a visible marker such as ``⟨U+202E⟩``, so nothing can be hidden or reordered;
+  the exceptions are the ordinary direction marks (U+200E, U+200F, U+061C) inside right-to-left text and
+  the zero-width (non-)joiner between letters of a joining script, which such text needs to read right
+  (:func:`kept_as_mark`; docs/RATER_GUIDE.md, "Language").
 
 :class:`DisplayText` maps positions in the shown text (Qt counts UTF-16 units) back to code-point
 offsets in the original text, so evidence spans point at the bundle's text exactly.
@@ -32,6 +35,48 @@ def needs_marker(ch: str) -> bool:
     cat = unicodedata.category(ch)
     # Control, format (other than the above), surrogates, private use, unassigned, line/paragraph separators.
     return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+DIRECTION_MARKS = frozenset("\u200e\u200f\u061c")
+"""LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK: kept as marks inside right-to-left text."""
+JOINERS = frozenset("\u200c\u200d")
+"""ZERO WIDTH NON-JOINER / JOINER: kept between letters of scripts that join (Arabic, Persian, Indic...)."""
+_MARK_REACH = 64
+"""How far (characters, same line) a direction mark looks for the strong text it sits in."""
+
+
+def _strong(ch: str) -> str | None:
+    """``"rtl"``/``"ltr"`` for a strongly directional character, None for a neutral one (digits, spaces...)."""
+    kind = unicodedata.bidirectional(ch)
+    return "rtl" if kind in ("R", "AL") else "ltr" if kind == "L" else None
+
+
+def _near_strong(text: str, i: int, step: int) -> str | None:
+    j = i + step
+    while 0 <= j < len(text) and abs(j - i) <= _MARK_REACH and text[j] != "\n":
+        kind = _strong(text[j])
+        if kind is not None:
+            return kind
+        j += step
+    return None
+
+
+def _joining_letter(ch: str) -> bool:
+    """A letter of a script where joiners shape the text (not Latin, Greek, Cyrillic or the like)."""
+    return unicodedata.category(ch).startswith(("L", "M")) and ord(ch) >= 0x0590 and not 0x1E00 <= ord(ch) < 0x2000
+
+
+def kept_as_mark(text: str, i: int) -> bool:
+    """True when ``text[i]`` does its ordinary job and is shown as itself: a direction mark (U+200E, U+200F,
+    U+061C) inside right-to-left text (the nearest strong letter before or after it on its line is
+    right-to-left), or a zero-width (non-)joiner between two letters of a joining script. Embedding,
+    override and isolate controls, and these same characters anywhere else, get a visible marker."""
+    ch = text[i]
+    if ch in DIRECTION_MARKS:
+        return "rtl" in (_near_strong(text, i, -1), _near_strong(text, i, 1))
+    if ch in JOINERS:
+        return 0 < i < len(text) - 1 and _joining_letter(text[i - 1]) and _joining_letter(text[i + 1])
+    return False
 
 
 def marker(ch: str) -> str:
@@ -69,9 +114,9 @@ class DisplayText:
         parts: list[str] = []
         starts: list[int] = []
         pos = 0
-        for ch in text:
+        for i, ch in enumerate(text):
             starts.append(pos)
-            shown = marker(ch) if needs_marker(ch) else ch
+            shown = marker(ch) if needs_marker(ch) and not kept_as_mark(text, i) else ch
             parts.append(shown)
             pos += sum(_u16(c) for c in shown)
         starts.append(pos)

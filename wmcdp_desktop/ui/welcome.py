@@ -20,7 +20,7 @@ from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip
 from wmcdp_desktop.ui.theme import relative_font
 
 OPEN = QT_TRANSLATE_NOOP("WelcomeScreen", "&Open bundle…")
-DEMO = QT_TRANSLATE_NOOP("WelcomeScreen", "&Try the demo bundle")
+DEMO = QT_TRANSLATE_NOOP("WelcomeScreen", "Try the d&emo bundle")
 RECENT = QT_TRANSLATE_NOOP("WelcomeScreen", "&Recent bundles")
 CHANGE_RATER = QT_TRANSLATE_NOOP("WelcomeScreen", "&Change rater id…")
 

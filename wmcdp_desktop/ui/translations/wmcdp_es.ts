@@ -846,7 +846,7 @@ Speakers: {speakers}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Try the demo bundle</source>
+        <source>Try the d&amp;emo bundle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
