@@ -383,7 +383,7 @@ def bench_build(ctx: Context, fig: Figure) -> None:
         f"study-{s.build_tasks}-r{s.build_raters}-o{s.build_overlap}",
         lambda p: synth.write_study(p, s.build_tasks, n_raters=s.build_raters, overlap=s.build_overlap),
     )
-    level = 9  # wmcdp bundle build writes deterministic zips at level 9 (core/zipsafe.deterministic_zip)
+    level = 9  # wmcdp bundle build writes deterministic zips at level 9 (core/zips/writer.deterministic_zip)
     figure, floor = [], []
     zips: list[tuple[str, list[tuple[zipfile.ZipInfo, bytes]]]] = []
     for rep in range(s.big_reps):

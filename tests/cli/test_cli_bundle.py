@@ -419,7 +419,7 @@ def test_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         files = {n: zf.read(n) for n in zf.namelist()}
     name = next(n for n in files if n.startswith("tasks/"))
     files[name] = files[name].replace(b"small step", b"small stap")
-    from wmcdp_desktop.core.zips.reader import deterministic_zip
+    from wmcdp_desktop.core.zips.writer import deterministic_zip
 
     bad = tmp_path / "bad.wmcdp"
     bad.write_bytes(deterministic_zip(files))

@@ -15,7 +15,7 @@ from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.zips.reader import deterministic_zip
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 
 def write_zip(path: Path, files: dict[str, bytes]) -> Path:

@@ -11,19 +11,19 @@ import pytest
 from tests.cli.studyfix import bundle_files
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zips.reader import deterministic_zip
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 
-def test_files_dict_matches_bundle_json_in_order(tmp_path: Path) -> None:
+def test_digests_match_bundle_json_in_order(tmp_path: Path) -> None:
     files = bundle_files(5)
     path = tmp_path / "b.wmcdp"
     path.write_bytes(deterministic_zip(files))
     bundle = open_bundle(path)
     listed = json.loads(files["bundle.json"])["files"]
-    assert list(bundle.files) == [e["path"] for e in listed]
-    for name, (sha, size) in bundle.files.items():
-        assert sha == hashlib.sha256(files[name]).hexdigest() and size == len(files[name])
-    assert bundle.manifest.files == []  # the entries live in bundle.files only
+    assert list(bundle.digests) == [e["path"] for e in listed]
+    for name, digest in bundle.digests.items():
+        assert digest == hashlib.sha256(files[name]).digest()
+    assert bundle.manifest.files == []  # the entries live in bundle.digests only
     assert bundle.manifest.bundle_id == json.loads(files["bundle.json"])["bundle_id"]
     assert bundle.verify().problems == []
     assert [bundle.task(t).task_id for t in bundle.task_ids] == bundle.task_ids

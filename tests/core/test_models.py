@@ -233,7 +233,7 @@ def test_score_shape(value: Any, accepted: bool, sample_docs: Docs) -> None:
         (["task_order"], "T-0001", "must be a list, not 'T-0001'"),
         (["task_order"], [], "must have at least 1 item(s), has 0"),
         (["files", 0, "size"], -1, "must be at least 0, not -1"),
-        (["files", 0, "path"], "../../etc/passwd", "'../../etc/passwd' is not text matching "),
+        (["files", 0, "path"], "../../etc/passwd", "'../../etc/passwd' is not a path rubric.json or tasks/<task id>.json"),
         (["files", 0, "sha256"], "A" * 64, "is not 64 lower-case hex digits (a SHA-256)"),
         (["bundle_id"], "-bad", "'-bad' is not a valid id: an id may hold only letters A-Z and a-z, digits, '-', '_' "
          "and '.', start with a letter or digit, and have at most 128 characters: it starts with '-'"),
@@ -308,22 +308,51 @@ def test_record_field_names_and_nesting_are_the_seeds(sample_docs: Docs) -> None
 
 def test_record_bad_values(sample_docs: Docs) -> None:
     record = sample_docs("RatingRecord")
-    record["failure_mode_annotations"]["WM-FM-SHAMING"] = "severe"
-    record["failure_mode_annotations"]["reassurance"] = "none"
+    record["failure_mode_annotations"] = {"reassurance": "none"}
     record["failure_mode_evidence_notes"]["WM-FM-SHAMING"] = None
     record["envelope"]["record_id"] = "not-a-uuid"
     record["envelope"]["schema_id"] = "OTHER"
     record["time_spent_scoring_seconds"] = -5
     found = {p.path: p.message for p in problems(RatingRecord, record)}
     assert found == {
-        "failure_mode_annotations.WM-FM-SHAMING":
-            "'severe' is not one of 'none', 'minor', 'moderate', 'major' or 'critical'",
         "failure_mode_annotations.reassurance": "key 'reassurance' is not a failure mode id like WM-FM-REASSURANCE",
         "failure_mode_evidence_notes.WM-FM-SHAMING": "must be text, not null",
         "envelope.record_id": "'not-a-uuid' is not text matching ^[0-9a-f]{32}$",
         "envelope.schema_id": "'OTHER' is not one of 'WM-CDP-ANNOTATION-SCHEMA-001'",
         "time_spent_scoring_seconds": "must be at least 0, not -5",
     }
+
+
+def test_a_list_or_map_reports_its_first_bad_item_only(sample_docs: Docs) -> None:
+    # Collections stop at their first invalid item (fail_fast, models/_base.py): a small hostile file with a
+    # million bad items makes one problem, not a million.
+    record = sample_docs("RatingRecord")
+    record["failure_mode_annotations"]["WM-FM-SHAMING"] = "severe"
+    record["failure_mode_annotations"]["WM-FM-ZZZ"] = "awful"
+    record["scenario_type_ids"] = [1, 2, 3]
+    found = {p.path: p.message for p in problems(RatingRecord, record)}
+    assert found == {
+        "failure_mode_annotations.WM-FM-SHAMING":
+            "'severe' is not one of 'none', 'minor', 'moderate', 'major' or 'critical'",
+        "scenario_type_ids[0]": "must be text, not 1",
+    }
+
+
+def test_every_collection_of_every_model_stops_at_its_first_bad_item() -> None:
+    from wmcdp_desktop.core.models._base import COLLECTION_SCHEMAS
+
+    def collections(schema: Any) -> list[dict[str, Any]]:
+        if isinstance(schema, dict):
+            found = [schema] if schema.get("type") in COLLECTION_SCHEMAS else []
+            return found + [c for key, value in schema.items() if key != "metadata" for c in collections(value)]
+        if isinstance(schema, list):
+            return [c for value in schema for c in collections(value)]
+        return []
+
+    for name, model in MODELS.items():
+        found = collections(model.__pydantic_core_schema__)
+        assert all(c.get("fail_fast") is True for c in found), name
+    assert collections(MODELS["RatingRecord"].__pydantic_core_schema__)  # the walk sees collections at all
 
 
 # --- rules across fields ---------------------------------------------------------------------------

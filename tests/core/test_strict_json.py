@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.errors import DocumentError, Problem
@@ -249,3 +251,79 @@ def test_syntax_errors_in_plain_words(text: str, expected: str) -> None:
     message = _message(text)
     assert message.startswith("is not valid JSON at line ") and expected in message, message
     assert "Expecting" not in message
+
+
+# --- surrogates, blank text, brackets inside strings ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['"\\uD800"', '{"a": ["x", "\\uDC00"]}', '"\\ud800 "', '{"k\\ud800": 1}'],
+    ids=["upper-case-high", "upper-case-low-nested", "high-then-space", "in-a-key"],
+)
+def test_lone_surrogate_escapes_in_any_case_are_refused(text: str) -> None:
+    assert "surrogate" in _message(text)
+
+
+def test_a_raw_surrogate_character_in_text_is_refused_with_its_path() -> None:
+    # A str handed in directly (not decoded from UTF-8) can hold a raw surrogate without any escape.
+    err = _error('{"turns": ["ok", "a\ud800b"]}')
+    assert err.problems[0].path == "turns[1]"
+
+
+def test_valid_surrogate_pairs_in_both_cases_are_accepted() -> None:
+    assert parse_json_text('["\\ud83d\\ude00", "\\uD83D\\uDE00"]', SOURCE) == ["\U0001f600", "\U0001f600"]
+
+
+def test_utf8_encoded_surrogate_bytes_are_refused_as_bad_utf8() -> None:
+    assert "UTF-8" in _message(b'"\xed\xa0\x80"')
+
+
+@pytest.mark.parametrize("text", ["\u3000", "\u2028\n"])
+def test_unicode_blank_text_is_reported_as_empty(text: str) -> None:
+    assert "empty" in _message(text)
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    turns = [{"role": "parent", "text": "[" * (MAX_DEPTH + 5) + '\\" {'} for _ in range(200)]
+    assert parse_json_text(json.dumps({"turns": turns}), SOURCE)["turns"][0] == turns[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [('{"a": 1, "b": 2, "a": 3}', "a"), ('{"x": {"b": 1, "c": 2, "c": 3, "b": 4}}', "c"), ('[{"k": 1, "k": 1}]', "k")],
+)
+def test_the_first_repeated_key_is_named(text: str, key: str) -> None:
+    assert f"key '{key}' appears more than once" in _message(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=12,
+))
+def test_valid_json_without_surrogates_reads_as_the_standard_library_reads_it(value: object) -> None:
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False), dumps_canonical(value)):
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in text) or "\\ud" in text or "\\uD" in text:
+            continue
+        assert parse_json_text(text, SOURCE) == json.loads(text)
+
+
+def test_dumps_canonical_is_the_standard_librarys_indented_sorted_json() -> None:
+    obj = {"b": [1, 2.5e-7, 1e22, "\u2028\x00\ud800"], "a": {"z": None, "y": True, "x": 10**30}}
+    assert dumps_canonical(obj) == json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
+
+
+# --- at most 100 problems per file ------------------------------------------------------------------
+
+
+def test_a_json_lines_file_lists_at_most_100_problems_then_how_many_more() -> None:
+    data = b"".join(b"{bad\n" for _ in range(250)) + b'{"ok": 1}\n'
+    with pytest.raises(DocumentError) as info:
+        parse_jsonl_bytes(data, "r.jsonl")
+    problems = info.value.problems
+    assert len(problems) == 101
+    assert [p.file for p in problems[:2]] == ["r.jsonl:1", "r.jsonl:2"]
+    assert problems[-1] == Problem("r.jsonl", "", "and 150 more problem(s) in this file, not listed")

@@ -15,7 +15,7 @@ import pytest
 from tests.cli.studyfix import bundle_files, rehash, task_obj
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.zips.reader import deterministic_zip
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 
 @pytest.fixture

@@ -15,13 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zips.reader import (
-    Limits,
-    deterministic_zip,
-    name_problem,
-    open_zip_bytes,
-    open_zip_file,
-)
+from wmcdp_desktop.core.zips.reader import open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zips.rules import Limits, name_problem
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 PAYLOAD = os.urandom(5000)
 

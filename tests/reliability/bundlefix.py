@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.zips.reader import deterministic_zip
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 from .helpers import REPO
 

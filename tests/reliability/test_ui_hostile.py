@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wmcdp_desktop.core.zips.reader import deterministic_zip
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 from .bundlefix import bundle_files, task_obj, with_manifest
 from .hostile_zips import CASES, EVIL, json_cases

@@ -12,13 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.zips.reader import (
-    READ_AHEAD,
-    Limits,
-    deterministic_zip,
-    open_zip_bytes,
-    open_zip_file,
-)
+from wmcdp_desktop.core.zips.reader import READ_AHEAD, open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zips.rules import Limits
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 from .hostile_zips import CASES
 

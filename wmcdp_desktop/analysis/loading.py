@@ -20,7 +20,7 @@ from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note,
 from wmcdp_desktop.analysis.rating_rows import CannotRateRow, RatingRow, read_rating_rows, row_of, text_digest
 from wmcdp_desktop.core.documents import load_file, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.gc_pause import gc_paused
+from wmcdp_desktop.core.files import MAX_JSONL_BYTES
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.rating_record import RatingRecord
@@ -117,7 +117,7 @@ def load_gold_responses(study_dir: Path, items: dict[str, BenchmarkItem], notes:
     found: dict[str, CandidateResponse] = {}
     for path in sorted((study_dir / "responses").glob("*.jsonl")):
         try:
-            for resp in load_jsonl(CandidateResponse, read_file_bytes(path), str(path)):
+            for resp in load_jsonl(CandidateResponse, read_file_bytes(path, max_bytes=MAX_JSONL_BYTES), str(path)):
                 found.setdefault(resp.response_id, resp)
         except DocumentError as exc:
             notes.append(Note("gold", f"{path.name} could not be read ({exc.problems[0]}); items whose gold "
@@ -353,13 +353,12 @@ def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgres
     of ``ratings.jsonl`` are read (stage ``Reading ratings``). A file without ratings is refused before the
     study's items are read.
     """
-    with gc_paused():
-        study, rubric = load_study_and_rubric(study_dir)
-        reading = None if progress is None else partial(progress, "Reading ratings")
-        found = read_rating_rows(collected_dir, rubric, reading)
-        if found.lines == 0:
-            raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
-        items, notes = load_items(study_dir)
-        gold = load_gold_responses(study_dir, items, notes)
-        return dataset_from_rows(found.rows, rubric, study, items, notes, found.problems, found.lines, gold,
-                                 excluded=found.excluded, cannot_rate=found.cannot_rate)
+    study, rubric = load_study_and_rubric(study_dir)
+    reading = None if progress is None else partial(progress, "Reading ratings")
+    found = read_rating_rows(collected_dir, rubric, reading)
+    if found.lines == 0:
+        raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
+    items, notes = load_items(study_dir)
+    gold = load_gold_responses(study_dir, items, notes)
+    return dataset_from_rows(found.rows, rubric, study, items, notes, found.problems, found.lines, gold,
+                             excluded=found.excluded, cannot_rate=found.cannot_rate)

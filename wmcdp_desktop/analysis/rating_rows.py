@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from wmcdp_desktop.core.documents import json_values_at_most, problems_from_validation_error, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.gc_pause import gc_paused
+from wmcdp_desktop.core.files import MAX_JSONL_BYTES
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.common import SEVERITIES
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
@@ -121,7 +121,7 @@ def cannot_rate_row_of(record: CannotRateRecord) -> CannotRateRow:
 
 def _numbered_lines(path: Path) -> list[tuple[int, str]]:
     source = str(path)
-    text = decode_text(read_file_bytes(path, source), source)
+    text = decode_text(read_file_bytes(path, source, MAX_JSONL_BYTES), source)
     return [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
 
 
@@ -176,26 +176,25 @@ def read_rating_rows(
         return rules.problems(record, None, where) or row_of(record, fields, fm_ids)
 
     out = RatingRows([], [], len(lines), 0, [])
-    with gc_paused():
-        for done, (number, line) in enumerate(lines, start=1):
-            where = f"{source}:{number}"
-            if json_values_at_most(line, MAX_LINE_VALUES):
-                try:
-                    obj = parse_json_text(line, where, from_utf8=True)
-                except DocumentError as exc:
-                    raise _syntax_error(lines[done:], source, exc.problems) from None
-                outcome = row_or_problems(obj, where, out.excluded < MAX_LINES_WITH_PROBLEMS)
-            else:
-                outcome = [Problem(where, "", f"holds more than {MAX_LINE_VALUES:,} JSON values; a rating record "
-                                   "has a few hundred")]
-            if isinstance(outcome, RatingRow):
-                out.rows.append(outcome)
-            elif isinstance(outcome, CannotRateRow):
-                out.cannot_rate.append(outcome)
-            else:
-                out = out._replace(excluded=out.excluded + 1)
-                if out.excluded <= MAX_LINES_WITH_PROBLEMS:
-                    out.problems.extend(outcome)
-            if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(lines)):
-                progress(done, len(lines))
+    for done, (number, line) in enumerate(lines, start=1):
+        where = f"{source}:{number}"
+        if json_values_at_most(line, MAX_LINE_VALUES):
+            try:
+                obj = parse_json_text(line, where, from_utf8=True)
+            except DocumentError as exc:
+                raise _syntax_error(lines[done:], source, exc.problems) from None
+            outcome = row_or_problems(obj, where, out.excluded < MAX_LINES_WITH_PROBLEMS)
+        else:
+            outcome = [Problem(where, "", f"holds more than {MAX_LINE_VALUES:,} JSON values; a rating record "
+                               "has a few hundred")]
+        if isinstance(outcome, RatingRow):
+            out.rows.append(outcome)
+        elif isinstance(outcome, CannotRateRow):
+            out.cannot_rate.append(outcome)
+        else:
+            out = out._replace(excluded=out.excluded + 1)
+            if out.excluded <= MAX_LINES_WITH_PROBLEMS:
+                out.problems.extend(outcome)
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(lines)):
+            progress(done, len(lines))
     return out

@@ -10,41 +10,31 @@ access (then keeps the last :data:`TASK_CACHE_SIZE` tasks used), so a 10,000-tas
 a 10-task one and memory does not grow with the tasks read.
 :meth:`OpenedBundle.verify` checks everything.
 
-bundle.json of a 10,000-task bundle holds 10,000 ``files`` entries. When every entry is plainly valid
-(an object of exactly ``path``, ``sha256``, ``size`` of the right types and forms, checked with a few
-regular expressions over all of them at once) the model validates the rest of the manifest only, and the
-cross-checks against the files present are set comparisons; anything else takes the full validation and
-the entry-by-entry checks, which word every problem (same messages, same order).
+bundle.json is read by the strict JSON reader; before the model validates it, its ``files`` and
+``task_order`` arrays are measured against the files present (a small hostile bundle.json holding a
+million empty entries is refused at once); then the model validates it whole and every entry is checked
+against the files present, one by one.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from operator import itemgetter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from wmcdp_desktop.core import strict_json
 from wmcdp_desktop.core.documents import load_bytes, validate_obj
-from wmcdp_desktop.core.errors import DocumentError, Problem
-from wmcdp_desktop.core.gc_pause import gc_paused
-from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN, BundleManifest
+from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, capped
+from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, read_regular
+from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.core.zips.reader import (
-    DEFAULT_LIMITS,
-    Limits,
-    SafeZip,
-    fold_name,
-    name_problem,
-    open_zip_file,
-)
+from wmcdp_desktop.core.strict_json import parse_json_bytes
+from wmcdp_desktop.core.zips.reader import SafeZip, open_zip_file
+from wmcdp_desktop.core.zips.rules import DEFAULT_LIMITS, Limits, fold_name, name_problem
 
 MANIFEST_NAME = "bundle.json"
 RUBRIC_NAME = "rubric.json"
@@ -184,13 +174,13 @@ class _FolderSource:
         if path.is_symlink() or not self._inside(path):
             raise DocumentError.single(self.display(name), "is a symbolic link or resolves outside the bundle folder")
         try:
-            with path.open("rb") as fh:
-                data = fh.read(self._limits.max_member_bytes + 1)
+            return read_regular(path, self._limits.max_member_bytes)
+        except FileTooLargeError:
+            raise DocumentError.single(self.display(name), "is too large for a bundle file") from None
+        except NotRegularFileError as exc:
+            raise DocumentError.single(self.display(name), str(exc.strerror)) from None
         except OSError as exc:
             raise DocumentError.single(self.display(name), f"cannot be read ({exc.strerror or exc})") from None
-        if len(data) > self._limits.max_member_bytes:
-            raise DocumentError.single(self.display(name), "is too large for a bundle file")
-        return data
 
 
 class Verification(NamedTuple):
@@ -211,21 +201,19 @@ class OpenedBundle:
         manifest: BundleManifest,
         manifest_sha256: str,
         rubric: Rubric,
-        files: dict[str, tuple[str, int]] | None = None,
+        digests: dict[str, bytes],
     ) -> None:
         self.path = path
-        if files is None:
-            files = {f.path: (f.sha256, f.size) for f in manifest.files}
-        self.files: dict[str, tuple[str, int]] = files
-        """Every file listed in bundle.json: path -> (sha256, size), in bundle.json order."""
+        self.digests = digests
+        """Every file listed in bundle.json: path -> its SHA-256 (32 bytes), in bundle.json order. (Sizes were
+        compared with the files present when the bundle opened; the digest is checked on every read.)"""
         self.manifest = manifest.model_copy(update={"files": []})
-        """bundle.json, checked, without its per-file entries: those are :attr:`files` (a 10,000-task bundle
+        """bundle.json, checked, without its per-file entries: those are :attr:`digests` (a 10,000-task bundle
         would otherwise keep 10,000 small models alive: about 4 MB of the app's peak memory)."""
         self.manifest_sha256 = manifest_sha256
         self.rubric = rubric
         self.task_ids: list[str] = list(manifest.task_order)
         self._source = source
-        self._order = {task_id: i for i, task_id in enumerate(self.task_ids)}
         self._cache: OrderedDict[str, Task] = OrderedDict()
         """The tasks used last, most recent at the end (at most TASK_CACHE_SIZE)."""
         self._lock = threading.Lock()
@@ -240,16 +228,15 @@ class OpenedBundle:
 
     def has_task(self, task_id: str) -> bool:
         """Whether ``task_id`` is one of the bundle's tasks (a dict lookup; ``task_ids`` is a list)."""
-        return task_id in self._order
+        return task_path(task_id) in self.digests
 
     def display(self, name: str) -> str:
         """How a file of this bundle is named in messages (``bundle.wmcdp!tasks/x.json``)."""
         return self._source.display(name)
 
     def _checked_bytes(self, name: str) -> bytes:
-        sha256, size = self.files[name]
         data = self._source.read(name)
-        if len(data) != size or sha256_hex(data) != sha256:
+        if hashlib.sha256(data).digest() != self.digests[name]:
             raise DocumentError.single(
                 self.display(name),
                 "does not match the SHA-256 in bundle.json: the bundle was changed or damaged; "
@@ -264,7 +251,7 @@ class OpenedBundle:
             if cached is not None:
                 self._cache.move_to_end(task_id)
                 return cached
-        if task_id not in self._order:
+        if not self.has_task(task_id):
             raise KeyError(task_id)
         name = task_path(task_id)
         data = self._checked_bytes(name)
@@ -293,7 +280,7 @@ class OpenedBundle:
         problems: list[Problem] = []
         responses: dict[str, str] = {}
         calibration = 0
-        names = list(self.files)
+        names = list(self.digests)
         total = len(names)
         for done, name in enumerate(names, start=1):
             try:
@@ -333,174 +320,79 @@ def _open_source(path: Path, limits: Limits) -> _Source:
     return _ZipSource(path, limits)
 
 
-def _pattern_lines(pattern: str) -> re.Pattern[str]:
-    """Lines joined by ``\\n``, each matching ``pattern`` (a ``^...$`` pattern without newlines)."""
-    body = pattern.removeprefix("^").removesuffix("$")
-    return re.compile(rf"(?:(?:{body})\n)*(?:{body})")
+def _array_length_problems(obj: Any, files_present: int, mdisp: str) -> list[Problem]:
+    """bundle.json's ``files`` and ``task_order`` measured before the model reads them. Every file listed and
+    every task needs a file of the bundle other than bundle.json; an array longer than that by more than
+    the problems listed for one document (a small hostile file can hold a million empty entries) is refused
+    at once, in one line. A few files missing are each named by the checks after the model."""
+    if not isinstance(obj, dict):
+        return []
+    most = files_present - 1
+    problems = []
+    for key, what in (("files", "files"), ("task_order", "tasks")):
+        value = obj.get(key)
+        if isinstance(value, list) and len(value) > most + MAX_PROBLEMS_PER_DOCUMENT:
+            problems.append(Problem(
+                mdisp, key, f"lists {len(value)} {what} but the bundle holds only {most} files besides bundle.json"
+            ))
+    return problems
 
 
-_PATH_LINES = _pattern_lines(BUNDLE_PATH_PATTERN)
-_PATH_OF, _SHA256_OF, _SIZE_OF = itemgetter("path"), itemgetter("sha256"), itemgetter("size")
-_NOT_HEX = str.maketrans("", "", "0123456789abcdef")
-"""Deletes the characters of a lower-case hex digest (``SHA256_PATTERN``): nothing is left of a valid one."""
-_SIZE_LIMIT = 1 << 63
-
-
-class _Entries(NamedTuple):
-    """bundle.json's ``files`` entries as columns, in bundle.json order."""
-
-    paths: list[str]
-    sha256s: list[str]
-    sizes: list[int]
-
-
-def _plain_file_entries(files: Any) -> _Entries | None:
-    """bundle.json's ``files`` as columns when every entry is certainly a valid ``BundleFile`` (an object
-    with exactly the keys path, sha256 and size, a path of its pattern, 64 lower-case hex digits, an
-    integer from 0), else ``None`` (then the model says what is wrong). Checked for all entries at once:
-    the paths joined by newlines (which no valid path holds) and matched by one regular expression."""
-    if type(files) is not list or len(files) < 2:
-        return None
-    try:
-        if set(map(len, files)) != {3}:
-            return None
-        # exactly path, sha256 and size (a list or text of three raises TypeError)
-        paths, shas, sizes = list(map(_PATH_OF, files)), list(map(_SHA256_OF, files)), list(map(_SIZE_OF, files))
-    except (TypeError, KeyError):
-        return None
-    if set(map(type, paths)) != {str} or set(map(type, shas)) != {str} or set(map(type, sizes)) != {int}:
-        return None  # type(...) is int: true and false are not sizes; 3.0 is left to the model
-    if min(sizes) < 0 or max(sizes) >= _SIZE_LIMIT:
-        return None
-    joined = "\n".join(paths)
-    if joined.count("\n") != len(paths) - 1 or not _PATH_LINES.fullmatch(joined):
-        return None
-    if set(map(len, shas)) != {64} or "".join(shas).translate(_NOT_HEX):
-        return None
-    return _Entries(paths, shas, sizes)
-
-
-_PLAIN_DECODER = json.JSONDecoder()
-"""Python's JSON parser without the strict parser's hooks: objects are built in C (the duplicate-key hook
-was a Python call per object: 10,000 for a 10,000-task bundle.json). See :func:`_load_manifest`."""
-
-
-def _load_manifest(data: bytes, mdisp: str) -> tuple[BundleManifest, _Entries]:
-    """bundle.json checked: the manifest and its ``files`` entries (as columns, in order).
-
-    The fast way, taken only when all of this holds, gives what :func:`load_bytes` gives (the model keeps
-    two entries; :class:`OpenedBundle` keeps none):
-
-    - no ``\\u`` escape anywhere (so no surrogate escape, and every character of a parsed string is one
-      of the text);
-    - the text is UTF-8 without BOM and JSON (the same parser as the strict one, without its hooks);
-    - every ``files`` entry is plainly valid (:func:`_plain_file_entries`) and the rest valid for the model:
-      then the document is at most three levels deep (all the strict nesting check would add), and holds no
-      NaN or float (the model takes none: what the strict number hooks refuse);
-    - no key appears twice in an object: every colon of the text separates a key from its value or is
-      inside a string, so the colons of the text less those of the parsed strings count the keys of the
-      text; that count equals the keys of the parsed objects only if no object lost a repeated key.
-
-    Anything else, and every error, goes through :func:`load_bytes` (strict JSON, then the whole model),
-    whose messages are the ones shown.
-    """
-    try:
-        if b"\\u" not in data:
-            obj = _PLAIN_DECODER.decode(strict_json.decode_text(data, mdisp))
-            entries = _plain_file_entries(obj.get("files")) if type(obj) is dict else None
-            if entries is not None:
-                manifest = validate_obj(BundleManifest, {**obj, "files": obj["files"][:2]}, mdisp)
-                # The parsed strings: top-level values, task ids, paths (keys are field names, digests hex).
-                string_colons = (
-                    sum(value.count(":") for value in obj.values() if type(value) is str)
-                    + "".join(manifest.task_order).count(":")
-                    + "".join(entries.paths).count(":")
-                )
-                if data.count(b":") - string_colons == len(obj) + 3 * len(entries.paths):
-                    return manifest, entries
-    except (DocumentError, ValueError, RecursionError):
-        pass
-    manifest = load_bytes(BundleManifest, data, mdisp)
-    files = manifest.files
-    return manifest, _Entries([f.path for f in files], [f.sha256 for f in files], [f.size for f in files])
-
-
-def _cross_checks_pass(sizes: dict[str, int], entries: _Entries, task_order: list[str]) -> bool:
-    """True when the entry-by-entry checks of :func:`_cross_check_problems` would find nothing: set and
-    dict comparisons (the paths are valid ``BundleFile`` paths: ``rubric.json`` or ``tasks/<id>.json``)."""
-    listed = dict(zip(entries.paths, entries.sizes, strict=True))
-    if len(listed) != len(entries.paths) or RUBRIC_NAME not in listed:
-        return False  # a path listed twice, or no rubric
-    if not listed.items() <= sizes.items():
-        return False  # listed but missing, or another size
-    # Each path but rubric.json (listed once) is tasks/<id>.json, <id> without "/" or a newline: the ids of
-    # the task files are the paths joined by newlines less rubric.json's line, "tasks/" after each newline
-    # and ".json" before each.
-    lines = ("\n" + "\n".join(entries.paths) + "\n").replace(f"\n{RUBRIC_NAME}\n", "\n", 1)
-    file_ids = lines.replace("\ntasks/", "\n").replace(".json\n", "\n")[1:-1].split("\n")
-    order = set(task_order)
-    if not len(file_ids) == len(order) == len(task_order) or not order.issuperset(file_ids):
-        return False  # a task without a file, a task file not in task_order, a task listed twice
-    return len(sizes) == len(listed) + 1 and MANIFEST_NAME in sizes  # no unlisted file (listed <= present)
+def _load_manifest(source: _Source, mdisp: str, files_present: int) -> tuple[BundleManifest, str]:
+    """bundle.json read strictly, its arrays measured against the files present, then validated; and its
+    SHA-256. Its bytes (1.8 MB for 10,000 tasks) are let go before the model is built."""
+    data = source.read(MANIFEST_NAME)
+    sha256 = sha256_hex(data)
+    obj = parse_json_bytes(data, mdisp)
+    del data
+    problems = _array_length_problems(obj, files_present, mdisp)
+    if problems:
+        raise DocumentError(problems)
+    return validate_obj(BundleManifest, obj, mdisp), sha256
 
 
 def _cross_check_problems(
-    source: _Source,
-    mdisp: str,
-    names: Iterable[str],
-    entries: _Entries,
-    task_order: list[str],
-) -> tuple[list[Problem], dict[str, int]]:
+    source: _Source, mdisp: str, sizes: dict[str, int], manifest: BundleManifest, listed: dict[str, int]
+) -> Iterator[Problem]:
     """Every disagreement between bundle.json and the files present, in the order they are reported;
-    and the index of each listed path's first entry."""
-    names = set(names)
-    problems: list[Problem] = []
-    listed: dict[str, int] = {}
-    for i, (path, size) in enumerate(zip(entries.paths, entries.sizes, strict=True)):
+    fills ``listed`` with the index of each listed path's first entry."""
+    for i, entry in enumerate(manifest.files):
+        path = entry.path
         if path in listed:
-            problems.append(Problem(mdisp, f"files[{i}].path", f"{path!r} is listed twice"))
+            yield Problem(mdisp, f"files[{i}].path", f"{path!r} is listed twice")
             continue
         listed[path] = i
-        if path not in names:
-            problems.append(Problem(mdisp, f"files[{i}].path", f"{path!r} is listed but not in the bundle"))
-        elif source.size(path) != size:
-            problems.append(
-                Problem(
-                    source.display(path),
-                    "",
-                    f"is {source.size(path)} bytes but bundle.json says {size}: the bundle was changed "
-                    "or damaged",
-                )
+        if path not in sizes:
+            yield Problem(mdisp, f"files[{i}].path", f"{path!r} is listed but not in the bundle")
+        elif sizes[path] != entry.size:
+            yield Problem(
+                source.display(path),
+                "",
+                f"is {sizes[path]} bytes but bundle.json says {entry.size}: the bundle was changed or damaged",
             )
     if RUBRIC_NAME not in listed:
-        problems.append(Problem(mdisp, "files", "rubric.json is not listed"))
+        yield Problem(mdisp, "files", "rubric.json is not listed")
     seen_tasks: set[str] = set()
-    for i, task_id in enumerate(task_order):
+    for i, task_id in enumerate(manifest.task_order):
         if task_id in seen_tasks:
-            problems.append(Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} appears more than once"))
+            yield Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} appears more than once")
         seen_tasks.add(task_id)
         if task_path(task_id) not in listed:
-            problems.append(Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} has no file in files"))
+            yield Problem(mdisp, f"task_order[{i}]", f"task {task_id!r} has no file in files")
     for name, i in listed.items():
         if name.startswith("tasks/") and name.removeprefix("tasks/").removesuffix(".json") not in seen_tasks:
-            problems.append(Problem(mdisp, f"files[{i}].path", f"{name!r} is not in task_order"))
-    for name in sorted(names - set(listed) - {MANIFEST_NAME}):
-        problems.append(Problem(source.display(name), "", "is not listed in bundle.json (unexpected file)"))
-    return problems, listed
+            yield Problem(mdisp, f"files[{i}].path", f"{name!r} is not in task_order")
+    for name in sorted(sizes.keys() - listed.keys() - {MANIFEST_NAME}):
+        yield Problem(source.display(name), "", "is not listed in bundle.json (unexpected file)")
 
 
 def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
     """Open a ``.wmcdp``/``.zip`` bundle or a bundle folder. See the module docstring.
 
-    Raises :class:`DocumentError` with every problem found (each naming the file and JSON path).
+    Raises :class:`DocumentError` with every problem found (each naming the file and JSON path; at most
+    :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT` of those of bundle.json).
     """
-    # Opening 10,000 tasks makes tens of thousands of short-lived tuples, dicts and lists; in the app (some
-    # 45,000 tracked objects) the collections they set off took 20-30 ms of about 100 (benchmarks/).
-    with gc_paused():
-        return _open_bundle(Path(path), limits)
-
-
-def _open_bundle(path: Path, limits: Limits) -> OpenedBundle:
+    path = Path(path)
     source = _open_source(path, limits)
     sizes = source.sizes()
     names = sizes.keys()
@@ -510,11 +402,8 @@ def _open_bundle(path: Path, limits: Limits) -> OpenedBundle:
         if nested:
             hint = f" (found {nested[0]!r}: the bundle folder was zipped with an extra folder level)"
         raise DocumentError.single(source.label, f"is not a WM-CDP bundle: bundle.json is missing{hint}")
-    manifest_bytes = source.read(MANIFEST_NAME)
     mdisp = source.display(MANIFEST_NAME)
-    manifest, entries = _load_manifest(manifest_bytes, mdisp)
-    manifest_sha256 = sha256_hex(manifest_bytes)
-    del manifest_bytes  # 1.8 MB for 10,000 tasks: not kept while the rest is checked
+    manifest, manifest_sha256 = _load_manifest(source, mdisp, len(sizes))
 
     major = manifest.format_version.split(".", 1)[0]
     if major != str(SUPPORTED_FORMAT_MAJOR):
@@ -524,18 +413,17 @@ def _open_bundle(path: Path, limits: Limits) -> OpenedBundle:
             f"(it reads {SUPPORTED_FORMAT_MAJOR}.x); please update the app",
             "format_version",
         )
-    if _cross_checks_pass(sizes, entries, manifest.task_order):
-        problems: list[Problem] = []
-        files = dict(zip(entries.paths, zip(entries.sha256s, entries.sizes, strict=True), strict=True))
-    else:
-        problems, listed = _cross_check_problems(source, mdisp, names, entries, manifest.task_order)
-        files = {path: (entries.sha256s[i], entries.sizes[i]) for path, i in listed.items()}  # first entries
-    del entries
+    listed: dict[str, int] = {}
+    problems = capped(_cross_check_problems(source, mdisp, sizes, manifest, listed))
+    # The first entry of each path; the path strings are the source's own (one string per name in memory).
+    names_present = {name: name for name in sizes}
+    digests = {names_present.get(path, path): bytes.fromhex(manifest.files[i].sha256) for path, i in listed.items()}
+    del names_present
     rubric: Rubric | None = None
-    if RUBRIC_NAME in files and RUBRIC_NAME in names:
+    if RUBRIC_NAME in digests and RUBRIC_NAME in sizes:
         try:
             data = source.read(RUBRIC_NAME)
-            if sha256_hex(data) != files[RUBRIC_NAME][0]:
+            if hashlib.sha256(data).digest() != digests[RUBRIC_NAME]:
                 problems.append(
                     Problem(source.display(RUBRIC_NAME), "", "does not match the SHA-256 in bundle.json: changed or damaged")
                 )
@@ -545,4 +433,4 @@ def _open_bundle(path: Path, limits: Limits) -> OpenedBundle:
             problems.extend(exc.problems)
     if problems or rubric is None:
         raise DocumentError(problems or [Problem(source.label, "", "rubric.json cannot be read")])
-    return OpenedBundle(path, source, manifest, manifest_sha256, rubric, files)
+    return OpenedBundle(path, source, manifest, manifest_sha256, rubric, digests)

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, more_problems
 
 MAX_DEPTH = 64
 """Deepest nesting of arrays/objects accepted; real documents are under 10 levels deep."""
@@ -69,12 +69,6 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
     return line, col
 
 
-# A JSON string literal; an unterminated one runs to the end of the text (as the parser would read it).
-# The repetition can only stop at a quote, a trailing backslash or the end, so it never backtracks.
-_STRING_LITERAL = re.compile(r'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?\Z)')
-_BRACKET = re.compile(r"[\[\]{}]")
-
-
 _PLAIN_SYNTAX = {
     "Expecting ',' delimiter": "a comma is missing between two values, or a text value is not closed with a double quote",
     "Expecting ':' delimiter": "a colon (:) is missing after a key",
@@ -112,21 +106,19 @@ def _syntax_message(exc: json.JSONDecodeError) -> str:
     return f"is not valid JSON at line {exc.lineno} column {exc.colno}: {plain}"
 
 
-def _depth_ok(text: str) -> bool:
-    """Cheap upper bound on nesting depth, counted on brackets outside strings."""
-    # Fast path: few brackets means shallow.
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return True
-    # Strings removed and brackets found by regular expressions (C speed): a 100 KB conversation with
-    # a hundred turns took 76 ms character by character in Python, it takes about 1 ms this way.
-    depth = 0
-    for ch in _BRACKET.findall(_STRING_LITERAL.sub("", text)):
-        if ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return False
-        else:
-            depth -= 1
+def _too_deep(value: Any) -> bool:
+    """Whether arrays and objects nest more than :data:`MAX_DEPTH` levels in the parsed ``value`` (looked at
+    level by level, so no deeper than that)."""
+    level = [value] if isinstance(value, dict | list) else []
+    for _ in range(MAX_DEPTH):
+        below = []
+        for container in level:
+            for item in container.values() if isinstance(container, dict) else container:
+                if isinstance(item, dict | list):
+                    below.append(item)
+        if not below:
+            return False
+        level = below
     return True
 
 
@@ -183,8 +175,6 @@ def parse_json_text(text: str, source: str, *, from_utf8: bool = False) -> Any:
     """
     if text.startswith("\ufeff"):
         raise DocumentError.single(source, "starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
-    if not _depth_ok(text):
-        raise DocumentError.single(source, f"is nested more than {MAX_DEPTH} levels deep")
     # Only a \uD800-\uDFFF escape can make a lone surrogate: the substring test (C speed) spares almost
     # every document the escape scan, which costs about a microsecond per character (benchmarks/).
     escapes = "\\ud" in text or "\\uD" in text
@@ -202,10 +192,13 @@ def parse_json_text(text: str, source: str, *, from_utf8: bool = False) -> Any:
         raise DocumentError.single(source, f"key {exc.key!r} appears more than once in the same object") from None
     except json.JSONDecodeError as exc:
         raise DocumentError.single(source, _syntax_message(exc)) from None
-    except RecursionError:
+    except RecursionError:  # the parser's own limit (about a thousand levels), far beyond MAX_DEPTH
         raise DocumentError.single(source, f"is nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as exc:  # NaN/Infinity, huge numbers, int digit limit
         raise DocumentError.single(source, f"is not valid JSON: {exc}") from None
+    # A text with at most MAX_DEPTH brackets cannot nest deeper (C-speed counts spare most documents the walk).
+    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(value):
+        raise DocumentError.single(source, f"is nested more than {MAX_DEPTH} levels deep")
     # Parsed strings can hold a surrogate only from such an escape or a raw surrogate in ``text``.
     raw = not from_utf8 and _SURROGATE.search(text) is not None
     lone = _lone_surrogate(value) if escapes or raw else None
@@ -225,10 +218,12 @@ def parse_json_bytes(data: bytes, source: str) -> Any:
 def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
     """Parse JSON Lines: one JSON value per non-blank line. Returns ``(line_number, value)`` pairs.
 
-    Every bad line is reported (as ``source:LINE``), not only the first.
+    Every bad line is reported (as ``source:LINE``), not only the first (up to
+    :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT`, then how many more).
     """
     text = decode_text(data, source)
     problems: list[Problem] = []
+    more = 0
     out: list[tuple[int, Any]] = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -236,62 +231,21 @@ def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
         try:
             out.append((number, parse_json_text(line, f"{source}:{number}", from_utf8=True)))
         except DocumentError as exc:
-            problems.extend(exc.problems)
+            if len(problems) < MAX_PROBLEMS_PER_DOCUMENT:
+                problems.extend(exc.problems)
+            else:
+                more += len(exc.problems)
+    if more:
+        problems.append(more_problems(source, more))
     if problems:
         raise DocumentError(problems)
     return out
 
 
-class _NotPlain(Exception):
-    """A value the fast writer does not take (it is written by ``json.dumps`` instead)."""
-
-
-_I64 = 1 << 63
-_NOT_FINITE = frozenset({"nan", "inf", "-inf"})
-
-
-def _sorted_plain(obj: Any) -> Any:
-    """A copy of ``obj`` with every object's keys in sorted order, if it holds only str-keyed dicts,
-    lists, str, bool, None, 64-bit ints and finite floats whose repr has no exponent; else
-    :class:`_NotPlain`."""
-    kind = type(obj)
-    if kind is dict:
-        try:
-            keys = sorted(obj)
-        except TypeError:
-            raise _NotPlain from None
-        out = {}
-        for key in keys:
-            if type(key) is not str:
-                raise _NotPlain
-            out[key] = _sorted_plain(obj[key])
-        return out
-    if kind is list or kind is tuple:
-        return [_sorted_plain(v) for v in obj]
-    if kind is str or kind is bool or obj is None:
-        return obj
-    if kind is int and -_I64 <= obj < _I64:
-        return obj
-    if kind is float and "e" not in (text := repr(obj)) and text not in _NOT_FINITE:
-        return obj  # Python's repr and pydantic-core agree on floats written without an exponent
-    raise _NotPlain
-
-
 def dumps_canonical(obj: Any) -> str:
     """The project's one way of writing JSON: UTF-8, sorted keys, 2-space indent, trailing newline.
 
-    Deterministic, so the same document always gives the same bytes (and sha256). The text is exactly
-    ``json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\\n"``; the
-    standard library writes indented JSON in pure Python, so documents made only of strings, integers,
-    booleans, nulls, lists, objects and floats written without an exponent (every record, draft
-    and task) are written by pydantic-core's
-    serializer from a key-sorted copy instead (about 3x faster, same bytes: a Hypothesis test compares
-    the two); anything else (floats, lone surrogates, ...) goes through ``json.dumps``.
+    Deterministic, so the same document always gives the same bytes (and sha256). NaN and infinities
+    raise ``ValueError`` (JSON has none).
     """
-    try:
-        plain = _sorted_plain(obj)
-        from pydantic_core import to_json
-
-        return to_json(plain, indent=2).decode("utf-8") + "\n"
-    except (_NotPlain, ValueError, RecursionError):
-        return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\n"
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False) + "\n"

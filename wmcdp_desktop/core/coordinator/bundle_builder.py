@@ -77,7 +77,7 @@ from wmcdp_desktop.core.models.unblinding_key import (
 from wmcdp_desktop.core.paths import MAX_NAME_BYTES, check_id, child_path
 from wmcdp_desktop.core.record_rules import text_sha256
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.zips.reader import deterministic_zip
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 ID_SCHEME = (
     "secret = SHA-256(study.json, rubric.json, responses, seed); candidate_response_id = 'cr-' + "

@@ -29,7 +29,7 @@ from typing import NamedTuple
 from wmcdp_desktop.core.coordinator.export_checks import ChainSummary, check_export_audit
 from wmcdp_desktop.core.documents import json_values_at_most, load_record_bytes, read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, capped
-from wmcdp_desktop.core.gc_pause import gc_paused
+from wmcdp_desktop.core.files import open_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, ResultsManifest
 from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.record_rules import own_problems, time_problems
@@ -109,10 +109,15 @@ def is_zip_path(path: Path) -> bool:
     if path.suffix.lower() in (".zip", ".wmcdpr"):
         return True
     try:
-        with path.open("rb") as fh:
-            return fh.read(2) == b"PK"
+        fd, _ = open_regular(path)  # a FIFO is not waited on
     except OSError:
         return False
+    try:
+        return os.read(fd, 2) == b"PK"
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 MAX_RECORD_VALUES = 100_000
@@ -353,15 +358,14 @@ def read_records(
             targets.append(("export", path))
         else:
             targets.append(("record", str(path)))
-    with gc_paused():
-        for done, (kind, target) in enumerate(targets, start=1):
-            if kind == "export":
-                _add_export(result, read_export(Path(target)), keep_records)
-            else:
-                source = str(target)
-                _add_record(result, source, _read_record_file(source, keep_records))
-            if progress is not None:
-                progress(done, len(targets))
+    for done, (kind, target) in enumerate(targets, start=1):
+        if kind == "export":
+            _add_export(result, read_export(Path(target)), keep_records)
+        else:
+            source = str(target)
+            _add_record(result, source, _read_record_file(source, keep_records))
+        if progress is not None:
+            progress(done, len(targets))
     return result
 
 

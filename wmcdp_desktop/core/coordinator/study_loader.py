@@ -32,6 +32,7 @@ from pydantic import BaseModel
 from wmcdp_desktop.core.coordinator.leak_normalise import skeleton
 from wmcdp_desktop.core.documents import load_bytes, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.files import MAX_JSONL_BYTES
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.case import Case
@@ -243,7 +244,7 @@ def _read_responses(paths: list[Path], reading: _Reading) -> tuple[list[LoadedRe
     for path in paths:
         source = _rel(reading.root, path)
         try:
-            data = read_file_bytes(path, source)
+            data = read_file_bytes(path, source, MAX_JSONL_BYTES)
         except DocumentError as exc:
             reading.problems.extend(exc.problems)
             reading.tick()

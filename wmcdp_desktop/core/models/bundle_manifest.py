@@ -13,7 +13,7 @@ BUNDLE_FORMAT_VERSION = "1.1.0"
 """1.1.0 added the optional ``blinding_check_labels``."""
 
 BUNDLE_PATH_PATTERN = r"^(rubric\.json|tasks/[A-Za-z0-9]([A-Za-z0-9._-]{0,126}[A-Za-z0-9_-])?\.json)$"
-"""What a path in ``files`` may be (also checked without the model when a bundle opens: core/bundle_reader.py)."""
+"""What a path in ``files`` may be."""
 BundlePath = Annotated[str, Field(pattern=BUNDLE_PATH_PATTERN)]
 
 

@@ -22,6 +22,7 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.atomic import atomic_write_bytes
 from wmcdp_desktop.core.errors import StorageError
+from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, read_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
 from wmcdp_desktop.core.paths import check_id, name_problem
 from wmcdp_desktop.core.rater.storage import RaterStore, sha256_hex
@@ -82,7 +83,7 @@ def build_export(
     digests: list[tuple[str, str]] = []
     for rf in files:
         try:
-            data = rf.path.read_bytes()
+            data = read_regular(rf.path, MAX_DOCUMENT_BYTES)
         except OSError as exc:
             raise StorageError(f"Could not read the record {rf.path}: {exc.strerror or exc}.") from exc
         name = f"records/{rf.path.name}"

@@ -14,6 +14,7 @@ from pydantic import Field
 from wmcdp_desktop.core.atomic import atomic_write_text
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
+from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, read_regular
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import Identifier, Int, id_problem
 from wmcdp_desktop.core.rater.timing import DEFAULT_IDLE_TIMEOUT
@@ -72,7 +73,7 @@ def load_settings(data_dir: Path) -> tuple[Settings, str | None]:
     """The settings and, when the file was unreadable, a plain warning (defaults are used then)."""
     path = settings_path(data_dir)
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_DOCUMENT_BYTES)
     except FileNotFoundError:
         return Settings(), None
     except OSError as exc:

@@ -53,6 +53,7 @@ from wmcdp_desktop.core.atomic import (
 )
 from wmcdp_desktop.core.documents import load_bytes, load_record_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
+from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, MAX_JSONL_BYTES, read_regular
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.paths import check_id, child_path
@@ -140,7 +141,7 @@ class InstanceLock:
 
     def _holder_words(self) -> str:
         try:
-            info = json.loads(self.info_path.read_text(encoding="utf-8"))
+            info = json.loads(read_regular(self.info_path, 64 * 1024).decode("utf-8"))
             return f" (process {int(info['pid'])} on {str(info['host'])[:60]}, since {str(info['since'])[:25]})"
         except (OSError, ValueError, KeyError, TypeError):
             return ""
@@ -291,7 +292,7 @@ class RaterStore:
     def read_audit(self) -> list[dict[str, Any]]:
         """Every complete event line (a torn last line after a crash is skipped)."""
         try:
-            text = self.audit_path.read_text(encoding="utf-8", errors="replace")
+            text = read_regular(self.audit_path, MAX_JSONL_BYTES).decode("utf-8", errors="replace")
         except FileNotFoundError:
             return []
         out = []
@@ -318,7 +319,7 @@ class RaterStore:
         """The saved draft, or None. An unreadable draft is moved to ``quarantine/`` (and audited)."""
         path = self.draft_path(task_id)
         try:
-            data = path.read_bytes()
+            data = read_regular(path, MAX_DOCUMENT_BYTES)
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -421,7 +422,7 @@ class RaterStore:
         missing = [rf for rf in self.record_files() if rf.path.name not in mentioned]
         for rf in missing:
             try:
-                digest = sha256_hex(rf.path.read_bytes())
+                digest = sha256_hex(read_regular(rf.path, MAX_DOCUMENT_BYTES))
             except OSError:
                 continue
             self.audit("record_recovered", task_id=rf.task_id, revision=rf.revision, file=rf.path.name, sha256=digest)
@@ -440,7 +441,7 @@ class RaterStore:
     def load_record(self, task_id: str, revision: int) -> TaskRecord:
         path = self.record_path(task_id, revision)
         try:
-            data = path.read_bytes()
+            data = read_regular(path, MAX_DOCUMENT_BYTES)
         except OSError as exc:
             raise StorageError(f"Could not read the record {path}: {exc.strerror or exc}.") from exc
         return load_record_bytes(data, str(path))
