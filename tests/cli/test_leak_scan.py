@@ -220,12 +220,14 @@ def test_stale_or_wrong_acceptances(tmp_path: Path, capsys: pytest.CaptureFixtur
         {"term": "Claude", "reason": "x"},
         {"file": "cases/CASE-001.json", "term": "Claude", "reason": " "},
     ]
-    edit_json(study / "study.json", lambda o: o.update(accepted_findings=malformed))
-    code, _out, err = run(capsys, "study", "validate", str(study))
-    assert code == 1
-    assert "accepted_findings[0]: give exactly one of response_id and file" in err
-    assert "accepted_findings[1]: give exactly one of response_id and file" in err
-    assert "accepted_findings[2].reason: must not be blank" in err
+    expected = ["accepted_findings[0]: give exactly one of response_id and file",
+                "accepted_findings[0]: give exactly one of response_id and file",
+                "accepted_findings[0].reason: must not be blank"]
+    for entry, words in zip(malformed, expected, strict=True):  # a list stops at its first bad item: one at a time
+        edit_json(study / "study.json", lambda o, entry=entry: o.update(accepted_findings=[entry]))
+        code, _out, err = run(capsys, "study", "validate", str(study))
+        assert code == 1
+        assert words in err
 
     pointing_nowhere = [
         {"response_id": "resp-9999", "term": "Claude", "reason": "x"},

@@ -9,7 +9,6 @@ a zip that is no export), a record file named directly, a missing path and an em
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import os
@@ -213,21 +212,3 @@ def test_read_file_bytes_reads_whole_files_and_words_errors_plainly(tmp_path: Pa
         assert raised.value.problems[0].file == str(path)
 
 
-def test_garbage_collector_left_as_it_was(mixed: Mixed) -> None:
-    assert gc.isenabled()
-    seen: list[bool] = []
-    read_records(mixed.paths, lambda d, t: seen.append(gc.isenabled()))
-    assert gc.isenabled() and seen and not any(seen)  # paused while reading, back on after
-
-    def interrupt(done: int, total: int) -> None:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        read_records(mixed.paths, interrupt)
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        read_records(mixed.paths)
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
