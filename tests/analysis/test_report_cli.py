@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,9 @@ def full_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_writes_html_tables_and_summary(full_report: Path) -> None:
     out = full_report / "out"
     assert (out / "report.html").is_file()
+    if os.name == "posix":  # results per model, unblinded: owner-only like the key (issue 13, item 7)
+        for path in [out / "report.html", out / "summary.json", *(out / "tables").iterdir()]:
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     summary = _strict_json(out / "summary.json")
     assert summary["meta"]["ratings"] == 108 and summary["meta"]["seed"] == 3
     assert summary["meta"]["intervals"] == "for raters and items like these"

@@ -170,10 +170,26 @@ def test_rater_dialog_other_bad_ids_get_the_general_rule(qtbot: Any) -> None:
     dialog = RaterDialog(None, None)
     qtbot.addWidget(dialog)
     dialog.show()
-    for bad in ("", "-x", "dr/smith"):
+    cases = {
+        "": "Enter your rater id.",
+        "-x": "must start with a letter or digit, not -",
+        "dr/smith": "cannot contain /",
+        "../../../../x": "cannot contain /",
+        "D:evil": "cannot contain :",
+        "CON": "CON is a reserved name on Windows",
+        "com1.txt": "com1 is a reserved name on Windows",
+        "r01.": "cannot end with a dot",
+        "Hélène": "cannot contain é",
+        "a\u200bb": "invisible character (U+200B)",
+        "x" * 129: "has 129 characters",
+    }
+    for bad, words in cases.items():
         dialog.id_edit.setText(bad)
         qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
-        assert "letters, digits and . _ : -" in dialog.problem.text(), bad
+        assert dialog.result() != RaterDialog.DialogCode.Accepted, bad
+        assert words in dialog.problem.text(), (bad, dialog.problem.text())
+        if bad and words.startswith("cannot contain"):
+            assert "letters A-Z, digits, - _ and ." in dialog.problem.text()
 
 
 def test_save_status_after_restoring_a_draft_and_times_in_local_time(

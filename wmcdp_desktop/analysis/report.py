@@ -30,8 +30,9 @@ from wmcdp_desktop.analysis.intervals import (
     scope_text,
 )
 from wmcdp_desktop.analysis.loading import Dataset, load_dataset
-from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.paths import child_path
 
 DEFAULT_BOOTSTRAP = 200
 """Shuffled-rater copies behind the intervals (``--bootstrap``; the rater part's noise reference)."""
@@ -271,6 +272,8 @@ def check_out_dir(out_dir: Path) -> None:
 
 
 def write_report(report: Report, out_dir: Path) -> list[Path]:
+    """Write the tables, summary and HTML report, owner-only (0600) whatever the umask: they give results
+    per model, unblinded, like the key and ``results collect``'s outputs."""
     from wmcdp_desktop.analysis.html_report import render_html
 
     check_out_dir(out_dir)
@@ -280,15 +283,16 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
     except OSError as exc:
         raise WmcdpError(f"cannot create the report folder {out_dir}: {exc.strerror or exc}") from None
     written: list[Path] = []
+    tables = out_dir / "tables"
     for t in report.tables():
-        path = out_dir / "tables" / f"{t.name}.csv"
-        atomic_write_text(path, table_csv(t))
+        path = child_path(tables, f"{t.name}.csv")
+        atomic_write_text(path, table_csv(t), mode=OWNER_ONLY)
         written.append(path)
     notes_t = Table("notes", "Notes", ["section", "note"], [[n.section, n.text] for n in report.notes])
-    atomic_write_text(out_dir / "tables" / "notes.csv", table_csv(notes_t))
-    atomic_write_text(out_dir / "summary.json", summary_json(report))
-    atomic_write_bytes(out_dir / "report.html", render_html(report).encode("utf-8"))
-    written += [out_dir / "tables" / "notes.csv", out_dir / "summary.json", out_dir / "report.html"]
+    atomic_write_text(tables / "notes.csv", table_csv(notes_t), mode=OWNER_ONLY)
+    atomic_write_text(out_dir / "summary.json", summary_json(report), mode=OWNER_ONLY)
+    atomic_write_bytes(out_dir / "report.html", render_html(report).encode("utf-8"), mode=OWNER_ONLY)
+    written += [tables / "notes.csv", out_dir / "summary.json", out_dir / "report.html"]
     return written
 
 

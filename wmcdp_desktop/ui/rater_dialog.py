@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from wmcdp_desktop.core.models.common import IDENTIFIER_PATTERN
+from wmcdp_desktop.core.models.common import MAX_ID_LENGTH, IdIssue, id_issue
 from wmcdp_desktop.ui.accessible import plain_name
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel
@@ -22,8 +20,9 @@ class RaterDialog(QDialog):
         self.setWindowTitle(self.tr("Who is rating?"))
         intro = PlainLabel(
             self.tr(
-                "Enter the rater id your study coordinator gave you (letters, digits and . _ : -). It goes into "
-                "every rating you submit and is remembered on this computer."
+                "Enter the rater id your study coordinator gave you (letters, digits, - _ and . without spaces). "
+                "It goes into every rating you submit, names the folder your ratings are kept in, and is "
+                "remembered on this computer."
             )
         )
         self.id_edit = QLineEdit(rater_id or "")
@@ -56,19 +55,44 @@ class RaterDialog(QDialog):
         return self.role_edit.text().strip() or None
 
     def _accept(self) -> None:
-        rater_id = self.rater_id()
-        if not re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), rater_id):
-            suggestion = re.sub(r"\s+", "_", rater_id)
-            if rater_id and re.search(r"\s", rater_id) and re.fullmatch(IDENTIFIER_PATTERN.strip("^$"), suggestion):
-                message = self.tr("A rater id cannot contain spaces: use for example {suggestion}").format(
-                    suggestion=suggestion
-                )
-            else:
-                message = self.tr(
-                    "Enter a rater id of 1-128 letters, digits and . _ : - (starting with a letter or digit)."
-                )
-            self.problem.show_problem(message)
+        issue = id_issue(self.rater_id())
+        if issue is not None:
+            self.problem.show_problem(self.issue_text(issue))
             self.adjustSize()  # grow to fit the message instead of squeezing the text above it
             self.id_edit.setFocus()
             return
         self.accept()
+
+    def issue_text(self, issue: IdIssue) -> str:
+        """Why the id cannot be used, in the rater's language (the one id rule: core/models/common.py)."""
+        rule = self.tr(
+            "A rater id may hold only letters A-Z, digits, - _ and . (at most {max} characters, starting with a "
+            "letter or digit)."
+        ).format(max=MAX_ID_LENGTH)
+        char = issue.char
+        if issue.kind == "empty":
+            return self.tr("Enter your rater id.")
+        if issue.kind == "too_long":
+            return self.tr("This rater id has {n} characters; it may have at most {max}.").format(
+                n=issue.length, max=MAX_ID_LENGTH
+            )
+        if issue.kind == "reserved":
+            return self.tr(
+                "{name} is a reserved name on Windows (CON, PRN, AUX, NUL, COM1-9 and LPT1-9) and cannot name "
+                "your folder; choose another rater id."
+            ).format(name=char)
+        if issue.kind == "space":
+            if issue.suggestion:
+                return self.tr("A rater id cannot contain spaces: use for example {suggestion}").format(
+                    suggestion=issue.suggestion
+                )
+            return self.tr("A rater id cannot contain spaces. {rule}").format(rule=rule)
+        if issue.kind == "trailing_dot":
+            return self.tr("A rater id cannot end with a dot.")
+        if issue.kind == "start":
+            return self.tr("A rater id must start with a letter or digit, not {char}. {rule}").format(char=char, rule=rule)
+        if issue.kind == "invisible":
+            return self.tr("The rater id holds an invisible character (U+{code}). {rule}").format(
+                code=f"{ord(char):04X}", rule=rule
+            )
+        return self.tr("A rater id cannot contain {char}. {rule}").format(char=char, rule=rule)
