@@ -30,6 +30,7 @@ def bundle_docs(sample_docs: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]
     rubric = sample_docs("Rubric")
     t1 = sample_docs("Task")
     t2 = sample_docs("CalibrationTask")
+    t2["candidate_response_id"] = "cr-5d0e42"  # every task its own response: the bundle verifies clean
     t3 = copy.deepcopy(t1)
     t3["task_id"] = "T-0003"
     t3["candidate_response_id"] = "cr-77b2e0"

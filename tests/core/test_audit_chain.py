@@ -131,3 +131,27 @@ def test_receipt_codes_are_short_and_forgiving() -> None:
     assert normalise_receipt(code.replace("0", "O").replace("1", "l")) == code
     for bad in ("", "ABCDE", code + "X", "UUUUU-UUUUU", "ABCDE_FGHJK"):
         assert normalise_receipt(bad) is None
+
+
+def test_two_threads_appending_through_two_store_objects_keep_one_chain(tmp_path: Path) -> None:
+    """The app exports on a worker thread (its own store object, an "exported" line) while the rater's drafts
+    are saved on the GUI thread ("draft_saved" lines): every link is made from the head before it."""
+    import threading
+
+    gui, worker = RaterStore(tmp_path, "B-test", "R01", FakeClock()), None
+    gui.ensure()
+    worker = gui.twin()
+    start = threading.Barrier(2)
+
+    def append(store: RaterStore, event: str) -> None:
+        start.wait()
+        for i in range(300):
+            store.audit(event, durable=False, n=i)
+
+    threads = [threading.Thread(target=append, args=(s, e)) for s, e in ((gui, "draft_saved"), (worker, "exported"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    check = verify_chain(gui.audit_path.read_bytes())
+    assert check.problems == [] and check.ok and check.lines == 600

@@ -1,10 +1,13 @@
-"""Opening a bundle for rating: read it, check it is this rater's, build the store and the session, open
-the first unfinished task.
+"""Opening a bundle for rating, off the GUI thread: read it and check it is this rater's (a job that can
+be cancelled), then build the store and the session and open the first unfinished task (a second, short
+job).
 
 :class:`BundleOpener` reports the outcome with signals (``opened`` with a :class:`StartedSession`, or
-``failed`` with a plain message); the window decides what to show. ``release_current`` is called once the
-new bundle is known to be good, just before its session starts: the bundle on screen (possibly the same
-one, whose files the new session reads) is closed and saved first, and stays open when the new one fails.
+``failed`` with a plain message); the window decides what to show. Between the two jobs, on the GUI
+thread, ``release_current`` closes the bundle on screen (saving it): it may be the same bundle, whose files
+the new session reads. A bundle that cannot be opened, or an opening cancelled, leaves the one on screen
+open. The bundle read by the first job is handed to the second and the session back to the window, each
+once: no object is used by two threads.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession, assignment_problem
 from wmcdp_desktop.core.rater.storage import RaterStore
 from wmcdp_desktop.core.rater.timing import Clock
+from wmcdp_desktop.ui.jobs import Job, Progress, Workers
 
 MAX_PROBLEMS_SHOWN = 15
 
@@ -64,8 +68,9 @@ class _Words(QObject):
         return self.tr("… and %n more problem(s).", "", n)
 
 
-def read_bundle(request: SessionRequest) -> OpenedBundle:
+def read_bundle(request: SessionRequest, progress: Progress) -> OpenedBundle:
     """Open the bundle and check it is meant for this rater (raises WmcdpError in plain words)."""
+    progress(0, 0)
     try:
         bundle = open_bundle(request.path)
     except WmcdpError as exc:
@@ -73,10 +78,11 @@ def read_bundle(request: SessionRequest) -> OpenedBundle:
     refusal = assignment_problem(bundle.manifest, request.rater.rater_id)
     if refusal:
         raise WmcdpError(refusal)
+    progress(1, 1)
     return bundle
 
 
-def start_session(request: SessionRequest, bundle: OpenedBundle) -> StartedSession:
+def start_session(request: SessionRequest, bundle: OpenedBundle, progress: Progress) -> StartedSession:
     """The rater's store and session for ``bundle``, with the first unfinished task opened."""
     r = request
     store = RaterStore(r.data_dir, bundle.manifest.bundle_id, r.rater.rater_id, r.clock)
@@ -99,23 +105,64 @@ class BundleOpener(QObject):
     failed = Signal(str)
     """Why the bundle was not opened, in plain words."""
     finished = Signal()
-    """After ``opened`` or ``failed``."""
+    """After ``opened``, ``failed`` or a cancel."""
+    busyChanged = Signal(bool)
 
-    def __init__(self, release_current: Callable[[], None], parent: QObject | None = None) -> None:
+    def __init__(self, workers: Workers, release_current: Callable[[], None], parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._workers = workers
         self._release_current = release_current
-        self.busy = False
+        self._request: SessionRequest | None = None
+        self._job: Job | None = None
 
-    def open(self, request: SessionRequest) -> None:
-        self.busy = True
-        try:
-            bundle = read_bundle(request)
-            self._release_current()
-            started = start_session(request, bundle)
-        except WmcdpError as exc:
-            self.busy = False
-            self.failed.emit(str(exc))
-        else:
-            self.busy = False
+    @property
+    def busy(self) -> bool:
+        """True from :meth:`open` until ``finished``."""
+        return self._request is not None
+
+    def open(self, request: SessionRequest) -> bool:
+        """Start opening ``request.path``; False (nothing started) while another bundle is being opened."""
+        if self.busy:
+            return False
+        self._request = request
+        self.busyChanged.emit(True)
+        self._job = self._workers.run(
+            f"Opening {request.path.name}", lambda progress: read_bundle(request, progress), cancel_label="Cancel opening"
+        )
+        self._job.succeeded.connect(self._read)
+        self._listen(self._job)
+        return True
+
+    def cancel(self) -> None:
+        """Stop reading the bundle (the bundle on screen stays open); too late once its session is starting."""
+        if self._job is not None and self._job.cancel_label is not None:
+            self._job.cancel()
+
+    def _listen(self, job: Job) -> None:
+        job.failed.connect(self._failed)
+        job.cancelled.connect(self._end)
+
+    def _read(self, bundle: OpenedBundle) -> None:
+        request = self._request
+        assert request is not None
+        self._release_current()
+        self._job = self._workers.run(
+            f"Opening {request.path.name}", lambda progress: start_session(request, bundle, progress)
+        )
+        self._job.succeeded.connect(self._started)
+        self._listen(self._job)
+
+    def _started(self, started: StartedSession) -> None:
+        self._end(started)
+
+    def _failed(self, message: str) -> None:
+        self._end(None, message)
+
+    def _end(self, started: StartedSession | None = None, message: str = "") -> None:
+        self._request = self._job = None
+        self.busyChanged.emit(False)
+        if started is not None:
             self.opened.emit(started)
+        elif message:
+            self.failed.emit(message)
         self.finished.emit()

@@ -23,6 +23,7 @@ from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.ui.about_dialog import add_about_action
 from wmcdp_desktop.ui.bundle_opening import BundleOpener, SessionRequest, StartedSession
 from wmcdp_desktop.ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, language_name
+from wmcdp_desktop.ui.jobs import Workers
 from wmcdp_desktop.ui.plain_text import safe_line
 from wmcdp_desktop.ui.preferences import Preferences
 from wmcdp_desktop.ui.rating_controller import RatingController
@@ -81,9 +82,12 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
         self.setCentralWidget(self.stack)
-        self.opener = BundleOpener(self.close_bundle, self)
+        self.workers = Workers(self)
+        self.workers.jobStarted.connect(self.status_bar.show_job)
+        self.opener = BundleOpener(self.workers, self.close_bundle, self)
         self.opener.opened.connect(self._show_opened)
         self.opener.failed.connect(lambda text: self.tell(text, error=True))
+        self.opener.busyChanged.connect(self._opening)
         self._build_menus()
         if settings.font_point_size:
             self._apply_font(settings.font_point_size)
@@ -205,6 +209,11 @@ class MainWindow(QMainWindow):
         for action in self._rating_actions:
             action.setEnabled(self.rating is not None)
 
+    def _opening(self, busy: bool) -> None:
+        self.welcome.set_busy(busy)
+        for action in (self.act_open, self.act_demo):
+            action.setEnabled(not busy)
+
     def tell(self, text: str, *, error: bool = False) -> None:
         """A non-blocking message box (and remembered in ``messages``)."""
         self.messages.append(text)
@@ -257,7 +266,7 @@ class MainWindow(QMainWindow):
         self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout))
 
     def _show_opened(self, started: StartedSession) -> None:
-        rating = self.rating = RatingController(started.session, self)
+        rating = self.rating = RatingController(started.session, self.workers, self)
         rating.told.connect(lambda text, error: self.tell(text, error=error))
         rating.status.connect(self.status_bar.say)
         rating.saveStateChanged.connect(self.status_bar.show_save_state)
@@ -268,7 +277,7 @@ class MainWindow(QMainWindow):
         self.welcome.show_recent(self.prefs.remember_bundle(started.path))
         self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {self.tr(APP_TITLE)}")
         self._update_actions()
-        rating.start(started.first_task_error)
+        rating.start(started.path, started.first_task_error)
 
     def close_bundle(self) -> None:
         rating, self.rating = self.rating, None
@@ -313,5 +322,6 @@ class MainWindow(QMainWindow):
         self._closed = True
         if self.rating is not None:
             self.rating.stop()
+        self.workers.shutdown()
         with contextlib.suppress(Exception):
             self.lock.release()

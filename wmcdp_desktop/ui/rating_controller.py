@@ -18,6 +18,8 @@ from wmcdp_desktop.core.errors import Problem, WmcdpError
 from wmcdp_desktop.core.models.rating_record import BlindingGuess
 from wmcdp_desktop.core.rater.rating_session import RatingSession, SubmitOutcome
 from wmcdp_desktop.ui.blinding_question import BlindingQuestion, ask_blinding_question
+from wmcdp_desktop.ui.bundle_check import BundleChecker
+from wmcdp_desktop.ui.jobs import Workers
 from wmcdp_desktop.ui.rating_page import RatingPage
 from wmcdp_desktop.ui.results_export import ResultsExporter
 from wmcdp_desktop.ui.timer_widget import hms, local_time
@@ -55,7 +57,7 @@ class RatingController(QObject):
     """The save state in words ("All changes saved (10:42:13)")."""
     sessionTimeChanged = Signal(str)
 
-    def __init__(self, session: RatingSession, parent: QObject | None = None) -> None:
+    def __init__(self, session: RatingSession, workers: Workers, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.page = RatingPage(session)
@@ -80,13 +82,19 @@ class RatingController(QObject):
         p.retryRequested.connect(self.save_now)
         self.question: BlindingQuestion | None = None
         """The blinding question while it is open (docs/RATER_GUIDE.md)."""
-        self.exporter = ResultsExporter(session, self)
+        self.exporter = ResultsExporter(session, workers, self)
         self.exporter.told.connect(self.told)
+        self.exporter.status.connect(self.status)
+        self.checker = BundleChecker(workers, self)
+        self.checker.problemsFound.connect(self.page.show_notice)
+        self.checker.status.connect(self.status)
 
     # ----- showing tasks -----------------------------------------------------------------------------------
-    def start(self, first_task_error: str | None = None) -> None:
-        """Show the task the session opened, then what the rater must know about the bundle's files."""
+    def start(self, path: Path, first_task_error: str | None = None) -> None:
+        """Show the task the session opened, tell what the rater must know about the bundle's files, and
+        start checking every file of the bundle (``path``) in the background."""
         self.show_open_task()
+        self.checker.check(path, self.session.bundle.manifest_sha256)
         quarantined = self.session.store.quarantined
         if quarantined:
             moved = "\n".join(str(q) for q in quarantined)
@@ -282,14 +290,16 @@ class RatingController(QObject):
         self.save_now()
         self.exporter.choose(parent)
 
-    def export_to(self, path: Path) -> None:
-        """Save the open rating, then export (``exporter.finished`` says how it went)."""
+    def export_to(self, path: Path) -> bool:
+        """Save the open rating, then start the export (``exporter.finished`` says how it went)."""
         self.save_now()
-        self.exporter.export_to(path)
+        return self.exporter.export_to(path)
 
     # ----- closing -----------------------------------------------------------------------------------------
     def stop(self) -> None:
-        """Stop the timers and the input watching (nothing is saved)."""
+        """Stop the timers, the input watching and the bundle check (nothing is saved)."""
+        self.checker.blockSignals(True)  # closing is not news
+        self.checker.stop()
         self.autosave.stop()
         self.ticker.stop()
         app = QApplication.instance()

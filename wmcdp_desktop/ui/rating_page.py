@@ -35,6 +35,7 @@ from wmcdp_desktop.ui.theme import problem_color, set_fg
 
 RETRY = QT_TRANSLATE_NOOP("RatingPage", "Retr&y saving")
 HELP = QT_TRANSLATE_NOOP("RatingPage", "Rubric help")
+DISMISS = QT_TRANSLATE_NOOP("RatingPage", "&Dismiss this message")
 
 
 def write_rubric_help(view: PlainTextView, session: RatingSession) -> None:
@@ -84,6 +85,7 @@ class RatingPage(QWidget):
         sb.addWidget(self.save_text, 1)
         sb.addWidget(self.retry_button)
         self.save_banner.hide()
+        self.notice_banner, self.notice_text = self._banner(self.tr(DISMISS))
 
         self.task_list = TaskList(session)
         self.task_view = TaskView()
@@ -105,6 +107,7 @@ class RatingPage(QWidget):
         self.splitter.setStretchFactor(2, 3)
         self.splitter.setSizes([240, 600, 640])
         layout = QVBoxLayout(self)
+        layout.addWidget(self.notice_banner)
         layout.addWidget(self.save_banner)
         layout.addWidget(self.splitter, 1)
 
@@ -113,6 +116,19 @@ class RatingPage(QWidget):
         self.form.reviseRequested.connect(self.reviseRequested)
         self.form.discardRequested.connect(self.discardRequested)
         self.retry_button.clicked.connect(self.retryRequested)
+
+    def _banner(self, button_text: str) -> tuple[QFrame, PlainLabel]:
+        """A hidden frame with a text and a button that hides it."""
+        frame = QFrame()
+        frame.setFrameShape(QFrame.Shape.StyledPanel)
+        text = PlainLabel("")
+        dismiss = button(button_text)
+        dismiss.clicked.connect(frame.hide)
+        row = QHBoxLayout(frame)
+        row.addWidget(text, 1)
+        row.addWidget(dismiss, 0, Qt.AlignmentFlag.AlignTop)
+        frame.hide()
+        return frame, text
 
     # ----- help and find ---------------------------------------------------------------------------------
     def _tab_shown(self, index: int) -> None:
@@ -178,6 +194,13 @@ class RatingPage(QWidget):
 
     def show_time(self, seconds: float, status: str, paused: bool) -> None:
         self.form.show_time(seconds, status, paused)
+
+    def show_notice(self, message: str) -> None:
+        """Something the rater should know that needs no answer now (a banner above the page, until dismissed)."""
+        set_fg(self.notice_text, problem_color(self))
+        self.notice_text.setText(message)
+        self.notice_text.setAccessibleName(message)
+        self.notice_banner.show()
 
     def show_save_error(self, message: str | None, *, can_retry: bool = True) -> None:
         if message:

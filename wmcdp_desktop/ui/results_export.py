@@ -1,4 +1,5 @@
-"""File > Export results…: choose where, write the results zip, say what it holds and what it leaves out."""
+"""File > Export results…: choose where, write the results zip off the GUI thread (with progress and a
+cancel button: the rater can go on rating meanwhile), then say what it holds and what it leaves out."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.rater.rating_session import RatingSession
+from wmcdp_desktop.ui.jobs import Job, Workers
 
 if TYPE_CHECKING:  # the export's models are imported when exporting, not for the app's first paint
     from wmcdp_desktop.core.models.results_manifest import ResultsManifest
@@ -46,12 +47,21 @@ class _Summary(QObject):
 
 class ResultsExporter(QObject):
     told = Signal(str, bool)
+    status = Signal(str)
     finished = Signal(bool)
     """After an export: True when the file was written."""
 
-    def __init__(self, session: RatingSession, parent: QObject | None = None) -> None:
+    def __init__(self, session: RatingSession, workers: Workers, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self._workers = workers
+        self._job: Job | None = None
+        self._path = Path()
+        self._revising = 0
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
 
     def choose(self, parent: QWidget) -> None:
         """Ask where to save (a name with the study, rater and time proposed), then export there."""
@@ -63,17 +73,43 @@ class ResultsExporter(QObject):
         if path:
             self.export_to(Path(path))
 
-    def export_to(self, path: Path) -> None:
+    def export_to(self, path: Path) -> bool:
+        """Start writing the results to ``path``; False while another export is being written."""
+        if self._job is not None:
+            self.status.emit(self.tr("An export is already being written; wait for it to finish."))
+            return False
         s = self.session
-        revising = sum(1 for tid in s.task_ids if s.has_revision_draft(tid))
-        try:
-            manifest = s.export_results(path)
-        except WmcdpError as exc:
+        plan = s.export_plan()  # taken now, on this thread: the worker never touches the session
+        self._path, self._revising = path, sum(1 for tid in s.task_ids if s.has_revision_draft(tid))
+        self._job = self._workers.run(
+            self.tr("Exporting results to {name}").format(name=path.name),
+            lambda progress: plan.run(path, progress),
+            cancel_label=self.tr("Cancel export"),
+        )
+        self._job.succeeded.connect(self._written)
+        self._job.failed.connect(self._failed)
+        self._job.cancelled.connect(self._cancelled)
+        return True
+
+    def cancel(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+
+    def _written(self, manifest: ResultsManifest) -> None:
+        self._job = None
+        self.told.emit(export_summary(manifest, self._path, self._revising), False)
+        self.finished.emit(True)
+
+    def _failed(self, message: str) -> None:
+        self._job = None
+        if message:
             self.told.emit(
-                self.tr("The results could not be exported:") + f"\n{exc}\n" + self.tr("Nothing was written under that name."),
+                self.tr("The results could not be exported:") + f"\n{message}\n" + self.tr("Nothing was written under that name."),
                 True,
             )
-            self.finished.emit(False)
-            return
-        self.told.emit(export_summary(manifest, path, revising), False)
-        self.finished.emit(True)
+        self.finished.emit(False)
+
+    def _cancelled(self) -> None:
+        self._job = None
+        self.status.emit(self.tr("Export cancelled: nothing was written."))
+        self.finished.emit(False)

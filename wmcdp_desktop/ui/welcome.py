@@ -111,6 +111,11 @@ class WelcomeScreen(QWidget):
         self.recent.setVisible(bool(paths))
         self.recent_empty.setVisible(not paths)
 
+    def set_busy(self, busy: bool) -> None:
+        """While a bundle is being opened, nothing here starts another (the status bar shows the progress)."""
+        for control in (self.open_button, self.demo_button, self.recent, self.rater_button):
+            control.setEnabled(not busy)
+
     def show_message(self, text: str) -> None:
         self.message.setText(text)
         self.message.setAccessibleName(text)

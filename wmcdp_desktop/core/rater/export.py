@@ -16,6 +16,8 @@ import contextlib
 import io
 import uuid
 import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from wmcdp_desktop import __version__
@@ -30,6 +32,9 @@ from wmcdp_desktop.core.rater.timing import Clock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+Progress = Callable[[int, int], None]
+"""``progress(done, total)`` after each record file read; it may raise to stop the export (nothing is
+written then)."""
 
 
 def export_file_name(study_id: str, rater_id: str, clock: Clock) -> str:
@@ -68,6 +73,7 @@ def build_export(
     drafts_not_submitted: int,
     clock: Clock,
     app_version: str = __version__,
+    progress: Progress | None = None,
 ) -> tuple[bytes, ResultsManifest]:
     """The zip's bytes and its manifest. Seals the audit chain: appends the ``export_sealed`` event (durably)
     to the rater's audit log, whose bytes up to that line go into the zip."""
@@ -81,7 +87,9 @@ def build_export(
     entries = []
     payload: list[tuple[str, bytes]] = []
     digests: list[tuple[str, str]] = []
-    for rf in files:
+    for done, rf in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
         try:
             data = read_regular(rf.path, MAX_DOCUMENT_BYTES)
         except OSError as exc:
@@ -99,9 +107,11 @@ def build_export(
                 "latest": rf.revision == latest[rf.task_id],
             }
         )
+    if progress is not None:
+        progress(len(files), len(files))  # the last chance to stop: nothing is sealed or written yet
     exported_at = utc_iso(clock)
     export_id = uuid.uuid4().hex
-    head = store.audit(
+    head, log = store.audit_and_read(
         audit_chain.SEAL_EVENT,
         export_id=export_id,
         bundle_id=bundle_id,
@@ -112,7 +122,6 @@ def build_export(
         records_sha256=audit_chain.records_digest(digests),
         exported_at=exported_at,
     )
-    log = store.audit_bytes()
     lines = audit_chain.split_lines(log)
     if not lines or not log.endswith(b"\n") or audit_chain.line_sha256(lines[-1]) != head:
         raise StorageError(f"The audit log {store.audit_path} changed while the export was being sealed; export again.")
@@ -156,6 +165,7 @@ def export_results(
     drafts_not_submitted: int,
     clock: Clock,
     app_version: str = __version__,
+    progress: Progress | None = None,
 ) -> ResultsManifest:
     """Write the export zip atomically to ``destination`` and note it in the audit log."""
     data, manifest = build_export(
@@ -167,6 +177,7 @@ def export_results(
         drafts_not_submitted=drafts_not_submitted,
         clock=clock,
         app_version=app_version,
+        progress=progress,
     )
     atomic_write_bytes(destination, data)
     # The export itself is complete; a missing audit line must not hide that.
@@ -180,3 +191,30 @@ def export_results(
             export_id=manifest.audit.export_id if manifest.audit else "",
         )
     return manifest
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    """An export of one rater's results, its inputs taken at one moment (``RatingSession.export_plan``):
+    plain values and a store object of its own, so it can run on another thread while the rater works on."""
+
+    store: RaterStore
+    bundle_id: str
+    bundle_sha256: str
+    study_id: str
+    task_ids: tuple[str, ...]
+    drafts_not_submitted: int
+    clock: Clock
+
+    def run(self, destination: Path, progress: Progress | None = None) -> ResultsManifest:
+        return export_results(
+            self.store,
+            destination,
+            bundle_id=self.bundle_id,
+            bundle_sha256=self.bundle_sha256,
+            study_id=self.study_id,
+            task_ids=list(self.task_ids),
+            drafts_not_submitted=self.drafts_not_submitted,
+            clock=self.clock,
+            progress=progress,
+        )

@@ -47,6 +47,7 @@ from wmcdp_desktop.core.record_rules import record_problems
 
 if TYPE_CHECKING:
     from wmcdp_desktop.core.models.results_manifest import ResultsManifest
+    from wmcdp_desktop.core.rater.export import ExportPlan
 
 TaskState = Literal["not_started", "draft", "submitted"]
 STATE_LABELS: dict[str, str] = {"not_started": "Not started", "draft": "In progress", "submitted": "Submitted"}
@@ -450,22 +451,23 @@ class RatingSession:
     def drafts_not_submitted(self) -> int:
         return len(self._drafts - set(self._latest))
 
-    def export_results(self, destination: Path) -> ResultsManifest:
-        """Write this bundle's results zip (every submitted revision + manifest) atomically to ``destination``."""
-        from wmcdp_desktop.core.rater.export import (
-            export_results,  # on use: not needed for the app's first paint
-        )
+    def export_plan(self) -> ExportPlan:
+        """This bundle's export as it stands now, to run here or on another thread (``ExportPlan.run``)."""
+        from wmcdp_desktop.core.rater.export import ExportPlan  # on use: not needed for the app's first paint
 
-        return export_results(
-            self.store,
-            destination,
+        return ExportPlan(
+            store=self.store.twin(),
             bundle_id=self.manifest.bundle_id,
             bundle_sha256=self.bundle.manifest_sha256,
             study_id=self.manifest.study_id,
-            task_ids=self.task_ids,
+            task_ids=tuple(self.task_ids),
             drafts_not_submitted=self.drafts_not_submitted(),
             clock=self.clock,
         )
+
+    def export_results(self, destination: Path) -> ResultsManifest:
+        """Write this bundle's results zip (every submitted revision + manifest) atomically to ``destination``."""
+        return self.export_plan().run(destination)
 
     def position(self) -> int | None:
         return None if self.current_id is None else self._index[self.current_id]

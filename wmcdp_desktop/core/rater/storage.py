@@ -190,6 +190,16 @@ class InstanceLock:
         self.release()
 
 
+_AUDIT_LOCKS: dict[str, threading.Lock] = {}
+_AUDIT_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _audit_lock(path: Path) -> threading.Lock:
+    """The one lock of this process for appending to the audit log at ``path``."""
+    with _HELD_GUARD:
+        return _AUDIT_LOCKS.setdefault(str(path), threading.Lock())
+
+
 # --------------------------------------------------------------------------------------------------
 # Per bundle + rater store
 # --------------------------------------------------------------------------------------------------
@@ -215,6 +225,7 @@ class RaterStore:
     """Autosaves happen every second while typing; the audit log notes one per task per minute."""
 
     def __init__(self, data_dir: Path, bundle_id: str, rater_id: str, clock: Clock | None = None) -> None:
+        self.data_dir = data_dir
         self.root = child_path(data_dir, "bundles", check_id(bundle_id, "bundle id"), check_id(rater_id, "rater id"))
         self.bundle_id = bundle_id
         self.rater_id = rater_id
@@ -228,6 +239,10 @@ class RaterStore:
         """Whether the audit log already holds a chain (None: not looked yet)."""
         self.quarantined: list[Path] = []
         """Drafts found unreadable and moved aside during this session."""
+
+    def twin(self) -> RaterStore:
+        """A new store object on the same folder, for work on another thread (objects are never shared)."""
+        return RaterStore(self.data_dir, self.bundle_id, self.rater_id, self.clock)
 
     def ensure(self) -> None:
         """Create the folders (raises :class:`StorageError` in plain words)."""
@@ -246,13 +261,27 @@ class RaterStore:
         it carries ``chain_start``, the SHA-256 of everything before it.
         """
         obj: dict[str, Any] = {"at": utc_iso(self.clock), "event": event, **fields}
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+        # Reading the chain's head and appending the next link is one step for every store object on this
+        # log in the process (the app exports on a worker thread while the rater's drafts are saved): two
+        # links made from the same head would fork the chain.
+        with _audit_lock(self.audit_path):
+            return self._append_audit(obj, durable)
+
+    def audit_and_read(self, event: str, **fields: Any) -> tuple[str, bytes]:
+        """:meth:`audit` (durably), then the log's bytes up to and including that line, in one step: no
+        other line (an autosave's, on another thread) can come between them (an export seals the chain)."""
+        obj: dict[str, Any] = {"at": utc_iso(self.clock), "event": event, **fields}
+        with _audit_lock(self.audit_path):
+            head = self._append_audit(obj, True)
+            return head, self.audit_bytes()
+
+    def _append_audit(self, obj: dict[str, Any], durable: bool) -> str:
         try:
             try:
-                fd = os.open(self.audit_path, flags, NEW_FILE_MODE)
+                fd = os.open(self.audit_path, _AUDIT_FLAGS, NEW_FILE_MODE)
             except FileNotFoundError:
                 _mkdir(self.root)
-                fd = os.open(self.audit_path, flags, NEW_FILE_MODE)
+                fd = os.open(self.audit_path, _AUDIT_FLAGS, NEW_FILE_MODE)
             try:
                 end = os.lseek(fd, 0, os.SEEK_END)
                 # A crash mid-append leaves a torn last line; start on a new line so this event is not

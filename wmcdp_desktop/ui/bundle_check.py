@@ -1,0 +1,95 @@
+"""Checking every file of the open bundle in the background, while the rater already works.
+
+Opening reads only the bundle's manifest and rubric; each task is checked (SHA-256, schema) when it is
+shown. Right after a bundle opens, :class:`BundleChecker` checks all of them on a worker thread
+(``OpenedBundle.verify``, the same check as ``wmcdp bundle verify``), on a bundle object of its own, so a
+damaged or changed task is reported at once rather than when the rater reaches it. The status bar shows
+the progress and a "Stop checking" button; closing the bundle stops it. What it finds is shown in a
+banner on the rating page (``problemsFound``), never in a dialog: a finding must not take the keyboard
+from a rater who is typing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.errors import Problem
+from wmcdp_desktop.ui.jobs import Job, Progress, Workers
+
+MAX_PROBLEMS_SHOWN = 8
+
+
+def check_bundle(path: Path, manifest_sha256: str, progress: Progress) -> list[Problem]:
+    """Every problem of the bundle at ``path``; it must still be the bundle opened (same bundle.json)."""
+    progress(0, 0)
+    bundle = open_bundle(path)
+    if bundle.manifest_sha256 != manifest_sha256:
+        return [Problem(str(path), "", "changed on disk since it was opened: close it and open it again")]
+    return bundle.verify(progress).problems
+
+
+def problems_text(problems: list[Problem]) -> str:
+    lines = [str(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
+    if len(problems) > len(lines):
+        lines.append(f"… and {len(problems) - len(lines)} more problem(s).")
+    return (
+        "Checking every file of this bundle found problems:\n"
+        + "\n".join(lines)
+        + "\nA task whose file is damaged or changed is refused when you open it; the other tasks can be rated "
+        "as usual. Ask your study coordinator for a fresh copy of the bundle."
+    )
+
+
+class BundleChecker(QObject):
+    problemsFound = Signal(str)
+    """What the check found, in plain words."""
+    status = Signal(str)
+    finished = Signal()
+
+    def __init__(self, workers: Workers, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._workers = workers
+        self._job: Job | None = None
+        self.problems: list[Problem] | None = None
+        """What the last finished check found (None until one finished)."""
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def check(self, path: Path, manifest_sha256: str) -> None:
+        self._job = self._workers.run(
+            "Checking the bundle's files",
+            lambda progress: check_bundle(path, manifest_sha256, progress),
+            cancel_label="Stop checking",
+        )
+        self._job.succeeded.connect(self._checked)
+        self._job.failed.connect(self._failed)
+        self._job.cancelled.connect(self._stopped)
+
+    def stop(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+
+    def _checked(self, problems: list[Problem]) -> None:
+        self._job = None
+        self.problems = problems
+        if problems:
+            self.problemsFound.emit(problems_text(problems))
+        else:
+            self.status.emit("Bundle checked: every file is intact.")
+        self.finished.emit()
+
+    def _failed(self, message: str) -> None:
+        self._job = None
+        if message:
+            self.problemsFound.emit(f"The bundle could not be checked again:\n{message}")
+        self.finished.emit()
+
+    def _stopped(self) -> None:
+        self._job = None
+        self.status.emit("Checking the bundle was stopped; each task is still checked when it is shown.")
+        self.finished.emit()
