@@ -12,10 +12,16 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.rater.settings import MAX_FONT, MIN_FONT, Settings, save_settings, with_recent
+from wmcdp_desktop.core.rater.settings import (
+    MAX_FONT,
+    MAX_IDLE,
+    MIN_FONT,
+    MIN_IDLE,
+    Settings,
+    save_settings,
+    with_recent,
+)
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
-
-MIN_IDLE, MAX_IDLE = 10, 3600
 
 
 class Preferences(QObject):
