@@ -16,6 +16,8 @@ offsets in the original text, so evidence spans point at the bundle's text exact
 
 from __future__ import annotations
 
+import bisect
+import re
 import unicodedata
 
 from PySide6.QtCore import Qt
@@ -83,75 +85,196 @@ def marker(ch: str) -> str:
     return f"⟨U+{ord(ch):04X}⟩"
 
 
+MAX_SHOWN_CHARS = 1_000_000
+"""At most this many characters of one text (a response, a turn) are shown; a note says how many more
+there are. A bundle file may hold 50 MB: shown whole, a text of markers could need gigabytes and minutes."""
+MAX_LABEL_CHARS = 2_000
+"""At most this many characters of a label, title or tooltip."""
+LINE_MAX = 1_000
+"""No shown line is longer than this: a longer one is broken at its last space within the limit, or, in an
+unbroken token, after the limit. Qt lays out a paragraph as a whole and breaks lines in a long word very
+slowly (one 300 KB word took 19 s, 1 MB 112 s; docs/PERFORMANCE.md); lines of 1,000 characters show at
+once whatever they hold, and scroll smoothly."""
+LABEL_LINE_MAX = 200
+"""No word of a label, title or tooltip is longer than this: a longer one is broken (a label wraps at
+spaces, never inside a word: one long word would widen the whole window)."""
+_ASTRAL = "\U00010000-\U0010ffff"
+
+
 def _u16(ch: str) -> int:
     return 2 if ord(ch) > 0xFFFF else 1
 
 
+CONTEXT_MARKS = DIRECTION_MARKS | JOINERS
+"""Characters shown as a marker or as themselves depending on where they are (:func:`kept_as_mark`)."""
+_CONTEXT_MARK = re.compile("[" + "".join(sorted(CONTEXT_MARKS)) + "]")
+
+
+def _markers_needed(text: str) -> dict[str, str]:
+    """Each distinct character of ``text`` shown as a marker wherever it is, with its marker (usually none:
+    checked in C speed first). The characters of :data:`CONTEXT_MARKS` are decided one by one instead."""
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        chars: set[str] = {ch for ch in INVISIBLES if ch in text}
+    else:  # isprintable() is also False for ordinary non-ASCII spaces (category Zs): check each distinct character
+        chars = set(text)
+    return {ch: marker(ch) for ch in chars - CONTEXT_MARKS if needs_marker(ch)}
+
+
+def _marked_in_context(text: str) -> set[int]:
+    """Where a character of :data:`CONTEXT_MARKS` is shown as a marker (not doing its ordinary job there)."""
+    if not any(ch in text for ch in CONTEXT_MARKS):
+        return set()
+    return {m.start() for m in _CONTEXT_MARK.finditer(text) if not kept_as_mark(text, m.start())}
+
+
+def _with_markers(text: str, markers: dict[str, str]) -> str:
+    if len(markers) <= 16:  # one C-speed pass per character (translate builds each marker in Python)
+        for ch, m in markers.items():
+            text = text.replace(ch, m)
+        return text
+    return text.translate({ord(ch): m for ch, m in markers.items()})
+
+
+def _line_breaks(text: str, line_max: int, *, at_spaces: bool = True) -> tuple[list[int], list[int]]:
+    """Where to break ``text`` so that no line is longer than ``line_max`` characters: (positions of spaces
+    shown as line breaks, positions before which a line break is inserted). Without ``at_spaces`` only
+    the words longer than ``line_max`` are broken (a label wraps at its spaces itself)."""
+    spaces: list[int] = []
+    inserted: list[int] = []
+    n, pos = len(text), 0
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        i = pos
+        while end - i > line_max:
+            if not at_spaces:
+                space = text.rfind(" ", i, i + line_max + 1)
+                if space >= i:  # this stretch is not one word: go on after its last space
+                    i = space + 1
+                    continue
+            j = text.rfind(" ", i + 1, i + line_max + 1) if at_spaces else -1
+            if j > i:
+                spaces.append(j)
+                i = j + 1
+                continue
+            cut = i + line_max
+            limit = min(end, cut + 16)  # not between a letter and its combining marks (a long run of marks is cut)
+            while cut < limit and unicodedata.category(text[cut]).startswith("M"):
+                cut += 1
+            inserted.append(cut)
+            i = cut
+        pos = end + 1
+    return spaces, inserted
+
+
+def _display(text: str, spaces: list[int], inserted: list[int], markers: dict[str, str], marked_at: set[int]) -> str:
+    """``text`` as shown: line breaks (spaces turned into breaks, breaks inserted before characters) and
+    markers (every occurrence of a character of ``markers``; the context marks at ``marked_at``)."""
+    if not spaces and not inserted and not marked_at:
+        return _with_markers(text, markers)
+    # At one position an inserted break (0) comes before the character's own change (1: a space, 2: a marker).
+    events = sorted([(p, 0) for p in inserted] + [(p, 1) for p in spaces] + [(p, 2) for p in marked_at])
+    parts: list[str] = []
+    prev = 0
+    for p, kind in events:
+        parts.append(_with_markers(text[prev:p], markers))
+        if kind == 0:
+            parts.append("\n")
+            prev = p
+        else:
+            parts.append("\n" if kind == 1 else marker(text[p]))
+            prev = p + 1
+    parts.append(_with_markers(text[prev:], markers))
+    return "".join(parts)
+
+
 class DisplayText:
-    """The shown form of a text and the way back to the original's code-point offsets."""
+    """The shown form of a text and the way back to the original's code-point offsets.
 
-    __slots__ = ("_starts", "display", "original")
+    Shown: at most ``limit`` characters of the original (``omitted`` says how many more there are), with a
+    marker for every hidden or reordering character and line breaks so that no line is longer than
+    ``line_max`` (see :data:`LINE_MAX`). Positions in the shown text are counted as Qt counts them (UTF-16
+    units). An inserted line break belongs to the character after it, as a marker belongs to its character.
+    """
 
-    def __init__(self, original: str, display: str, starts: tuple[int, ...] | None) -> None:
+    __slots__ = ("_events", "_inserted", "_marked_at", "_markers", "display", "omitted", "original", "shown_length")
+
+    def __init__(
+        self, original: str, *, limit: int = MAX_SHOWN_CHARS, line_max: int = LINE_MAX, at_spaces: bool = True
+    ) -> None:
         self.original = original
-        self.display = display
-        self._starts = starts
-        """UTF-16 offset in ``display`` where each original code point starts (plus one past the end);
-        computed on first use when the text needed no markers (the common case, kept fast for long texts)."""
-
-    @staticmethod
-    def _clean(text: str) -> bool:
-        """True when no character needs a marker (checked in C speed for the common case)."""
-        if not text.replace("\n", "").replace("\t", "").isprintable():
-            # isprintable() is also False for ordinary non-ASCII spaces (category Zs): check per character.
-            return not any(needs_marker(ch) for ch in text)
-        return not any(ch in text for ch in INVISIBLES)
+        self.shown_length = min(len(original), limit)
+        self.omitted = len(original) - self.shown_length
+        shown = original[: self.shown_length]
+        self._markers = _markers_needed(shown)
+        self._marked_at = _marked_in_context(shown)
+        spaces, self._inserted = _line_breaks(shown, line_max, at_spaces=at_spaces)
+        self.display = _display(shown, spaces, self._inserted, self._markers, self._marked_at)
+        self._events: tuple[list[int], list[int]] | None = None
+        """Original indices of the characters shown wider than one UTF-16 unit, and the extra units up to and
+        including each (computed on first use: mapping a selection)."""
 
     @classmethod
     def of(cls, text: str) -> DisplayText:
-        if cls._clean(text):
-            return cls(text, text, None)
-        parts: list[str] = []
-        starts: list[int] = []
-        pos = 0
-        for i, ch in enumerate(text):
-            starts.append(pos)
-            shown = marker(ch) if needs_marker(ch) and not kept_as_mark(text, i) else ch
-            parts.append(shown)
-            pos += sum(_u16(c) for c in shown)
-        starts.append(pos)
-        return cls(text, "".join(parts), tuple(starts))
+        return cls(text)
 
-    @property
-    def starts(self) -> tuple[int, ...]:
-        if self._starts is None:
-            if self.original.isascii() or all(ord(c) <= 0xFFFF for c in self.original):
-                self._starts = tuple(range(len(self.original) + 1))
-            else:
-                out, pos = [], 0
-                for ch in self.original:
-                    out.append(pos)
-                    pos += _u16(ch)
-                out.append(pos)
-                self._starts = tuple(out)
-        return self._starts
-
-    def original_span(self, start16: int, end16: int) -> tuple[int, int]:
-        """Code-point offsets ``[start, end)`` in the original covering display UTF-16 ``[start16, end16)``.
-
-        A selection touching part of a marker covers the whole hidden character.
-        """
-        import bisect
-
-        starts = self.starts
-        lo, hi = min(start16, end16), max(start16, end16)
-        start = bisect.bisect_right(starts, lo) - 1
-        end = bisect.bisect_left(starts, hi)
-        n = len(self.original)
-        return max(0, min(start, n)), max(0, min(end, n))
+    def _wide_characters(self) -> tuple[list[int], list[int]]:
+        if self._events is None:
+            shown = self.original[: self.shown_length]
+            chars = "".join(re.escape(ch) for ch in (*self._markers, *CONTEXT_MARKS))
+            indices: list[int] = []
+            extra: list[int] = []
+            total = 0
+            for match in re.finditer(f"[{chars}{_ASTRAL}]", shown):
+                ch, at = match.group(), match.start()
+                if ch in CONTEXT_MARKS and at not in self._marked_at:
+                    continue  # shown as itself: one unit, as any other character
+                m = self._markers.get(ch) or (marker(ch) if ch in CONTEXT_MARKS else None)
+                total += (sum(_u16(c) for c in m) if m is not None else 2) - 1
+                indices.append(at)
+                extra.append(total)
+            self._events = (indices, extra)
+        return self._events
 
     def display_offset(self, original_index: int) -> int:
-        return self.starts[max(0, min(original_index, len(self.original)))]
+        """Where the shown form of original character ``original_index`` starts (UTF-16 units)."""
+        i = max(0, min(original_index, self.shown_length))
+        indices, extra = self._wide_characters()
+        if not indices and not self._inserted:
+            return i
+        k = bisect.bisect_left(indices, i)
+        return i + (extra[k - 1] if k else 0) + bisect.bisect_left(self._inserted, i)
+
+    def original_span(self, start16: int, end16: int) -> tuple[int, int]:
+        """Code-point offsets ``[start, end)`` in the original covering shown UTF-16 ``[start16, end16)``.
+
+        A selection touching part of a marker covers the whole hidden character."""
+        lo16, hi16 = min(start16, end16), max(start16, end16)
+        lo, hi = 0, self.shown_length
+        while lo < hi:  # the last character starting at or before lo16
+            mid = (lo + hi + 1) // 2
+            if self.display_offset(mid) <= lo16:
+                lo = mid
+            else:
+                hi = mid - 1
+        start = lo
+        lo, hi = 0, self.shown_length
+        while lo < hi:  # the first character starting at or after hi16
+            mid = (lo + hi) // 2
+            if self.display_offset(mid) >= hi16:
+                hi = mid
+            else:
+                lo = mid + 1
+        return start, lo
+
+    def omitted_note(self) -> str:
+        """Our words for the characters not shown ("" when everything is shown)."""
+        if not self.omitted:
+            return ""
+        return (
+            f"[Not shown: the last {self.omitted:,} characters of this text. The app shows the first "
+            f"{self.shown_length:,} characters of any one text; ask your study coordinator about the rest.]"
+        )
 
 
 def plain_tooltip(text: str) -> str:
@@ -166,8 +289,10 @@ def plain_tooltip(text: str) -> str:
 
 
 def safe_line(text: str) -> str:
-    """A short text for a label: markers for hidden characters, newlines kept."""
-    return DisplayText.of(text).display
+    """A short text for a label: markers for hidden characters, newlines kept, long lines broken, and cut
+    after MAX_LABEL_CHARS characters (saying how many more there were)."""
+    shown = DisplayText(text, limit=MAX_LABEL_CHARS, line_max=LABEL_LINE_MAX, at_spaces=False)
+    return shown.display + (f"… ({shown.omitted:,} more characters not shown)" if shown.omitted else "")
 
 
 class PlainLabel(QLabel):
@@ -182,41 +307,6 @@ class PlainLabel(QLabel):
 
     def setText(self, text: str) -> None:
         super().setText(safe_line(text))
-
-
-SOFT_BREAK_EVERY = 2_000
-"""Lines longer than this many characters are shown with some spaces turned into line breaks."""
-
-
-def soft_breaks(display: str, every: int = SOFT_BREAK_EVERY) -> str:
-    """``display`` with the first space after every ``every`` characters of a long line made a line break.
-
-    Qt lays out and paints a paragraph as a whole: a 5 MB single-line response took about 3 s to show and
-    every scroll step repainted it (about 300 ms, an unresponsive window). Short paragraphs show in 0.1 s
-    and scroll in 20 ms steps (docs/PERFORMANCE.md). A space and a line break are one character each, so
-    every offset (and the evidence-span mapping) stays the same; it looks like word wrap. A long line
-    without spaces is left as it is.
-    """
-    if len(display) <= every:
-        return display
-    lines = display.split("\n")
-    if all(len(line) <= every for line in lines):
-        return display
-    out: list[str] = []
-    for line in lines:
-        if len(line) > every:
-            parts: list[str] = []
-            i = 0
-            while len(line) - i > every:
-                j = line.find(" ", i + every)
-                if j < 0:
-                    break
-                parts.append(line[i:j])
-                i = j + 1
-            parts.append(line[i:])
-            line = "\n".join(parts)
-        out.append(line)
-    return "\n".join(out)
 
 
 class PlainTextView(QPlainTextEdit):
@@ -265,8 +355,13 @@ class PlainTextView(QPlainTextEdit):
         if new_block and not self.document().isEmpty():
             cursor.insertBlock(QTextBlockFormat())
         start = cursor.position()
-        cursor.insertText(soft_breaks(shown.display), QTextCharFormat())
+        cursor.insertText(shown.display, QTextCharFormat())
         self.segments.append((start, shown))
+        if shown.omitted:
+            note = QTextCharFormat()
+            note.setFontItalic(True)
+            cursor.insertBlock(QTextBlockFormat())
+            cursor.insertText(shown.omitted_note(), note)
         return shown
 
     def set_untrusted(self, text: str) -> DisplayText:
