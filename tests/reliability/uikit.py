@@ -25,12 +25,13 @@ def guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         pytest.fail(f"a resource was loaded: {url.toString()!r}")
 
     def no_dialog(*args: Any, **kwargs: Any) -> Any:
-        pytest.fail("a blocking file dialog was opened in a test")
+        pytest.fail("a blocking dialog was opened in a test")
 
     monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
     monkeypatch.setattr(QTextDocument, "loadResource", never_load)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(no_dialog))  # modal: would wait for a click forever
     monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
 
 

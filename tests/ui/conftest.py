@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from tests.core.ratingkit import make_bundle
 from tests.ui.window_helpers import wait_opened
@@ -32,11 +32,12 @@ def _no_escape(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")
 
     def no_dialog(*args: Any, **kwargs: Any) -> Any:
-        pytest.fail("a blocking file dialog was opened in a test")
+        pytest.fail("a blocking dialog was opened in a test")
 
     monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(no_dialog))  # modal: would wait for a click forever
     monkeypatch.setattr(RaterDialog, "exec", lambda self: pytest.fail("the rater dialog was opened in a test"))
     monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
 

@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession, assignment_problem
-from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.core.rater.storage import InstanceLock, RaterStore
 from wmcdp_desktop.core.rater.timing import Clock
 from wmcdp_desktop.ui.jobs import Job, Progress, Workers
 
@@ -37,6 +37,9 @@ class SessionRequest:
     rater: RaterIdentity
     clock: Clock
     idle_timeout: float
+    lock: InstanceLock | None = None
+    """The window's lock on the data folder: the store checks it is still held before every write (its
+    check only reads the file system, so the worker may use it)."""
 
 
 @dataclass
@@ -85,7 +88,7 @@ def read_bundle(request: SessionRequest, progress: Progress) -> OpenedBundle:
 def start_session(request: SessionRequest, bundle: OpenedBundle, progress: Progress) -> StartedSession:
     """The rater's store and session for ``bundle``, with the first unfinished task opened."""
     r = request
-    store = RaterStore(r.data_dir, bundle.manifest.bundle_id, r.rater.rater_id, r.clock)
+    store = RaterStore(r.data_dir, bundle.manifest.bundle_id, r.rater.rater_id, r.clock, r.lock)
     session = RatingSession(bundle, store, r.rater, r.clock, idle_timeout=r.idle_timeout)
     first = session.next_unfinished() or (session.task_ids[0] if session.task_ids else None)
     started = StartedSession(r.path, session)

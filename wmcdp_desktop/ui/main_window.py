@@ -67,7 +67,7 @@ class MainWindow(QMainWindow):
         self.resize(*fitted_size(self))
         self.status_bar = StatusBar()
         self.setStatusBar(self.status_bar)
-        self.prefs = Preferences(data_dir, settings, idle_timeout, self)
+        self.prefs = Preferences(data_dir, settings, idle_timeout, lock, self)
         self.prefs.status.connect(self.status_bar.say)
         self.prefs.idleTimeoutChanged.connect(lambda seconds: self._rated(lambda r: r.set_idle_timeout(seconds))())
         self.prefs.fontSizeChanged.connect(self._apply_font)
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
             return
         assert self.settings.rater_id is not None
         rater = RaterIdentity(self.settings.rater_id, self.settings.rater_role_or_background)
-        self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout))
+        self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock))
 
     def _show_opened(self, started: StartedSession) -> None:
         rating = self.rating = RatingController(started.session, self.workers, self)
@@ -305,7 +305,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed and self.rating is not None:
-            if not self.rating.save_now():
+            if not self.rating.save_now() and self.rating.session.save_error:  # (a vanished folder: already told)
                 question = (self.rating.session.save_error or "") + "\n\n" + self.tr("Close anyway? Your last changes would be lost.")
                 if QMessageBox.question(self, self.tr(APP_TITLE), question) != QMessageBox.StandardButton.Yes:
                     event.ignore()

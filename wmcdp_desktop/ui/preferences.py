@@ -21,6 +21,7 @@ from wmcdp_desktop.core.rater.settings import (
     save_settings,
     with_recent,
 )
+from wmcdp_desktop.core.rater.storage import InstanceLock
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
 
 
@@ -31,9 +32,17 @@ class Preferences(QObject):
     idleTimeoutChanged = Signal(float)
     fontSizeChanged = Signal(int)
 
-    def __init__(self, data_dir: Path, settings: Settings, idle_timeout: float | None, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        settings: Settings,
+        idle_timeout: float | None,
+        lock: InstanceLock | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.data_dir = data_dir
+        self._lock = lock
         self.settings = settings
         self.idle_timeout = float(idle_timeout or settings.idle_timeout_seconds)
         """Seconds: from the command line for this run, else from the settings."""
@@ -43,6 +52,10 @@ class Preferences(QObject):
         self._save()
 
     def _save(self) -> None:
+        gone = self._lock.problem() if self._lock is not None else None
+        if gone is not None:  # saving would make the data folder again: it could no longer be put back
+            self.status.emit(f"Settings not saved: {gone}")
+            return
         try:
             save_settings(self.data_dir, self.settings)
         except (StorageError, OSError) as exc:

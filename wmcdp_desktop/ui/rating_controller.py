@@ -70,6 +70,8 @@ class RatingController(QObject):
         self.ticker.setInterval(TICK_MS)
         self.ticker.timeout.connect(self.tick)
         self.ticker.start()
+        self._stopped = False
+        """True once the data folder was found gone: nothing more is saved, the form is read-only."""
         self._watcher = _InputWatcher(self)
         app = QApplication.instance()
         if app is not None:
@@ -113,6 +115,9 @@ class RatingController(QObject):
             return
         in_form = self.page.focus_in_form()  # before the form reloads: disabling a focused control moves the focus
         self.page.show_task(s.task(), previous_id, start_in_form=in_form)
+        problem = s.data_folder_problem() if self._stopped else None
+        if problem is not None:
+            self.page.stop_editing(problem)  # nothing can be saved: every task is read-only
         self._show_save_state()
         self.refresh_time()
 
@@ -150,7 +155,10 @@ class RatingController(QObject):
         self.page.refresh_task(self.session.current_id)
 
     def save_now(self) -> bool:
+        """Save the open rating now; False when it could not be (the page says why)."""
         self.autosave.stop()
+        if not self.check_data_folder():
+            return False
         ok = self.session.save_draft()
         self._show_save_state()
         self.page.refresh_task(self.session.current_id)
@@ -175,6 +183,8 @@ class RatingController(QObject):
         return self.tr("Nothing entered yet")
 
     def _show_save_state(self) -> None:
+        if not self.check_data_folder():
+            return
         self.page.show_save_error(self.session.save_error)
         self.saveStateChanged.emit(self.save_state_text())
 
@@ -182,9 +192,22 @@ class RatingController(QObject):
     def tick(self) -> None:
         s = self.session
         s.tick()
-        if s.needs_save() and not self.autosave.isActive():
+        if self.check_data_folder() and s.needs_save() and not self.autosave.isActive():
             self.save_now()
         self.refresh_time()
+
+    def check_data_folder(self) -> bool:
+        """True while the data folder is in place; the first time it is not, stop and say so plainly."""
+        problem = self.session.data_folder_problem()
+        if problem is None:
+            return True
+        if not self._stopped:
+            self._stopped = True
+            self.autosave.stop()
+            self.page.stop_editing(problem)
+            self.saveStateChanged.emit("Not saved: the data folder is gone")
+            self.told.emit(problem, True)
+        return False
 
     def refresh_time(self) -> None:
         s = self.session
@@ -193,6 +216,8 @@ class RatingController(QObject):
 
     def set_window_active(self, active: bool) -> None:
         self.session.set_window_active(active)
+        if active:
+            self.check_data_folder()
         self.refresh_time()
 
     def set_idle_timeout(self, seconds: float) -> None:

@@ -285,6 +285,14 @@ class RatingForm(QWidget):
             self.notes.confidence,
         ]
 
+    def set_read_only(self) -> None:
+        """No control can change the rating any more (the text stays selectable and copyable)."""
+        self.rubric.set_editable(False)
+        self.failure_modes.set_read_only(True)
+        self.notes.set_read_only(True)
+        self.submit_button.setEnabled(False)
+        self.timer.setEnabled(False)
+
     # ----- time --------------------------------------------------------------------------------------------
     def show_time(self, seconds: float, status: str, paused: bool) -> None:
         self.timer.show_time(seconds, status)

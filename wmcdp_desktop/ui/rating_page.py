@@ -195,6 +195,12 @@ class RatingPage(QWidget):
     def show_time(self, seconds: float, status: str, paused: bool) -> None:
         self.form.show_time(seconds, status, paused)
 
+    def stop_editing(self, message: str) -> None:
+        """Nothing more can be saved (``message`` says why and what to do): the rating is shown read-only
+        under the message; the rater can still read and copy everything."""
+        self.show_save_error(message, can_retry=False)
+        self.form.set_read_only()
+
     def show_notice(self, message: str) -> None:
         """Something the rater should know that needs no answer now (a banner above the page, until dismissed)."""
         set_fg(self.notice_text, problem_color(self))

@@ -27,7 +27,7 @@ from wmcdp_desktop.core.errors import StorageError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, read_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
 from wmcdp_desktop.core.paths import check_id, name_problem
-from wmcdp_desktop.core.rater.storage import RaterStore, sha256_hex
+from wmcdp_desktop.core.rater.storage import DataFolderGoneError, RaterStore, sha256_hex
 from wmcdp_desktop.core.rater.timing import Clock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
@@ -168,6 +168,9 @@ def export_results(
     progress: Progress | None = None,
 ) -> ResultsManifest:
     """Write the export zip atomically to ``destination`` and note it in the audit log."""
+    gone = store.folder_problem()
+    if gone is not None:  # an export of a vanished folder would say "0 ratings" as if that were all
+        raise DataFolderGoneError(gone)
     data, manifest = build_export(
         store,
         bundle_id=bundle_id,

@@ -41,7 +41,7 @@ from wmcdp_desktop.core.models.rating_record import (
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
-from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.core.rater.storage import DataFolderGoneError, RaterStore
 from wmcdp_desktop.core.rater.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 from wmcdp_desktop.core.record_rules import record_problems
 
@@ -714,6 +714,11 @@ class RatingSession:
         self._changed()
 
     # ----- saving --------------------------------------------------------------------------------------
+    def data_folder_problem(self) -> str | None:
+        """Why nothing more can be saved (the data folder was deleted or moved while the app ran), with what
+        to do, in plain words; None while all is well. Cheap: a few file-system checks."""
+        return self.store.folder_problem()
+
     def save_draft(self) -> bool:
         """Save the open rating as a draft now. False (and ``save_error`` set) when the write failed."""
         if self.current is None or self.current_id is None:
@@ -721,6 +726,9 @@ class RatingSession:
         draft = self.current.to_draft(self.manifest.bundle_id, self.rater.rater_id, utc_iso(self.clock))
         try:
             self.store.save_draft(draft)
+        except DataFolderGoneError as exc:
+            self.save_error = str(exc)
+            return False
         except StorageError as exc:
             self.save_error = (
                 f"Your rating could not be saved: {exc}\nIt is kept in this window; the last saved draft is "
@@ -903,6 +911,10 @@ class RatingSession:
         ``blinding_guess``: the rater's answer to the blinding check (:meth:`asks_blinding_question`), None
         when it was skipped or not asked. A revision keeps the answer given at the first submission.
         """
+        gone = self.data_folder_problem()
+        if gone is not None:  # not "fix these problems" when nothing can be written anyway
+            self.save_error = gone
+            return SubmitOutcome([], error=gone)
         self.tick()
         rating = self._editable()
         if rating.base_revision is not None:
@@ -917,6 +929,9 @@ class RatingSession:
             return SubmitOutcome(problems)
         try:
             saved = self.store.save_record(record)
+        except DataFolderGoneError as exc:
+            self.save_error = str(exc)
+            return SubmitOutcome([], error=self.save_error)
         except StorageError as exc:
             self.save_draft()
             self.save_error = (

@@ -111,6 +111,16 @@ def _mkdir(path: Path) -> None:
         raise StorageError(f"Could not create the folder {path}: {exc.strerror or exc}.") from exc
 
 
+class DataFolderGoneError(StorageError):
+    """The data folder (or part of it) was deleted, moved or replaced while the app ran: nothing more is
+    written there by this store (see :meth:`RaterStore.folder_problem`)."""
+
+
+def _file_identity(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
 # --------------------------------------------------------------------------------------------------
 # Single-instance lock
 # --------------------------------------------------------------------------------------------------
@@ -133,6 +143,8 @@ class InstanceLock:
         self.info_path = data_dir / "instance.json"
         self._clock = clock or SystemClock()
         self._lock: FileLock | None = None
+        self._identity: tuple[int, int] | None = None
+        """Device and inode of the lock file this lock holds (taken just after locking it)."""
         self._key = str(data_dir.resolve())
 
     @property
@@ -168,9 +180,29 @@ class InstanceLock:
                 raise StorageError(f"Could not lock the data folder {self.data_dir}: {exc.strerror or exc}.") from exc
             _HELD.add(self._key)
             self._lock = lock
+            with contextlib.suppress(OSError):
+                self._identity = _file_identity(self.path)
         info = {"pid": os.getpid(), "host": socket.gethostname(), "since": utc_iso(self._clock)}
         with contextlib.suppress(StorageError):
             atomic_write_text(self.info_path, dumps_canonical(info))
+
+    def problem(self) -> str | None:
+        """None while the lock file this lock holds is where it was; otherwise why not, in plain words.
+
+        The OS lock is on the file this process opened. When the data folder is deleted or moved while the
+        app runs, that file goes with it, and a second app started now would lock a new file at the same
+        name: this is how the app notices that it no longer holds the folder it writes to."""
+        if self._lock is None or self._identity is None:
+            return None
+        try:
+            now = _file_identity(self.path)
+        except FileNotFoundError:
+            return f"The data folder {self.data_dir} was deleted or moved while the app was open."
+        except OSError as exc:
+            return f"The data folder {self.data_dir} cannot be reached any more ({exc.strerror or exc})."
+        if now != self._identity:
+            return f"The data folder {self.data_dir} was deleted or moved, and made again, while the app was open."
+        return None
 
     def release(self) -> None:
         with _HELD_GUARD:
@@ -224,8 +256,12 @@ class RaterStore:
     AUDIT_DRAFT_EVERY = 60.0
     """Autosaves happen every second while typing; the audit log notes one per task per minute."""
 
-    def __init__(self, data_dir: Path, bundle_id: str, rater_id: str, clock: Clock | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, bundle_id: str, rater_id: str, clock: Clock | None = None, lock: InstanceLock | None = None
+    ) -> None:
         self.data_dir = data_dir
+        self.lock = lock
+        """The app's lock on the data folder (None for tools that hold none): checked before every write."""
         self.root = child_path(data_dir, "bundles", check_id(bundle_id, "bundle id"), check_id(rater_id, "rater id"))
         self.bundle_id = bundle_id
         self.rater_id = rater_id
@@ -239,15 +275,49 @@ class RaterStore:
         """Whether the audit log already holds a chain (None: not looked yet)."""
         self.quarantined: list[Path] = []
         """Drafts found unreadable and moved aside during this session."""
+        self._made: set[Path] = set()
+        """The store's folders known to exist (made or written to): from then on never made again."""
+        self._gone: str | None = None
 
     def twin(self) -> RaterStore:
         """A new store object on the same folder, for work on another thread (objects are never shared)."""
-        return RaterStore(self.data_dir, self.bundle_id, self.rater_id, self.clock)
+        other = RaterStore(self.data_dir, self.bundle_id, self.rater_id, self.clock, self.lock)
+        other._made, other._gone = set(self._made), self._gone
+        return other
 
     def ensure(self) -> None:
         """Create the folders (raises :class:`StorageError` in plain words)."""
+        self._check_folder()
         for folder in (self.drafts_dir, self.records_dir):
             _mkdir(folder)
+        self._made |= {self.root, self.drafts_dir, self.records_dir}
+
+    # ----- the data folder still there ------------------------------------------------------------------
+    def folder_problem(self) -> str | None:
+        """Why nothing more may be written here, in plain words, with what to do; None while all is well.
+
+        The data folder was deleted, moved or replaced while the app ran when the lock file the app holds
+        is gone or is another file, or when one of this store's folders, once made, is missing. Making the
+        folders again would save ratings where nobody looks for them and beside a second app window that
+        could now open on the new folder; so once found, the answer stays, and every write is refused."""
+        if self._gone is None:
+            lost = self.lock.problem() if self.lock is not None else None
+            missing = sorted(f for f in self._made if not os.path.isdir(f))
+            if lost is None and missing:
+                lost = f"Part of the data folder was deleted or moved while the app was open: {missing[0]} is missing."
+            if lost is not None:
+                self._gone = (
+                    f"{lost}\nThe app has stopped saving: nothing more is written, not even the rating on screen. "
+                    "If you can, put the folder back (from the Recycle Bin or Trash, or from where it was moved), "
+                    "then close the app and start it again: your ratings come back with it. Ratings in a folder "
+                    "that is gone for good are gone with it."
+                )
+        return self._gone
+
+    def _check_folder(self) -> None:
+        problem = self.folder_problem()
+        if problem is not None:
+            raise DataFolderGoneError(problem)
 
     # ----- audit --------------------------------------------------------------------------------------
     def audit(self, event: str, *, durable: bool = True, **fields: Any) -> str:
@@ -261,6 +331,7 @@ class RaterStore:
         it carries ``chain_start``, the SHA-256 of everything before it.
         """
         obj: dict[str, Any] = {"at": utc_iso(self.clock), "event": event, **fields}
+        self._check_folder()
         # Reading the chain's head and appending the next link is one step for every store object on this
         # log in the process (the app exports on a worker thread while the rater's drafts are saved): two
         # links made from the same head would fork the chain.
@@ -270,6 +341,7 @@ class RaterStore:
     def audit_and_read(self, event: str, **fields: Any) -> tuple[str, bytes]:
         """:meth:`audit` (durably), then the log's bytes up to and including that line, in one step: no
         other line (an autosave's, on another thread) can come between them (an export seals the chain)."""
+        self._check_folder()
         obj: dict[str, Any] = {"at": utc_iso(self.clock), "event": event, **fields}
         with _audit_lock(self.audit_path):
             head = self._append_audit(obj, True)
@@ -280,8 +352,10 @@ class RaterStore:
             try:
                 fd = os.open(self.audit_path, _AUDIT_FLAGS, NEW_FILE_MODE)
             except FileNotFoundError:
+                self._missing_folder(self.root)
                 _mkdir(self.root)
                 fd = os.open(self.audit_path, _AUDIT_FLAGS, NEW_FILE_MODE)
+            self._made.add(self.root)
             try:
                 end = os.lseek(fd, 0, os.SEEK_END)
                 # A crash mid-append leaves a torn last line; start on a new line so this event is not
@@ -363,6 +437,7 @@ class RaterStore:
             return None
 
     def _quarantine(self, path: Path, reason: str) -> None:
+        self._check_folder()
         _mkdir(self.quarantine_dir)
         try:
             target = _reserve_unique(self.quarantine_dir, path.name, self.clock)
@@ -379,17 +454,27 @@ class RaterStore:
             self.audit("draft_quarantined", file=path.name, moved_to=target.name, reason=reason[:500])
 
     def _write(self, path: Path, text: str, *, sync_dir: bool) -> bytes:
-        """Atomic write into one of the store's folders, creating the folders when they are missing (first
-        save, or removed while the app ran). Returns the bytes written."""
+        """Atomic write into one of the store's folders (made on the first save; a folder that vanished
+        after that is never made again: see :meth:`folder_problem`). Returns the bytes written."""
+        self._check_folder()
         data = text.encode("utf-8")
         try:
             atomic_write_bytes(path, data, sync_dir=sync_dir)
         except StorageError as exc:
             if not isinstance(exc.__cause__, FileNotFoundError):
                 raise
+            self._missing_folder(path.parent)
             self.ensure()
             atomic_write_bytes(path, data, sync_dir=sync_dir)
+        self._made |= {self.root, path.parent}
         return data
+
+    def _missing_folder(self, folder: Path) -> None:
+        """``folder`` of the store is missing: fine before it was first made, the data folder gone after."""
+        if folder in self._made:
+            self._check_folder()  # finds what is missing (a check just before may have raced the deletion)
+            self._gone = f"A folder inside the data folder {self.data_dir} vanished while the app was open."
+            raise DataFolderGoneError(self._gone)
 
     def save_draft(self, draft: Draft) -> str:
         """Write the draft atomically; returns its sha256.
@@ -409,6 +494,7 @@ class RaterStore:
         return digest
 
     def delete_draft(self, task_id: str) -> None:
+        self._check_folder()
         try:
             self.draft_path(task_id).unlink(missing_ok=True)
         except OSError as exc:
