@@ -122,7 +122,9 @@ def test_a_submitted_line_lost_with_a_power_cut_is_rebuilt_from_the_record(tmp_p
     assert fresh.recover_unaudited_records() == []  # once
 
 
-def test_folders_removed_while_the_app_runs_are_made_again(tmp_path: Path, sample_docs: Any) -> None:
+def test_folders_removed_while_the_app_runs_are_not_made_again(tmp_path: Path, sample_docs: Any) -> None:
+    """Issue 13 item 9: making them again silently showed ratings with no file behind them; now the store
+    says what happened and writes nothing more (tests/core/test_data_folder_deleted_while_open.py)."""
     session = _session(tmp_path, sample_docs, FakeClock())
     _fill(session)
     assert session.save_draft()
@@ -131,10 +133,10 @@ def test_folders_removed_while_the_app_runs_are_made_again(tmp_path: Path, sampl
         path.unlink() if path.is_file() else path.rmdir()
     root.rmdir()
     session.set_confidence(3)
-    assert session.save_draft(), session.save_error
-    assert session.store.load_draft("T-0001") is not None
-    assert session.submit().ok
-    assert (session.store.records_dir / "T-0001.r1.json").is_file()
+    assert not session.save_draft()
+    assert session.save_error is not None and str(root) in session.save_error and "Traceback" not in session.save_error
+    assert not session.submit().ok
+    assert not root.exists()
 
 
 def test_a_file_where_the_records_folder_should_be_is_a_plain_error(tmp_path: Path, sample_docs: Any) -> None:

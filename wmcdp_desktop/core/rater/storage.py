@@ -302,7 +302,7 @@ class RaterStore:
         could now open on the new folder; so once found, the answer stays, and every write is refused."""
         if self._gone is None:
             lost = self.lock.problem() if self.lock is not None else None
-            missing = sorted(f for f in self._made if not os.path.isdir(f))
+            missing = sorted(f for f in self._made if not os.path.lexists(f))
             if lost is None and missing:
                 lost = f"Part of the data folder was deleted or moved while the app was open: {missing[0]} is missing."
             if lost is not None:
