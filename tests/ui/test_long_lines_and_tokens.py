@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PySide6.QtCore import QLocale
 from PySide6.QtGui import QTextCursor
 
 from wmcdp_desktop.ui import plain_text
@@ -93,8 +94,9 @@ def test_a_text_longer_than_the_app_shows_is_cut_with_a_note(qtbot: Any) -> None
     text = "x" * (MAX_SHOWN_CHARS + 12_345)
     shown = view.set_untrusted(text)
     assert shown.shown_length == MAX_SHOWN_CHARS and shown.omitted == 12_345
+    n = QLocale().toString  # numbers as the rater's locale writes them
     assert view.toPlainText().endswith(
-        f"[Not shown: the last 12,345 characters of this text. The app shows the first {MAX_SHOWN_CHARS:,} "
+        f"[Not shown: the last {n(12_345)} characters of this text. The app shows the first {n(MAX_SHOWN_CHARS)} "
         "characters of any one text; ask your study coordinator about the rest.]"
     )
     cursor = view.textCursor()
@@ -106,8 +108,9 @@ def test_a_text_longer_than_the_app_shows_is_cut_with_a_note(qtbot: Any) -> None
 
 def test_labels_are_cut_and_broken_so_a_huge_rubric_text_cannot_widen_or_freeze_the_window() -> None:
     label = safe_line("L" * 50_000)
-    assert label.endswith("… (48,000 more characters not shown)")
-    assert max(len(line) for line in label.split("\n")) <= 200 + len("… (48,000 more characters not shown)")
+    note = f"… ({QLocale().toString(48_000)} more characters not shown)"
+    assert label.endswith(note)
+    assert max(len(line) for line in label.split("\n")) <= 200 + len(note)
     assert safe_line("Emotional attunement") == "Emotional attunement"
     prose = " ".join(["A sentence of an ordinary rubric description."] * 30)  # 1,400 characters, one line
     assert safe_line(prose) == prose  # a label wraps at spaces itself: none is turned into a break

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import Problem
+from wmcdp_desktop.ui.bundle_opening import Plurals
 from wmcdp_desktop.ui.jobs import Job, Progress, Workers
 
 MAX_PROBLEMS_SHOWN = 8
@@ -27,19 +28,26 @@ def check_bundle(path: Path, manifest_sha256: str, progress: Progress) -> list[P
     progress(0, 0)
     bundle = open_bundle(path)
     if bundle.manifest_sha256 != manifest_sha256:
-        return [Problem(str(path), "", "changed on disk since it was opened: close it and open it again")]
+        changed = QCoreApplication.translate("BundleChecker", "changed on disk since it was opened: close it and open it again")
+        return [Problem(str(path), "", changed)]
     return bundle.verify(progress).problems
 
 
 def problems_text(problems: list[Problem]) -> str:
     lines = [str(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
     if len(problems) > len(lines):
-        lines.append(f"… and {len(problems) - len(lines)} more problem(s).")
+        lines.append(Plurals().more_problems(len(problems) - len(lines)))
+    tr = QCoreApplication.translate
     return (
-        "Checking every file of this bundle found problems:\n"
+        tr("BundleChecker", "Checking every file of this bundle found problems:")
+        + "\n"
         + "\n".join(lines)
-        + "\nA task whose file is damaged or changed is refused when you open it; the other tasks can be rated "
-        "as usual. Ask your study coordinator for a fresh copy of the bundle."
+        + "\n"
+        + tr(
+            "BundleChecker",
+            "A task whose file is damaged or changed is refused when you open it; the other tasks can be rated "
+            "as usual. Ask your study coordinator for a fresh copy of the bundle.",
+        )
     )
 
 
@@ -62,9 +70,9 @@ class BundleChecker(QObject):
 
     def check(self, path: Path, manifest_sha256: str) -> None:
         self._job = self._workers.run(
-            "Checking the bundle's files",
+            self.tr("Checking the bundle's files"),
             lambda progress: check_bundle(path, manifest_sha256, progress),
-            cancel_label="Stop checking",
+            cancel_label=self.tr("Stop checking"),
         )
         self._job.succeeded.connect(self._checked)
         self._job.failed.connect(self._failed)
@@ -80,16 +88,16 @@ class BundleChecker(QObject):
         if problems:
             self.problemsFound.emit(problems_text(problems))
         else:
-            self.status.emit("Bundle checked: every file is intact.")
+            self.status.emit(self.tr("Bundle checked: every file is intact."))
         self.finished.emit()
 
     def _failed(self, message: str) -> None:
         self._job = None
         if message:
-            self.problemsFound.emit(f"The bundle could not be checked again:\n{message}")
+            self.problemsFound.emit(self.tr("The bundle could not be checked again:") + f"\n{message}")
         self.finished.emit()
 
     def _stopped(self) -> None:
         self._job = None
-        self.status.emit("Checking the bundle was stopped; each task is still checked when it is shown.")
+        self.status.emit(self.tr("Checking the bundle was stopped; each task is still checked when it is shown."))
         self.finished.emit()

@@ -57,14 +57,14 @@ def refusal_text(path: Path, exc: WmcdpError) -> str:
         lines = [str(p) for p in exc.problems[:MAX_PROBLEMS_SHOWN]]
         more = len(exc.problems) - len(lines)
         if more > 0:
-            lines.append(_Words().more_problems(more))
+            lines.append(Plurals().more_problems(more))
         detail = "\n".join(lines)
     else:
         detail = str(exc)
     return QCoreApplication.translate("BundleOpener", "This bundle cannot be opened:") + f"\n{path}\n\n{detail}"
 
 
-class _Words(QObject):
+class Plurals(QObject):
     """Plural words (a class: Qt's catalogue tool finds plural forms in ``self.tr``)."""
 
     def more_problems(self, n: int) -> str:
@@ -130,7 +130,9 @@ class BundleOpener(QObject):
         self._request = request
         self.busyChanged.emit(True)
         self._job = self._workers.run(
-            f"Opening {request.path.name}", lambda progress: read_bundle(request, progress), cancel_label="Cancel opening"
+            self.tr("Opening {name}").format(name=request.path.name),
+            lambda progress: read_bundle(request, progress),
+            cancel_label=self.tr("Cancel opening"),
         )
         self._job.succeeded.connect(self._read)
         self._listen(self._job)
@@ -150,7 +152,8 @@ class BundleOpener(QObject):
         assert request is not None
         self._release_current()
         self._job = self._workers.run(
-            f"Opening {request.path.name}", lambda progress: start_session(request, bundle, progress)
+            self.tr("Opening {name}").format(name=request.path.name),
+            lambda progress: start_session(request, bundle, progress),
         )
         self._job.succeeded.connect(self._started)
         self._listen(self._job)

@@ -20,7 +20,7 @@ import bisect
 import re
 import unicodedata
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QLocale, Qt
 from PySide6.QtGui import QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QWidget
 
@@ -271,10 +271,12 @@ class DisplayText:
         """Our words for the characters not shown ("" when everything is shown)."""
         if not self.omitted:
             return ""
-        return (
-            f"[Not shown: the last {self.omitted:,} characters of this text. The app shows the first "
-            f"{self.shown_length:,} characters of any one text; ask your study coordinator about the rest.]"
-        )
+        locale = QLocale()
+        return QCoreApplication.translate(
+            "PlainText",
+            "[Not shown: the last {omitted} characters of this text. The app shows the first {shown} characters of "
+            "any one text; ask your study coordinator about the rest.]",
+        ).format(omitted=locale.toString(self.omitted), shown=locale.toString(self.shown_length))
 
 
 def plain_tooltip(text: str) -> str:
@@ -292,7 +294,10 @@ def safe_line(text: str) -> str:
     """A short text for a label: markers for hidden characters, newlines kept, long lines broken, and cut
     after MAX_LABEL_CHARS characters (saying how many more there were)."""
     shown = DisplayText(text, limit=MAX_LABEL_CHARS, line_max=LABEL_LINE_MAX, at_spaces=False)
-    return shown.display + (f"… ({shown.omitted:,} more characters not shown)" if shown.omitted else "")
+    if not shown.omitted:
+        return shown.display
+    more = QCoreApplication.translate("PlainText", "… ({count} more characters not shown)")
+    return shown.display + more.format(count=QLocale().toString(shown.omitted))
 
 
 class PlainLabel(QLabel):

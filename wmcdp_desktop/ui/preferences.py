@@ -54,7 +54,7 @@ class Preferences(QObject):
     def _save(self) -> None:
         gone = self._lock.problem() if self._lock is not None else None
         if gone is not None:  # saving would make the data folder again: it could no longer be put back
-            self.status.emit(f"Settings not saved: {gone}")
+            self.status.emit(self.tr("Settings not saved:") + f" {gone}")
             return
         try:
             save_settings(self.data_dir, self.settings)

@@ -205,7 +205,7 @@ class RatingController(QObject):
             self._stopped = True
             self.autosave.stop()
             self.page.stop_editing(problem)
-            self.saveStateChanged.emit("Not saved: the data folder is gone")
+            self.saveStateChanged.emit(self.tr("Not saved: the data folder is gone"))
             self.told.emit(problem, True)
         return False
 

@@ -1,6 +1,27 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en_US">
 <context>
+    <name />
+    <message numerus="yes">
+        <source>BundleChecker</source>
+        <comment>A task whose file is damaged or changed is refused when you open it; the other tasks can be rated as usual. Ask your study coordinator for a fresh copy of the bundle.</comment>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Plurals</name>
+    <message numerus="yes">
+        <source>… and %n more problem(s).</source>
+        <translation>
+            <numerusform>… and %n more problem.</numerusform>
+            <numerusform>… and %n more problems.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RatingController</name>
     <message numerus="yes">
         <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
@@ -48,16 +69,6 @@
         <translation>
             <numerusform>Exported %n submitted rating of {total} tasks (with every earlier revision) to:</numerusform>
             <numerusform>Exported %n submitted ratings of {total} tasks (with every earlier revision) to:</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>_Words</name>
-    <message numerus="yes">
-        <source>… and %n more problem(s).</source>
-        <translation>
-            <numerusform>… and %n more problem.</numerusform>
-            <numerusform>… and %n more problems.</numerusform>
         </translation>
     </message>
 </context>

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es_ES">
 <context>
+    <name></name>
+    <message numerus="yes">
+        <source>BundleChecker</source>
+        <comment>A task whose file is damaged or changed is refused when you open it; the other tasks can be rated as usual. Ask your study coordinator for a fresh copy of the bundle.</comment>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>AboutDialog</name>
     <message>
         <source>About WM-CDP Desktop</source>
@@ -65,9 +76,44 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
 </context>
 <context>
+    <name>BundleChecker</name>
+    <message>
+        <source>changed on disk since it was opened: close it and open it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the bundle&apos;s files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop checking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle checked: every file is intact.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle could not be checked again:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the bundle was stopped; each task is still checked when it is shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BundleOpener</name>
     <message>
         <source>This bundle cannot be opened:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel opening</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -413,7 +459,32 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
 </context>
 <context>
+    <name>PlainText</name>
+    <message>
+        <source>[Not shown: the last {omitted} characters of this text. The app shows the first {shown} characters of any one text; ask your study coordinator about the rest.]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… ({count} more characters not shown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Plurals</name>
+    <message numerus="yes">
+        <source>… and %n more problem(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Preferences</name>
+    <message>
+        <source>Settings not saved:</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Settings could not be saved: {error}</source>
         <translation type="unfinished"></translation>
@@ -428,6 +499,14 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
     <message>
         <source>Text size {size} pt</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QCoreApplication</name>
+    <message>
+        <source>BundleChecker</source>
+        <comment>Checking every file of this bundle found problems:</comment>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -502,6 +581,10 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
     <message>
         <source>Nothing entered yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: the data folder is gone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -616,6 +699,10 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Dismiss this message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{title} (version {version})</source>
         <translation type="unfinished"></translation>
     </message>
@@ -659,11 +746,27 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>An export is already being written; wait for it to finish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting results to {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The results could not be exported:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Nothing was written under that name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export cancelled: nothing was written.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -913,16 +1016,6 @@ Open the bundle your study coordinator sent you. Everything stays on this comput
     <message>
         <source>Send this file to your study coordinator.</source>
         <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>_Words</name>
-    <message numerus="yes">
-        <source>… and %n more problem(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
     </message>
 </context>
 <context>
