@@ -43,13 +43,14 @@ class _Runner(QRunnable):
         self._work = work
         self._cancel = job.cancel_event
         self._last = 0.0
+        self._total = -1
 
     def _progress(self, done: int, total: int) -> None:
         if self._cancel.is_set():
             raise Cancelled
         now = time.monotonic()
-        if now - self._last >= PROGRESS_EVERY or done == total:
-            self._last = now
+        if now - self._last >= PROGRESS_EVERY or done == total or total != self._total:
+            self._last, self._total = now, total  # a new total is always reported: the bar stops being "busy"
             self._report("progress", (done, total))
 
     def _report(self, kind: str, payload: object) -> None:
