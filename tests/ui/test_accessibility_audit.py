@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from tests.ui.a11y_audit import audit, dark_palette, tab_walk
+from tests.ui.pseudo_translation import cut_off
 from tests.ui.window_helpers import (
     bundle_with_blinding_labels,
     export_and_wait,
@@ -21,6 +22,7 @@ from tests.ui.window_helpers import (
     submit_by_keyboard,
     type_rationale,
 )
+from wmcdp_desktop.core.rater.settings import Settings, save_settings
 from wmcdp_desktop.ui.about_dialog import AboutDialog
 from wmcdp_desktop.ui.blinding_question import BlindingQuestion
 from wmcdp_desktop.ui.main_window import MainWindow
@@ -143,3 +145,12 @@ def test_the_audit_finds_what_it_is_for(qtbot: Any, window: MainWindow) -> None:
     window.page.form.scroll_area.setAccessibleName("")
     kinds = {(f.kind, f.widget.split(" ")[0]) for f in audit(window)}
     assert ("name", "QScrollArea") in kinds
+
+
+def test_the_window_in_spanish(qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path) -> None:
+    """The audit, and no label or button cut off, with the Spanish catalogue (longer words)."""
+    save_settings(data_dir, Settings(language="es"))
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    window.page.form.submit_button.click()
+    _clean(window, "Spanish, validation errors")
+    assert cut_off(window) == []

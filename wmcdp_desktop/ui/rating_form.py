@@ -343,17 +343,29 @@ class RatingForm(QWidget):
                 row = self.rubric.row_for_field(p.path.removeprefix("scoring."))
                 if row is not None:
                     label, focus = row.problem, row.slider
-                    p = Problem(p.file, p.path, _cap(p.message.removeprefix(f"{row.dim.label}: ")))
+                    if row.value() is None:  # the app's own words (translated), not the core's
+                        message = self.tr("Not set yet. Choose a score or tick N/A.") if row.na is not None else self.tr(
+                            "Not set yet. Choose a score."
+                        )
+                    else:
+                        message = _cap(p.message.removeprefix(f"{row.dim.label}: "))
+                    p = Problem(p.file, p.path, message)
             elif p.path.startswith(("failure_mode_annotations.", "failure_mode_evidence")):
                 fm_id = p.path.split(".", 1)[1].split("[", 1)[0]
                 fm_row = self.failure_modes.rows.get(fm_id)
                 if fm_row is not None:
                     label, focus = fm_row.problem, fm_row.severity
-                    p = Problem(p.file, p.path, _cap(p.message.removeprefix(f"{fm_row.fm.label}: ")))
+                    if fm_row.check.isChecked() and fm_row.severity.currentIndex() < 0:
+                        message = self.tr("Choose a severity.")
+                    else:
+                        message = _cap(p.message.removeprefix(f"{fm_row.fm.label}: "))
+                    p = Problem(p.file, p.path, message)
             elif p.path in self.notes.problems:
                 label = self.notes.problems[p.path]
                 name = p.path.removeprefix("clinician_notes.")
                 focus = self.notes.edits.get(name) or self.notes.confidence
+                if name == "brief_rationale" and not self.notes.edits[name].toPlainText().strip():
+                    p = Problem(p.file, p.path, self.tr("A brief rationale is required."))
             if label is None:
                 unplaced.append(p.message)
                 continue

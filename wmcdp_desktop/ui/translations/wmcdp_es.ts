@@ -16,63 +16,64 @@
     <name>AboutDialog</name>
     <message>
         <source>About WM-CDP Desktop</source>
-        <translation type="unfinished"></translation>
+        <translation>Acerca de WM-CDP Desktop</translation>
     </message>
     <message>
         <source>WM-CDP Desktop {version}</source>
-        <translation type="unfinished"></translation>
+        <translation>WM-CDP Desktop {version}</translation>
     </message>
     <message>
         <source>The offline rating tool of the WholeMind Clinical Decision Benchmark.
 Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySide6 under the GNU LGPL version 3: you may replace those libraries with your own build (see below).</source>
-        <translation type="unfinished"></translation>
+        <translation>La herramienta de evaluación sin conexión del WholeMind Clinical Decision Benchmark.
+Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySide6 bajo la GNU LGPL versión 3: puede sustituir esas bibliotecas por una compilación propia (véase más abajo).</translation>
     </message>
     <message>
         <source>Full licence texts: {folder}</source>
-        <translation type="unfinished"></translation>
+        <translation>Textos completos de las licencias: {folder}</translation>
     </message>
     <message>
         <source>Licence and third-party notices</source>
-        <translation type="unfinished"></translation>
+        <translation>Licencia y avisos de terceros</translation>
     </message>
     <message>
         <source>The licence and notices could not be read: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>No se pudieron leer la licencia ni los avisos: {error}</translation>
     </message>
     <message>
         <source>&amp;Licence and third-party notices</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Licencia y avisos de terceros</translation>
     </message>
 </context>
 <context>
     <name>BlindingQuestion</name>
     <message>
         <source>One more question</source>
-        <translation type="unfinished"></translation>
+        <translation>Una pregunta más</translation>
     </message>
     <message>
         <source>Blinding question</source>
-        <translation type="unfinished"></translation>
+        <translation>Pregunta sobre el enmascaramiento</translation>
     </message>
     <message>
         <source>Do you think you know which system wrote this response?</source>
-        <translation type="unfinished"></translation>
+        <translation>¿Cree que sabe qué sistema escribió esta respuesta?</translation>
     </message>
     <message>
         <source>Your rating passed its checks. Answer with your first impression before it is saved: the answer is saved with this rating, changes nothing in it, and helps the study check that the systems stayed hidden. “I can’t tell” is a good answer; so is skipping.</source>
-        <translation type="unfinished"></translation>
+        <translation>Su valoración ha superado las comprobaciones. Responda con su primera impresión antes de que se guarde: la respuesta se guarda con esta valoración, no cambia nada de ella y ayuda al estudio a comprobar que los sistemas permanecieron ocultos. «No lo sé» es una buena respuesta; omitir la pregunta también.</translation>
     </message>
     <message>
         <source>I can’t tell</source>
-        <translation type="unfinished"></translation>
+        <translation>No lo sé</translation>
     </message>
     <message>
         <source>Save my answer</source>
-        <translation type="unfinished"></translation>
+        <translation>Guardar mi respuesta</translation>
     </message>
     <message>
         <source>Skip the question</source>
-        <translation type="unfinished"></translation>
+        <translation>Omitir la pregunta</translation>
     </message>
 </context>
 <context>
@@ -106,7 +107,7 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     <name>BundleOpener</name>
     <message>
         <source>This bundle cannot be opened:</source>
-        <translation type="unfinished"></translation>
+        <translation>No se puede abrir este paquete:</translation>
     </message>
     <message>
         <source>Opening {name}</source>
@@ -121,341 +122,341 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     <name>CalibrationView</name>
     <message>
         <source>✓ agrees</source>
-        <translation type="unfinished"></translation>
+        <translation>✓ coincide</translation>
     </message>
     <message>
         <source>✗ differs</source>
-        <translation type="unfinished"></translation>
+        <translation>✗ difiere</translation>
     </message>
     <message>
         <source>see explanation</source>
-        <translation type="unfinished"></translation>
+        <translation>véase la explicación</translation>
     </message>
     <message>
         <source>Calibration feedback</source>
-        <translation type="unfinished"></translation>
+        <translation>Retroalimentación de calibración</translation>
     </message>
     <message>
         <source>This was a calibration task: here is the adjudicated answer beside your rating. Your submitted rating is kept as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>Esta era una tarea de calibración: aquí tiene la respuesta de referencia junto a su valoración. Su valoración enviada se conserva tal como está.</translation>
     </message>
     <message>
         <source>Calibration feedback details</source>
-        <translation type="unfinished"></translation>
+        <translation>Detalles de la retroalimentación de calibración</translation>
     </message>
     <message>
         <source>yours: {yours}   ·   adjudicated: {expected}   ·   {agrees}</source>
-        <translation type="unfinished"></translation>
+        <translation>la suya: {yours}   ·   de referencia: {expected}   ·   {agrees}</translation>
     </message>
 </context>
 <context>
     <name>DimensionRow</name>
     <message>
         <source>Not set</source>
-        <translation type="unfinished"></translation>
+        <translation>Sin asignar</translation>
     </message>
     <message>
         <source>N/A: {guidance}</source>
-        <translation type="unfinished"></translation>
+        <translation>N/A: {guidance}</translation>
     </message>
     <message>
         <source>N/A</source>
-        <translation type="unfinished"></translation>
+        <translation>N/A</translation>
     </message>
     <message>
         <source>{dimension}: not applicable (N/A)</source>
-        <translation type="unfinished"></translation>
+        <translation>{dimension}: no aplicable (N/A)</translation>
     </message>
     <message>
         <source>Not applicable to this response</source>
-        <translation type="unfinished"></translation>
+        <translation>No aplicable a esta respuesta</translation>
     </message>
     <message>
         <source>N/A – not applicable</source>
-        <translation type="unfinished"></translation>
+        <translation>N/A – no aplicable</translation>
     </message>
     <message>
         <source>(submitted: read-only)</source>
-        <translation type="unfinished"></translation>
+        <translation>(enviada: solo lectura)</translation>
     </message>
     <message>
         <source>{digit} is not on this scale: type {low} to {high}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{digit} no está en esta escala: escriba de {low} a {high}.</translation>
     </message>
 </context>
 <context>
     <name>FailureModeRow</name>
     <message>
         <source>Use selected text as evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar el texto seleccionado como evidencia</translation>
     </message>
     <message>
         <source>Clear evidence quotes</source>
-        <translation type="unfinished"></translation>
+        <translation>Borrar las citas de evidencia</translation>
     </message>
     <message>
         <source>minor</source>
-        <translation type="unfinished"></translation>
+        <translation>leve</translation>
     </message>
     <message>
         <source>moderate</source>
-        <translation type="unfinished"></translation>
+        <translation>moderada</translation>
     </message>
     <message>
         <source>major</source>
-        <translation type="unfinished"></translation>
+        <translation>grave</translation>
     </message>
     <message>
         <source>critical</source>
-        <translation type="unfinished"></translation>
+        <translation>crítica</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Gravedad</translation>
     </message>
     <message>
         <source>Severity: {failure_mode}</source>
-        <translation type="unfinished"></translation>
+        <translation>Gravedad: {failure_mode}</translation>
     </message>
     <message>
         <source>Choose severity…</source>
-        <translation type="unfinished"></translation>
+        <translation>Elija la gravedad…</translation>
     </message>
     <message>
         <source>Evidence note</source>
-        <translation type="unfinished"></translation>
+        <translation>Nota de evidencia</translation>
     </message>
     <message>
         <source>Evidence note: {failure_mode}</source>
-        <translation type="unfinished"></translation>
+        <translation>Nota de evidencia: {failure_mode}</translation>
     </message>
     <message>
         <source>Use selected text as evidence: {failure_mode}</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar el texto seleccionado como evidencia: {failure_mode}</translation>
     </message>
     <message>
         <source>Select words in the response you are rating, then press this (Ctrl+Shift+E).</source>
-        <translation type="unfinished"></translation>
+        <translation>Seleccione palabras de la respuesta que está valorando y pulse aquí (Ctrl+Mayús+E).</translation>
     </message>
     <message>
         <source>Clear evidence quotes: {failure_mode}</source>
-        <translation type="unfinished"></translation>
+        <translation>Borrar las citas de evidencia: {failure_mode}</translation>
     </message>
     <message>
         <source>“{quote}” (characters {start}–{end})</source>
-        <translation type="unfinished"></translation>
+        <translation>«{quote}» (caracteres {start}–{end})</translation>
     </message>
     <message>
         <source>No evidence quotes yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todavía no hay citas de evidencia.</translation>
     </message>
 </context>
 <context>
     <name>FailureModesPanel</name>
     <message>
         <source>Failure modes</source>
-        <translation type="unfinished"></translation>
+        <translation>Modos de fallo</translation>
     </message>
     <message>
         <source>Tick each failure you see in the response; leave the others unticked (absent).</source>
-        <translation type="unfinished"></translation>
+        <translation>Marque cada fallo que observe en la respuesta; deje los demás sin marcar (ausentes).</translation>
     </message>
 </context>
 <context>
     <name>FindBar</name>
     <message>
         <source>Find in scenario and response</source>
-        <translation type="unfinished"></translation>
+        <translation>Buscar en el caso y la respuesta</translation>
     </message>
     <message>
         <source>Find &amp;next</source>
-        <translation type="unfinished"></translation>
+        <translation>Buscar &amp;siguiente</translation>
     </message>
     <message>
         <source>C&amp;lose find</source>
-        <translation type="unfinished"></translation>
+        <translation>Cerrar &amp;búsqueda</translation>
     </message>
     <message>
         <source>Not found</source>
-        <translation type="unfinished"></translation>
+        <translation>No encontrado</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;yuda</translation>
     </message>
     <message>
         <source>About WM-CDP Desktop</source>
-        <translation type="unfinished"></translation>
+        <translation>Acerca de WM-CDP Desktop</translation>
     </message>
     <message>
         <source>WM-CDP Desktop</source>
-        <translation type="unfinished"></translation>
+        <translation>WM-CDP Desktop</translation>
     </message>
     <message>
         <source>WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>Paquete WM-CDP (*.wmcdp *.zip);;Carpeta de paquete: elija su bundle.json (bundle.json)</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Archivo</translation>
     </message>
     <message>
         <source>&amp;Task</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tarea</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ver</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Configuración</translation>
     </message>
     <message>
         <source>&amp;Open bundle…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Abrir paquete…</translation>
     </message>
     <message>
         <source>Open the &amp;demo bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>Abrir el paquete de &amp;demostración</translation>
     </message>
     <message>
         <source>&amp;Export results…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Exportar resultados…</translation>
     </message>
     <message>
         <source>&amp;Close bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Cerrar paquete</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Salir</translation>
     </message>
     <message>
         <source>&amp;Submit rating</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Enviar valoración</translation>
     </message>
     <message>
         <source>Save &amp;draft now</source>
-        <translation type="unfinished"></translation>
+        <translation>Guardar &amp;borrador ahora</translation>
     </message>
     <message>
         <source>&amp;Next task</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Siguiente tarea</translation>
     </message>
     <message>
         <source>&amp;Previous task</source>
-        <translation type="unfinished"></translation>
+        <translation>Tarea &amp;anterior</translation>
     </message>
     <message>
         <source>Next &amp;unfinished task</source>
-        <translation type="unfinished"></translation>
+        <translation>Siguiente tarea sin &amp;terminar</translation>
     </message>
     <message>
         <source>Use selected text as &amp;evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar el texto seleccionado como e&amp;videncia</translation>
     </message>
     <message>
         <source>&amp;Pause or resume the timer</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Pausar o reanudar el cronómetro</translation>
     </message>
     <message>
         <source>&amp;Revise this rating</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Revisar esta valoración</translation>
     </message>
     <message>
         <source>&amp;Find…</source>
-        <translation type="unfinished"></translation>
+        <translation>B&amp;uscar…</translation>
     </message>
     <message>
         <source>&amp;Larger text</source>
-        <translation type="unfinished"></translation>
+        <translation>Texto más &amp;grande</translation>
     </message>
     <message>
         <source>&amp;Smaller text</source>
-        <translation type="unfinished"></translation>
+        <translation>Texto más &amp;pequeño</translation>
     </message>
     <message>
         <source>Rubric &amp;help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ayuda de la rúbrica</translation>
     </message>
     <message>
         <source>&amp;Rater id…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Identificador de evaluador…</translation>
     </message>
     <message>
         <source>&amp;Idle timeout…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tiempo de inactividad…</translation>
     </message>
     <message>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>I&amp;dioma</translation>
     </message>
     <message>
         <source>The computer&apos;s language</source>
-        <translation type="unfinished"></translation>
+        <translation>El idioma del equipo</translation>
     </message>
     <message>
         <source>WM-CDP Desktop will use {language} the next time it starts.</source>
-        <translation type="unfinished"></translation>
+        <translation>WM-CDP Desktop usará {language} la próxima vez que se inicie.</translation>
     </message>
     <message>
         <source>the computer&apos;s language</source>
-        <translation type="unfinished"></translation>
+        <translation>el idioma del equipo</translation>
     </message>
     <message>
         <source>Only a submitted rating can be revised.</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo se puede revisar una valoración enviada.</translation>
     </message>
     <message>
         <source>Close the bundle first (File &gt; Close bundle), then change the rater id.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cierre primero el paquete (Archivo &gt; Cerrar paquete) y después cambie el identificador de evaluador.</translation>
     </message>
     <message>
         <source>Open bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>Abrir paquete</translation>
     </message>
     <message>
         <source>The demo bundle is missing from this installation ({path}).</source>
-        <translation type="unfinished"></translation>
+        <translation>Falta el paquete de demostración en esta instalación ({path}).</translation>
     </message>
     <message>
         <source>Close anyway? Your last changes would be lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>¿Cerrar de todos modos? Se perderían sus últimos cambios.</translation>
     </message>
 </context>
 <context>
     <name>NotesPanel</name>
     <message>
         <source>Brief rationale (required)</source>
-        <translation type="unfinished"></translation>
+        <translation>Justificación breve (obligatoria)</translation>
     </message>
     <message>
         <source>Best aspect</source>
-        <translation type="unfinished"></translation>
+        <translation>Mejor aspecto</translation>
     </message>
     <message>
         <source>Main concern</source>
-        <translation type="unfinished"></translation>
+        <translation>Principal preocupación</translation>
     </message>
     <message>
         <source>Suggested better clinical move</source>
-        <translation type="unfinished"></translation>
+        <translation>Mejor intervención clínica propuesta</translation>
     </message>
     <message>
         <source>Confidence in this rating</source>
-        <translation type="unfinished"></translation>
+        <translation>Confianza en esta valoración</translation>
     </message>
     <message>
         <source>Notes</source>
-        <translation type="unfinished"></translation>
+        <translation>Notas</translation>
     </message>
     <message>
         <source>Not set</source>
-        <translation type="unfinished"></translation>
+        <translation>Sin asignar</translation>
     </message>
 </context>
 <context>
@@ -474,8 +475,8 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     <message numerus="yes">
         <source>… and %n more problem(s).</source>
         <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+            <numerusform>… y %n problema más.</numerusform>
+            <numerusform>… y %n problemas más.</numerusform>
         </translation>
     </message>
 </context>
@@ -487,19 +488,19 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
     <message>
         <source>Settings could not be saved: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>No se pudo guardar la configuración: {error}</translation>
     </message>
     <message>
         <source>Seconds without any input after which the task timer pauses:</source>
-        <translation type="unfinished"></translation>
+        <translation>Segundos sin ninguna actividad tras los cuales se pausa el cronómetro de la tarea:</translation>
     </message>
     <message>
         <source>The task timer now pauses after {seconds} s without input.</source>
-        <translation type="unfinished"></translation>
+        <translation>El cronómetro de la tarea se pausa ahora tras {seconds} s sin actividad.</translation>
     </message>
     <message>
         <source>Text size {size} pt</source>
-        <translation type="unfinished"></translation>
+        <translation>Tamaño del texto: {size} pt</translation>
     </message>
 </context>
 <context>
@@ -514,30 +515,62 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     <name>RaterDialog</name>
     <message>
         <source>Rater &amp;id</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Identificador de evaluador</translation>
     </message>
     <message>
         <source>&amp;Role or background (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Función o formación (opcional)</translation>
     </message>
     <message>
         <source>Who is rating?</source>
-        <translation type="unfinished"></translation>
+        <translation>¿Quién evalúa?</translation>
     </message>
     <message>
-        <source>Enter the rater id your study coordinator gave you (letters, digits and . _ : -). It goes into every rating you submit and is remembered on this computer.</source>
+        <source>Enter the rater id your study coordinator gave you (letters, digits, - _ and . without spaces). It goes into every rating you submit, names the folder your ratings are kept in, and is remembered on this computer.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>e.g. child psychologist</source>
+        <translation>p. ej., psicóloga infantil</translation>
+    </message>
+    <message>
+        <source>A rater id may hold only letters A-Z, digits, - _ and . (at most {max} characters, starting with a letter or digit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter your rater id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This rater id has {n} characters; it may have at most {max}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{name} is a reserved name on Windows (CON, PRN, AUX, NUL, COM1-9 and LPT1-9) and cannot name your folder; choose another rater id.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A rater id cannot contain spaces: use for example {suggestion}</source>
+        <translation>Un identificador de evaluador no puede contener espacios: use, por ejemplo, {suggestion}</translation>
+    </message>
+    <message>
+        <source>A rater id cannot contain spaces. {rule}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Enter a rater id of 1-128 letters, digits and . _ : - (starting with a letter or digit).</source>
+        <source>A rater id cannot end with a dot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A rater id must start with a letter or digit, not {char}. {rule}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rater id holds an invisible character (U+{code}). {rule}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A rater id cannot contain {char}. {rule}</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -545,43 +578,43 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     <name>RatingController</name>
     <message>
         <source>Task {id} cannot be shown:</source>
-        <translation type="unfinished"></translation>
+        <translation>No se puede mostrar la tarea {id}:</translation>
     </message>
     <message>
         <source>Some saved drafts could not be read and were moved aside (nothing was deleted):</source>
-        <translation type="unfinished"></translation>
+        <translation>Algunos borradores guardados no se pudieron leer y se apartaron (no se borró nada):</translation>
     </message>
     <message>
         <source>Every task is submitted. Use File &gt; Export results… to send them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todas las tareas están enviadas. Use Archivo &gt; Exportar resultados… para remitirlas.</translation>
     </message>
     <message>
         <source>Unsaved changes…</source>
-        <translation type="unfinished"></translation>
+        <translation>Cambios sin guardar…</translation>
     </message>
     <message>
         <source>Draft saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>Borrador guardado.</translation>
     </message>
     <message>
         <source>Not saved — see the message above</source>
-        <translation type="unfinished"></translation>
+        <translation>Sin guardar: vea el mensaje de arriba</translation>
     </message>
     <message>
         <source>Submitted</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviada</translation>
     </message>
     <message>
         <source>All changes saved ({time})</source>
-        <translation type="unfinished"></translation>
+        <translation>Todos los cambios guardados ({time})</translation>
     </message>
     <message>
         <source>All changes saved</source>
-        <translation type="unfinished"></translation>
+        <translation>Todos los cambios guardados</translation>
     </message>
     <message>
         <source>Nothing entered yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Todavía no hay nada introducido</translation>
     </message>
     <message>
         <source>Not saved: the data folder is gone</source>
@@ -589,102 +622,118 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
     <message>
         <source>Session: {time}</source>
-        <translation type="unfinished"></translation>
+        <translation>Sesión: {time}</translation>
     </message>
     <message>
         <source>This task is already submitted. Choose “Revise this rating” to change it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Esta tarea ya está enviada. Elija «Revisar esta valoración» para cambiarla.</translation>
     </message>
     <message>
         <source>Your rating passed its checks: one question before it is saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>Su valoración ha superado las comprobaciones: una pregunta antes de guardarla.</translation>
     </message>
     <message numerus="yes">
         <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>No enviada: queda %n cosa por corregir, indicada junto a su control.</numerusform>
+            <numerusform>No enviada: quedan %n cosas por corregir, indicadas junto a cada control.</numerusform>
         </translation>
     </message>
     <message>
         <source>Submitted {task} (revision {revision}). {done} of {total} submitted.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviada {task} (revisión {revision}). {done} de {total} enviadas.</translation>
     </message>
     <message>
         <source>Calibration feedback is shown beside your rating; Ctrl+PgDown for the next task.</source>
-        <translation type="unfinished"></translation>
+        <translation>La retroalimentación de calibración aparece junto a su valoración; Ctrl+AvPág para la siguiente tarea.</translation>
     </message>
     <message>
         <source>Every task is submitted: use File &gt; Export results… to send them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todas las tareas están enviadas: use Archivo &gt; Exportar resultados… para remitirlas.</translation>
     </message>
     <message>
         <source>Every task is submitted. Use File &gt; Export results… to save the file for your coordinator.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todas las tareas están enviadas. Use Archivo &gt; Exportar resultados… para guardar el archivo para la coordinación del estudio.</translation>
     </message>
 </context>
 <context>
     <name>RatingForm</name>
     <message>
         <source>S&amp;ubmit rating</source>
-        <translation type="unfinished"></translation>
+        <translation>Env&amp;iar valoración</translation>
     </message>
     <message>
         <source>&amp;Revise this rating</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Revisar esta valoración</translation>
     </message>
     <message>
         <source>&amp;Discard revision</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Descartar la revisión</translation>
     </message>
     <message>
         <source>Change this submitted rating: a new revision is written (Ctrl+Shift+R)</source>
-        <translation type="unfinished"></translation>
+        <translation>Cambiar esta valoración enviada: se escribe una nueva revisión (Ctrl+Mayús+R)</translation>
     </message>
     <message>
         <source>Check and submit this rating (Ctrl+Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>Comprobar y enviar esta valoración (Ctrl+Intro)</translation>
     </message>
     <message>
         <source>Rating form</source>
-        <translation type="unfinished"></translation>
+        <translation>Formulario de valoración</translation>
     </message>
     <message>
         <source>Submitted (revision {revision}) on {when}; active time {time}. The rating below is read-only. To change it, choose “{revise}”: a new revision is written and this one is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviada (revisión {revision}) el {when}; tiempo activo {time}. La valoración de abajo es de solo lectura. Para cambiarla, elija «{revise}»: se escribe una nueva revisión y esta se conserva.</translation>
     </message>
     <message>
         <source>Revising your submitted rating (revision {base}). Submitting writes revision {next}; revision {base} is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>Está revisando su valoración enviada (revisión {base}). Al enviar se escribe la revisión {next}; la revisión {base} se conserva.</translation>
     </message>
     <message>
         <source>WM-CDP Desktop</source>
-        <translation type="unfinished"></translation>
+        <translation>WM-CDP Desktop</translation>
     </message>
     <message numerus="yes">
         <source>Not submitted yet: %n thing(s) left to fix, shown next to each control.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Aún no enviada: queda %n cosa por corregir, indicada junto a su control.</numerusform>
+            <numerusform>Aún no enviada: quedan %n cosas por corregir, indicadas junto a cada control.</numerusform>
         </translation>
     </message>
     <message>
         <source>Select some words in the response you are rating first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Seleccione primero algunas palabras de la respuesta que está valorando.</translation>
     </message>
     <message>
         <source>This rating is submitted: choose “Revise this rating” to change it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Esta valoración está enviada: elija «Revisar esta valoración» para cambiarla.</translation>
     </message>
     <message>
         <source>Tick a failure mode first (or move to the one the quote is for), then press Ctrl+Shift+E.</source>
-        <translation type="unfinished"></translation>
+        <translation>Marque primero un modo de fallo (o vaya al que corresponde la cita) y después pulse Ctrl+Mayús+E.</translation>
+    </message>
+    <message>
+        <source>Not set yet. Choose a score or tick N/A.</source>
+        <translation>Todavía sin asignar. Elija una puntuación o marque N/A.</translation>
+    </message>
+    <message>
+        <source>Not set yet. Choose a score.</source>
+        <translation>Todavía sin asignar. Elija una puntuación.</translation>
+    </message>
+    <message>
+        <source>Choose a severity.</source>
+        <translation>Elija una gravedad.</translation>
+    </message>
+    <message>
+        <source>A brief rationale is required.</source>
+        <translation>La justificación breve es obligatoria.</translation>
     </message>
     <message numerus="yes">
         <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>No enviada: queda %n cosa por corregir, indicada junto a su control.</numerusform>
+            <numerusform>No enviada: quedan %n cosas por corregir, indicadas junto a cada control.</numerusform>
         </translation>
     </message>
 </context>
@@ -692,11 +741,11 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     <name>RatingPage</name>
     <message>
         <source>Retr&amp;y saving</source>
-        <translation type="unfinished"></translation>
+        <translation>Reintentar &amp;guardar</translation>
     </message>
     <message>
         <source>Rubric help</source>
-        <translation type="unfinished"></translation>
+        <translation>Ayuda de la rúbrica</translation>
     </message>
     <message>
         <source>&amp;Dismiss this message</source>
@@ -704,46 +753,46 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
     <message>
         <source>{title} (version {version})</source>
-        <translation type="unfinished"></translation>
+        <translation>{title} (versión {version})</translation>
     </message>
     <message>
         <source>Dimensions</source>
-        <translation type="unfinished"></translation>
+        <translation>Dimensiones</translation>
     </message>
     <message>
         <source>when the dimension does not apply</source>
-        <translation type="unfinished"></translation>
+        <translation>cuando la dimensión no es aplicable</translation>
     </message>
     <message>
         <source>N/A allowed: {guidance}</source>
-        <translation type="unfinished"></translation>
+        <translation>N/A permitido: {guidance}</translation>
     </message>
     <message>
         <source>Failure modes</source>
-        <translation type="unfinished"></translation>
+        <translation>Modos de fallo</translation>
     </message>
     <message>
         <source>Confidence</source>
-        <translation type="unfinished"></translation>
+        <translation>Confianza</translation>
     </message>
     <message>
         <source>Rating</source>
-        <translation type="unfinished"></translation>
+        <translation>Valoración</translation>
     </message>
     <message>
         <source>Rating or rubric help</source>
-        <translation type="unfinished"></translation>
+        <translation>Valoración o ayuda de la rúbrica</translation>
     </message>
 </context>
 <context>
     <name>ResultsExporter</name>
     <message>
         <source>Export results</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportar resultados</translation>
     </message>
     <message>
         <source>Results (*.zip)</source>
-        <translation type="unfinished"></translation>
+        <translation>Resultados (*.zip)</translation>
     </message>
     <message>
         <source>An export is already being written; wait for it to finish.</source>
@@ -759,11 +808,11 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     </message>
     <message>
         <source>The results could not be exported:</source>
-        <translation type="unfinished"></translation>
+        <translation>No se pudieron exportar los resultados:</translation>
     </message>
     <message>
         <source>Nothing was written under that name.</source>
-        <translation type="unfinished"></translation>
+        <translation>No se escribió nada con ese nombre.</translation>
     </message>
     <message>
         <source>Export cancelled: nothing was written.</source>
@@ -774,264 +823,268 @@ Licensed under the Apache License, Version 2.0 ({licence}). It ships Qt and PySi
     <name>RubricPanel</name>
     <message>
         <source>Scores</source>
-        <translation type="unfinished"></translation>
+        <translation>Puntuaciones</translation>
     </message>
 </context>
 <context>
     <name>StatusBar</name>
     <message>
         <source>Session: {time}</source>
-        <translation type="unfinished"></translation>
+        <translation>Sesión: {time}</translation>
     </message>
 </context>
 <context>
     <name>TaskList</name>
     <message>
         <source>&amp;Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tareas</translation>
     </message>
     <message>
         <source>Progress</source>
-        <translation type="unfinished"></translation>
+        <translation>Progreso</translation>
     </message>
     <message>
         <source>{done} of {total} submitted</source>
-        <translation type="unfinished"></translation>
+        <translation>{done} de {total} enviadas</translation>
     </message>
 </context>
 <context>
     <name>TaskListModel</name>
     <message>
         <source>Not started</source>
-        <translation type="unfinished"></translation>
+        <translation>Sin empezar</translation>
     </message>
     <message>
         <source>In progress</source>
-        <translation type="unfinished"></translation>
+        <translation>En curso</translation>
     </message>
     <message>
         <source>Submitted</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviada</translation>
     </message>
     <message>
         <source>Task {id}</source>
-        <translation type="unfinished"></translation>
+        <translation>Tarea {id}</translation>
     </message>
     <message>
         <source>{state} (revising)</source>
-        <translation type="unfinished"></translation>
+        <translation>{state} (en revisión)</translation>
     </message>
 </context>
 <context>
     <name>TaskView</name>
     <message>
         <source>Scenario and conversation so far</source>
-        <translation type="unfinished"></translation>
+        <translation>Caso y conversación hasta ahora</translation>
     </message>
     <message>
         <source>The response you are rating</source>
-        <translation type="unfinished"></translation>
+        <translation>La respuesta que está valorando</translation>
     </message>
     <message>
         <source>Parent</source>
-        <translation type="unfinished"></translation>
+        <translation>Progenitor</translation>
     </message>
     <message>
         <source>Caregiver</source>
-        <translation type="unfinished"></translation>
+        <translation>Cuidador</translation>
     </message>
     <message>
         <source>Child</source>
-        <translation type="unfinished"></translation>
+        <translation>Niño o niña</translation>
     </message>
     <message>
         <source>Adolescent</source>
-        <translation type="unfinished"></translation>
+        <translation>Adolescente</translation>
     </message>
     <message>
         <source>Clinician</source>
-        <translation type="unfinished"></translation>
+        <translation>Profesional clínico</translation>
     </message>
     <message>
         <source>AI assistant</source>
-        <translation type="unfinished"></translation>
+        <translation>Asistente de IA</translation>
     </message>
     <message>
         <source>Teacher</source>
-        <translation type="unfinished"></translation>
+        <translation>Docente</translation>
     </message>
     <message>
         <source>Other</source>
-        <translation type="unfinished"></translation>
+        <translation>Otro</translation>
     </message>
     <message>
         <source>Rate this response as the next move in the conversation above. Select words here and use “Use selected text as evidence” on a failure mode (Ctrl+Shift+E) to quote them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Valore esta respuesta como la siguiente intervención en la conversación de arriba. Seleccione palabras aquí y use «Usar el texto seleccionado como evidencia» en un modo de fallo (Ctrl+Mayús+E) para citarlas.</translation>
     </message>
     <message>
         <source>Task {position} of {total}</source>
-        <translation type="unfinished"></translation>
+        <translation>Tarea {position} de {total}</translation>
     </message>
     <message>
         <source>Clinical domain: {domain}    Scenario types: {types}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ámbito clínico: {domain}    Tipos de caso: {types}</translation>
     </message>
     <message>
         <source>Context</source>
-        <translation type="unfinished"></translation>
+        <translation>Contexto</translation>
     </message>
     <message>
         <source>Age band: {age}
 Setting: {setting}
 Speakers: {speakers}</source>
-        <translation type="unfinished"></translation>
+        <translation>Franja de edad: {age}
+Entorno: {setting}
+Participantes: {speakers}</translation>
     </message>
     <message>
         <source>Conversation so far</source>
-        <translation type="unfinished"></translation>
+        <translation>Conversación hasta ahora</translation>
     </message>
     <message>
         <source>(no earlier turns)</source>
-        <translation type="unfinished"></translation>
+        <translation>(no hay turnos anteriores)</translation>
     </message>
     <message>
         <source>Turn {number} — {who}:</source>
-        <translation type="unfinished"></translation>
+        <translation>Turno {number} — {who}:</translation>
     </message>
 </context>
 <context>
     <name>TimerWidget</name>
     <message>
         <source>&amp;Pause timer</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Pausar el cronómetro</translation>
     </message>
     <message>
         <source>&amp;Resume timer</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Reanudar el cronómetro</translation>
     </message>
     <message>
         <source>counting</source>
-        <translation type="unfinished"></translation>
+        <translation>en marcha</translation>
     </message>
     <message>
         <source>paused</source>
-        <translation type="unfinished"></translation>
+        <translation>en pausa</translation>
     </message>
     <message>
         <source>paused: no activity</source>
-        <translation type="unfinished"></translation>
+        <translation>en pausa: sin actividad</translation>
     </message>
     <message>
         <source>paused: window in background</source>
-        <translation type="unfinished"></translation>
+        <translation>en pausa: ventana en segundo plano</translation>
     </message>
     <message>
         <source>not counting</source>
-        <translation type="unfinished"></translation>
+        <translation>detenido</translation>
     </message>
     <message>
         <source>Time on this task: {time}</source>
-        <translation type="unfinished"></translation>
+        <translation>Tiempo en esta tarea: {time}</translation>
     </message>
     <message>
         <source>Pause or resume the task timer (Ctrl+Shift+P)</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausar o reanudar el cronómetro de la tarea (Ctrl+Mayús+P)</translation>
     </message>
     <message>
         <source>Time on this task: {time} ({status})</source>
-        <translation type="unfinished"></translation>
+        <translation>Tiempo en esta tarea: {time} ({status})</translation>
     </message>
 </context>
 <context>
     <name>WelcomeScreen</name>
     <message>
         <source>&amp;Open bundle…</source>
-        <translation type="unfinished"></translation>
+        <translation>Abrir &amp;paquete…</translation>
     </message>
     <message>
         <source>Try the d&amp;emo bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>Probar el paquete de d&amp;emostración</translation>
     </message>
     <message>
         <source>&amp;Recent bundles</source>
-        <translation type="unfinished"></translation>
+        <translation>Paquetes &amp;recientes</translation>
     </message>
     <message>
         <source>&amp;Change rater id…</source>
-        <translation type="unfinished"></translation>
+        <translation>Cambiar el &amp;identificador de evaluador…</translation>
     </message>
     <message>
         <source>WM-CDP Desktop</source>
-        <translation type="unfinished"></translation>
+        <translation>WM-CDP Desktop</translation>
     </message>
     <message>
         <source>Rate blinded AI responses for the WholeMind Clinical Decision Benchmark.
 Open the bundle your study coordinator sent you. Everything stays on this computer: your work is saved as you go, and you send the results back with File &gt; Export results…</source>
-        <translation type="unfinished"></translation>
+        <translation>Valore respuestas de IA enmascaradas para el WholeMind Clinical Decision Benchmark.
+Abra el paquete que le envió la coordinación del estudio. Todo se queda en este equipo: su trabajo se guarda sobre la marcha y los resultados se devuelven con Archivo &gt; Exportar resultados…</translation>
     </message>
     <message>
         <source>No bundles opened yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todavía no se ha abierto ningún paquete.</translation>
     </message>
     <message>
         <source>Double-click (or press Enter on) a bundle to open it again</source>
-        <translation type="unfinished"></translation>
+        <translation>Haga doble clic en un paquete (o pulse Intro sobre él) para volver a abrirlo</translation>
     </message>
     <message>
         <source>Rating as: {rater} ({role})</source>
-        <translation type="unfinished"></translation>
+        <translation>Evaluando como: {rater} ({role})</translation>
     </message>
     <message>
         <source>Rating as: {rater}</source>
-        <translation type="unfinished"></translation>
+        <translation>Evaluando como: {rater}</translation>
     </message>
     <message>
         <source>Rater id not set yet: you will be asked for it when you open a bundle.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todavía no hay identificador de evaluador: se le pedirá al abrir un paquete.</translation>
     </message>
 </context>
 <context>
     <name>_Summary</name>
     <message numerus="yes">
         <source>Not included: %n task(s) started but not submitted yet.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>No incluida: %n tarea empezada pero aún no enviada.</numerusform>
+            <numerusform>No incluidas: %n tareas empezadas pero aún no enviadas.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Not included: %n revision(s) you have not submitted yet (the earlier submitted rating is included).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>No incluida: %n revisión que aún no ha enviado (se incluye la valoración enviada anterior).</numerusform>
+            <numerusform>No incluidas: %n revisiones que aún no ha enviado (se incluyen las valoraciones enviadas anteriores).</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Exported %n submitted rating(s) of {total} tasks (with every earlier revision) to:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Se exportó %n valoración enviada de {total} tareas (con todas las revisiones anteriores) a:</numerusform>
+            <numerusform>Se exportaron %n valoraciones enviadas de {total} tareas (con todas las revisiones anteriores) a:</numerusform>
         </translation>
     </message>
     <message>
         <source>Send this file to your study coordinator.</source>
-        <translation type="unfinished"></translation>
+        <translation>Envíe este archivo a la coordinación del estudio.</translation>
     </message>
 </context>
 <context>
     <name>app</name>
     <message>
         <source>Details were written to {path}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Los detalles se escribieron en {path}.</translation>
     </message>
     <message>
         <source>Details could not be written to a log file in {folder}.</source>
-        <translation type="unfinished"></translation>
+        <translation>No se pudieron escribir los detalles en un archivo de registro en {folder}.</translation>
     </message>
     <message>
         <source>Something unexpected went wrong. Your saved drafts and ratings are safe on disk.
 {where} Please send that file to your study coordinator.</source>
-        <translation type="unfinished"></translation>
+        <translation>Algo inesperado ha fallado. Sus borradores y valoraciones guardados están a salvo en el disco.
+{where} Envíe ese archivo a la coordinación del estudio.</translation>
     </message>
 </context>
 <context>
@@ -1041,7 +1094,10 @@ Open the bundle your study coordinator sent you. Everything stays on this comput
 On Debian or Ubuntu, install them with:
   sudo apt install {packages}
 (Other Linux systems: install the xcb-util libraries of the same names.)</source>
-        <translation type="unfinished"></translation>
+        <translation>WM-CDP Desktop no puede abrir su ventana: a este equipo le faltan bibliotecas del sistema que Qt necesita para mostrar ventanas en X11.
+En Debian o Ubuntu, instálelas con:
+  sudo apt install {packages}
+(Otros sistemas Linux: instale las bibliotecas xcb-util del mismo nombre.)</translation>
     </message>
 </context>
 </TS>

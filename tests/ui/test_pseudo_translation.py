@@ -1,0 +1,152 @@
+"""Pseudo-translation (tests/ui/pseudo_translation.py): every text the app shows goes through the catalogue,
+bundle content is shown as written, and no label or button is cut off when words grow by a third."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QLocale
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
+
+from tests.ui.pseudo_translation import (
+    CLOSE,
+    OPEN,
+    QT_BUTTONS,
+    PseudoTranslator,
+    catalogue,
+    cut_off,
+    shown_texts,
+    unmarked,
+)
+from tests.ui.window_helpers import export_and_wait, rows, set_all_scores_by_keyboard, submit_by_keyboard
+from wmcdp_desktop import __version__
+from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text, task_title
+from wmcdp_desktop.ui import app as app_module
+from wmcdp_desktop.ui.about_dialog import AboutDialog
+from wmcdp_desktop.ui.i18n import LANGUAGES
+from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.ui.rater_dialog import RaterDialog
+
+
+@pytest.fixture(scope="module")
+def pairs(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]:
+    return catalogue(tmp_path_factory.mktemp("catalogue"))
+
+
+@pytest.fixture
+def translator(pairs: set[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> Iterator[PseudoTranslator]:
+    monkeypatch.setattr(app_module, "install_translators", lambda language: QLocale())  # the pseudo one only
+    t = PseudoTranslator(pairs)
+    QCoreApplication.installTranslator(t)
+    yield t
+    QCoreApplication.removeTranslator(t)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def bundle_content(bundle_dir: Path, *extra: str) -> list[str]:
+    """Every string of the bundle (and what the app derives from it: readable ids, titles), longest first."""
+    out: set[str] = set(extra)
+    for path in bundle_dir.rglob("*.json"):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for s in _strings(doc):
+            out.update({s, readable_id(s)})
+            out.update(line for line in s.splitlines())
+        if doc.get("document_type") == "wmcdp_task":
+            task = Task.model_validate(doc)
+            out.update({task_title(task), scenario_types_text(task)})
+    return sorted(out, key=len, reverse=True)
+
+
+def not_translated(root: QWidget, content: list[str]) -> list[str]:
+    return [f"{where}: {text!r} (left: {left})" for where, text in shown_texts(root) if (left := unmarked(text, content))]
+
+
+def rate(qtbot: Any, window: MainWindow, digit: str) -> None:
+    """Score every dimension, write the rationale and submit, by the keyboard (the names are pseudo-translated)."""
+    set_all_scores_by_keyboard(qtbot, window, digit)
+    rationale = window.page.form.notes.edits["brief_rationale"]
+    rationale.setFocus()
+    qtbot.keyClicks(rationale, "Validates, then coaches")
+    submit_by_keyboard(qtbot, window)
+
+
+def check(root: QWidget, content: list[str], where: str) -> None:
+    QApplication.processEvents()
+    problems = not_translated(root, content) + cut_off(root)
+    assert not problems, f"{where}:\n" + "\n".join(problems)
+
+
+def test_every_shown_string_is_translated_and_nothing_is_cut_off(
+    qtbot: Any, translator: PseudoTranslator, make_window: Callable[..., MainWindow], bundle_dir: Path,
+    data_dir: Path, tmp_path: Path,
+) -> None:
+    # besides the bundle: ids, paths, the version, and each language named in itself (never translated)
+    content = bundle_content(bundle_dir, "R01", __version__, str(tmp_path), *LANGUAGES.values(), *QT_BUTTONS)
+    welcome = make_window(["--data-dir", str(data_dir / "w"), "--rater", "R01"])
+    welcome.resize(1440, 900)
+    check(welcome, content, "welcome")
+    welcome.close()
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    window.resize(1440, 900)
+    assert OPEN in window.page.form.submit_button.text() and window.page.form.submit_button.text().endswith(CLOSE)
+    check(window, content, "rating")
+    window.page.form.submit_button.click()  # problems next to the controls
+    check(window, content, "validation errors")
+    rate(qtbot, window, "3")
+    window.rating.go_to("T-0001")
+    check(window, content, "submitted rating")
+    window.rating.go_to("T-0002")
+    rate(qtbot, window, "4")
+    check(window, content, "calibration feedback")
+    for dialog in (RaterDialog("R01", None, window), AboutDialog(window)):
+        qtbot.addWidget(dialog)
+        dialog.show()
+        check(dialog, [*content, "Apache", "LGPL", "GPL"], type(dialog).__name__)
+    assert export_and_wait(qtbot, window, tmp_path / "out.zip")
+    box = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()][-1]
+    check(box, [*content, str(tmp_path / "out.zip")], "export summary")
+    assert not translator.missed, translator.missed
+    assert rows(window)
+
+
+def test_bundle_content_is_shown_as_written(
+    qtbot: Any, translator: PseudoTranslator, window: MainWindow, bundle_dir: Path
+) -> None:
+    """The scenario, the response and the rubric's words are never passed through the catalogue."""
+    page = window.page
+    response = page.task_view.response.toPlainText()
+    assert OPEN not in response and response.startswith("It sounds exhausting")
+    assert all(OPEN not in row.label.text() and OPEN not in row.slider.accessibleName() for row in rows(window))
+    assert OPEN not in page.task_view.scenario.toPlainText().split("Sam, 9")[1].split("\n")[0]
+
+
+def test_the_checks_fail_on_an_untranslated_string_and_a_cut_off_label(
+    qtbot: Any, translator: PseudoTranslator, window: MainWindow, bundle_dir: Path
+) -> None:
+    content = bundle_content(bundle_dir)
+    label = QLabel("A sentence nobody translated")
+    window.page.form.footer.layout().addWidget(label)
+    label.show()
+    assert any("nobody translated" in p for p in not_translated(window, content))
+    label.setText(window.tr("Rubric help") * 10)
+    label.setFixedWidth(40)
+    QApplication.processEvents()
+    assert any("px wide" in p for p in cut_off(window))
+    untranslated = window.tr("A string no catalogue has")
+    assert untranslated == "A string no catalogue has" and ("MainWindow", untranslated) in translator.missed
+    translator.missed.clear()
