@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAccessibleInterface, QKeyEvent
+from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleAnnouncementEvent,
+    QAccessibleEvent,
+    QAccessibleInterface,
+    QKeyEvent,
+)
 from PySide6.QtWidgets import QAccessibleWidget, QPushButton, QWidget
 
 
@@ -83,6 +89,10 @@ def set_unset(widget: QWidget, unset: bool, shown: str) -> None:
     if iface is not None:
         QAccessible.deleteAccessibleInterface(QAccessible.uniqueId(iface))
     setattr(widget, "_wmcdp_accessible", None)  # noqa: B010
+    if widget.hasFocus() and QAccessible.isActive():
+        # The focused object is a new one now: say so, or a screen reader keeps following the one that is gone
+        # (Orca then said nothing about the score just set).
+        QAccessible.updateAccessibility(QAccessibleEvent(widget, QAccessible.Event.Focus))
 
 
 BASE_DESCRIPTION = "wmcdp_base_description"

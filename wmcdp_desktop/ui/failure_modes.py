@@ -20,7 +20,7 @@ from wmcdp_desktop.core.rater.rating_session import FAULT_SEVERITIES, FailureMod
 from wmcdp_desktop.ui.accessible import set_read_only
 from wmcdp_desktop.ui.combo import ChoiceBox
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
-from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
+from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line, set_plain_tooltip
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
 USE_SELECTION = QT_TRANSLATE_NOOP("FailureModeRow", "Use selected text as evidence")
@@ -49,7 +49,7 @@ class FailureModeRow(QWidget):
         self.check = QCheckBox(name)
         self.check.setAccessibleName(name)
         lines = "\n".join(f"{self.tr(SEVERITY_NAMES[k])}: {v}" for k, v in guidance.items())
-        self.check.setToolTip(plain_tooltip(fm.description + "\n\n" + lines))
+        set_plain_tooltip(self.check, fm.description + "\n\n" + lines)
         self.details = QWidget()
         self.severity_label = QLabel(self.tr("Severity"))
         self.severity = ChoiceBox()

@@ -290,6 +290,14 @@ def plain_tooltip(text: str) -> str:
     return '<p style="white-space:pre-wrap">' + html.escape(safe_line(text), quote=False) + "</p>"
 
 
+def set_plain_tooltip(widget: QWidget, text: str) -> None:
+    """``widget``'s tooltip shows ``text`` literally (:func:`plain_tooltip`); screen readers, which read a
+    tooltip as the description when there is none (markup and all: Orca read ``<p style=...>``), get the
+    plain text as the accessible description instead."""
+    widget.setToolTip(plain_tooltip(text))
+    widget.setAccessibleDescription(safe_line(text))
+
+
 def safe_line(text: str) -> str:
     """A short text for a label: markers for hidden characters, newlines kept, long lines broken, and cut
     after MAX_LABEL_CHARS characters (saying how many more there were)."""

@@ -391,5 +391,8 @@ class RatingForm(QWidget):
         """:meth:`show_problems`, then the focus on the first control with a problem, scrolled into view."""
         first = self.show_problems(problems)
         if first is not None:
+            if self.first_problem is not None:  # read with the control too: not every screen reader speaks
+                # announcements (Orca 43 does not), but every one reads the focused control's description
+                describe(first, problem=f"{self.first_problem.text()}\n{self.summary.text()}")
             first.setFocus(Qt.FocusReason.OtherFocusReason)
             self.reveal(first, self.first_problem)

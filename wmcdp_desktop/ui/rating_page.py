@@ -9,6 +9,7 @@ submit, revise, discard, retry).
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QAccessible, QAccessibleEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -23,7 +24,7 @@ from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.rater.labels import task_title
 from wmcdp_desktop.core.rater.rating_session import RatingSession
-from wmcdp_desktop.ui.accessible import button
+from wmcdp_desktop.ui.accessible import announce, button
 from wmcdp_desktop.ui.failure_modes import SEVERITY_NAMES
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
@@ -170,6 +171,11 @@ class RatingPage(QWidget):
             self.form.focus_start()
         else:
             self.form.scroll_to_top()
+        heading = self.task_view.heading.text()
+        announce(self, heading)  # a screen reader says which task opened (the focus may stay on the same control)
+        focus = QApplication.focusWidget()
+        if focus is not None and self.isAncestorOf(focus) and QAccessible.isActive():
+            QAccessible.updateAccessibility(QAccessibleEvent(focus, QAccessible.Event.Focus))  # read it again
 
     def show_rating(self, *, focus_start: bool) -> None:
         """Show the open task's rating again (after a revise, a discard, or a submit that stays on the task)."""

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
-from wmcdp_desktop.ui.accessible import describe, is_read_only, set_read_only, set_unset
+from wmcdp_desktop.ui.accessible import SHOWN_VALUE, describe, is_read_only, set_read_only, set_unset
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
-from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line
+from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line, set_plain_tooltip
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.theme import relative_font
 
@@ -63,6 +63,9 @@ class ScoreSlider(QSlider):
         blocked = self.blockSignals(True)
         if value is None:
             self._set = False
+            # No value from here on, for screen readers too, before the slider rests at its lowest level: Qt
+            # tells them of that move, and a value change of the replaced interface read as "0.000…" in Orca.
+            set_unset(self, True, str(self.property(SHOWN_VALUE) or ""))
             self.setValue(self.minimum())
         else:
             self._set = True
@@ -187,9 +190,9 @@ class DimensionRow(QWidget):
         if dim.allow_na and dim.na_guidance:
             help_text += "\n\n" + self.tr("N/A: {guidance}").format(guidance=dim.na_guidance)
         self.help_text = safe_line(help_text)
-        help_text = plain_tooltip(help_text)
         self.label = PlainLabel(dim.label)
-        self.label.setToolTip(help_text)
+        set_plain_tooltip(self.label, help_text)
+        help_text = plain_tooltip(help_text)
         relative_font(self.label, bold=True)
         self.slider = ScoreSlider(dim.scale)
         self.slider.setAccessibleName(safe_line(dim.label))
@@ -210,7 +213,8 @@ class DimensionRow(QWidget):
         if dim.allow_na:
             self.na = QCheckBox(self.tr("N/A"))
             self.na.setAccessibleName(self.tr("{dimension}: not applicable (N/A)").format(dimension=safe_line(dim.label)))
-            self.na.setToolTip(plain_tooltip(dim.na_guidance or self.tr("Not applicable to this response")))
+            set_plain_tooltip(self.na, dim.na_guidance or self.tr("Not applicable to this response"))
+            describe(self.na, base=self.na.accessibleDescription())
             self.na.toggled.connect(self._on_na)
             top.addWidget(self.na)
         layout = QVBoxLayout(self)
@@ -275,7 +279,7 @@ class DimensionRow(QWidget):
         set_read_only(self.slider, read_only)
         if self.na is not None:
             set_read_only(self.na, read_only)
-            self.na.setAccessibleDescription(self.tr("(submitted: read-only)") if read_only else "")
+            describe(self.na, problem=self.tr("(submitted: read-only)") if read_only else "", clear_problem=not read_only)
         self._refresh()
 
     def show_problem(self, message: str) -> None:

@@ -19,7 +19,7 @@ from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text
 from wmcdp_desktop.ui.accessible import button
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
-from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, plain_tooltip
+from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, set_plain_tooltip
 from wmcdp_desktop.ui.theme import relative_font
 
 SCENARIO = QT_TRANSLATE_NOOP("TaskView", "Scenario and conversation so far")
@@ -165,9 +165,7 @@ class TaskView(QWidget):
                 domain=readable_id(task.clinical_domain_id), types=scenario_types_text(task)
             )
         )
-        self.meta.setToolTip(
-            plain_tooltip(f"{task.clinical_domain_id}\n" + "\n".join(task.scenario_type_ids))
-        )
+        set_plain_tooltip(self.meta, f"{task.clinical_domain_id}\n" + "\n".join(task.scenario_type_ids))
         view = self.scenario
         view.clear_text()
         # One edit block: the document is laid out once, not after each of the ~2 inserts per turn
