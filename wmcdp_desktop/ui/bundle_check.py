@@ -37,13 +37,12 @@ def problems_text(problems: list[Problem]) -> str:
     lines = [str(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
     if len(problems) > len(lines):
         lines.append(Plurals().more_problems(len(problems) - len(lines)))
-    tr = QCoreApplication.translate
-    return (
-        tr("BundleChecker", "Checking every file of this bundle found problems:")
+    return (  # QCoreApplication.translate written out: lupdate does not see an alias of it
+        QCoreApplication.translate("BundleChecker", "Checking every file of this bundle found problems:")
         + "\n"
         + "\n".join(lines)
         + "\n"
-        + tr(
+        + QCoreApplication.translate(
             "BundleChecker",
             "A task whose file is damaged or changed is refused when you open it; the other tasks can be rated "
             "as usual. Ask your study coordinator for a fresh copy of the bundle.",

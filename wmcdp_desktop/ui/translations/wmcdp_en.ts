@@ -1,17 +1,6 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en_US">
 <context>
-    <name />
-    <message numerus="yes">
-        <source>BundleChecker</source>
-        <comment>A task whose file is damaged or changed is refused when you open it; the other tasks can be rated as usual. Ask your study coordinator for a fresh copy of the bundle.</comment>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
-        </translation>
-    </message>
-</context>
-<context>
     <name>Plurals</name>
     <message numerus="yes">
         <source>… and %n more problem(s).</source>

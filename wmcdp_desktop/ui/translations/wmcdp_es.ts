@@ -2,17 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es_ES">
 <context>
-    <name></name>
-    <message numerus="yes">
-        <source>BundleChecker</source>
-        <comment>A task whose file is damaged or changed is refused when you open it; the other tasks can be rated as usual. Ask your study coordinator for a fresh copy of the bundle.</comment>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>AboutDialog</name>
     <message>
         <source>About WM-CDP Desktop</source>
@@ -80,27 +69,35 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <name>BundleChecker</name>
     <message>
         <source>changed on disk since it was opened: close it and open it again</source>
-        <translation type="unfinished"></translation>
+        <translation>ha cambiado en el disco desde que se abrió: ciérrelo y vuelva a abrirlo</translation>
+    </message>
+    <message>
+        <source>Checking every file of this bundle found problems:</source>
+        <translation>Al comprobar todos los archivos de este paquete se encontraron problemas:</translation>
+    </message>
+    <message>
+        <source>A task whose file is damaged or changed is refused when you open it; the other tasks can be rated as usual. Ask your study coordinator for a fresh copy of the bundle.</source>
+        <translation>Una tarea cuyo archivo esté dañado o modificado se rechaza al abrirla; las demás tareas se pueden valorar con normalidad. Pida a la coordinación del estudio una copia nueva del paquete.</translation>
     </message>
     <message>
         <source>Checking the bundle&apos;s files</source>
-        <translation type="unfinished"></translation>
+        <translation>Comprobando los archivos del paquete</translation>
     </message>
     <message>
         <source>Stop checking</source>
-        <translation type="unfinished"></translation>
+        <translation>Detener la comprobación</translation>
     </message>
     <message>
         <source>Bundle checked: every file is intact.</source>
-        <translation type="unfinished"></translation>
+        <translation>Paquete comprobado: todos los archivos están intactos.</translation>
     </message>
     <message>
         <source>The bundle could not be checked again:</source>
-        <translation type="unfinished"></translation>
+        <translation>No se pudo volver a comprobar el paquete:</translation>
     </message>
     <message>
         <source>Checking the bundle was stopped; each task is still checked when it is shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>Se detuvo la comprobación del paquete; cada tarea se sigue comprobando al mostrarla.</translation>
     </message>
 </context>
 <context>
@@ -111,11 +108,11 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>Opening {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Abriendo {name}</translation>
     </message>
     <message>
         <source>Cancel opening</source>
-        <translation type="unfinished"></translation>
+        <translation>Cancelar la apertura</translation>
     </message>
 </context>
 <context>
@@ -463,18 +460,18 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <name>PlainText</name>
     <message>
         <source>[Not shown: the last {omitted} characters of this text. The app shows the first {shown} characters of any one text; ask your study coordinator about the rest.]</source>
-        <translation type="unfinished"></translation>
+        <translation>[No se muestran los últimos {omitted} caracteres de este texto. La aplicación muestra los primeros {shown} caracteres de cada texto; consulte el resto con la coordinación del estudio.]</translation>
     </message>
     <message>
         <source>… ({count} more characters not shown)</source>
-        <translation type="unfinished"></translation>
+        <translation>… ({count} caracteres más sin mostrar)</translation>
     </message>
 </context>
 <context>
     <name>Plurals</name>
     <message numerus="yes">
         <source>… and %n more problem(s).</source>
-        <translation type="unfinished">
+        <translation>
             <numerusform>… y %n problema más.</numerusform>
             <numerusform>… y %n problemas más.</numerusform>
         </translation>
@@ -484,7 +481,7 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <name>Preferences</name>
     <message>
         <source>Settings not saved:</source>
-        <translation type="unfinished"></translation>
+        <translation>Configuración sin guardar:</translation>
     </message>
     <message>
         <source>Settings could not be saved: {error}</source>
@@ -504,14 +501,6 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
 </context>
 <context>
-    <name>QCoreApplication</name>
-    <message>
-        <source>BundleChecker</source>
-        <comment>Checking every file of this bundle found problems:</comment>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>RaterDialog</name>
     <message>
         <source>Rater &amp;id</source>
@@ -527,7 +516,7 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>Enter the rater id your study coordinator gave you (letters, digits, - _ and . without spaces). It goes into every rating you submit, names the folder your ratings are kept in, and is remembered on this computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Escriba el identificador de evaluador que le dio la coordinación del estudio (letras, dígitos, - _ y . sin espacios). Se incluye en cada valoración que envíe, da nombre a la carpeta donde se guardan sus valoraciones y se recuerda en este equipo.</translation>
     </message>
     <message>
         <source>e.g. child psychologist</source>
@@ -535,19 +524,19 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>A rater id may hold only letters A-Z, digits, - _ and . (at most {max} characters, starting with a letter or digit).</source>
-        <translation type="unfinished"></translation>
+        <translation>Un identificador de evaluador solo puede contener letras A-Z, dígitos, - _ y . (como máximo {max} caracteres, empezando por una letra o un dígito).</translation>
     </message>
     <message>
         <source>Enter your rater id.</source>
-        <translation type="unfinished"></translation>
+        <translation>Escriba su identificador de evaluador.</translation>
     </message>
     <message>
         <source>This rater id has {n} characters; it may have at most {max}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Este identificador de evaluador tiene {n} caracteres; puede tener como máximo {max}.</translation>
     </message>
     <message>
         <source>{name} is a reserved name on Windows (CON, PRN, AUX, NUL, COM1-9 and LPT1-9) and cannot name your folder; choose another rater id.</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} es un nombre reservado en Windows (CON, PRN, AUX, NUL, COM1-9 y LPT1-9) y no puede dar nombre a su carpeta; elija otro identificador de evaluador.</translation>
     </message>
     <message>
         <source>A rater id cannot contain spaces: use for example {suggestion}</source>
@@ -555,23 +544,23 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>A rater id cannot contain spaces. {rule}</source>
-        <translation type="unfinished"></translation>
+        <translation>Un identificador de evaluador no puede contener espacios. {rule}</translation>
     </message>
     <message>
         <source>A rater id cannot end with a dot.</source>
-        <translation type="unfinished"></translation>
+        <translation>Un identificador de evaluador no puede terminar en punto.</translation>
     </message>
     <message>
         <source>A rater id must start with a letter or digit, not {char}. {rule}</source>
-        <translation type="unfinished"></translation>
+        <translation>Un identificador de evaluador debe empezar por una letra o un dígito, no por {char}. {rule}</translation>
     </message>
     <message>
         <source>The rater id holds an invisible character (U+{code}). {rule}</source>
-        <translation type="unfinished"></translation>
+        <translation>El identificador de evaluador contiene un carácter invisible (U+{code}). {rule}</translation>
     </message>
     <message>
         <source>A rater id cannot contain {char}. {rule}</source>
-        <translation type="unfinished"></translation>
+        <translation>Un identificador de evaluador no puede contener {char}. {rule}</translation>
     </message>
 </context>
 <context>
@@ -618,7 +607,7 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>Not saved: the data folder is gone</source>
-        <translation type="unfinished"></translation>
+        <translation>Sin guardar: la carpeta de datos ya no existe</translation>
     </message>
     <message>
         <source>Session: {time}</source>
@@ -749,7 +738,7 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>&amp;Dismiss this message</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ocultar este mensaje</translation>
     </message>
     <message>
         <source>{title} (version {version})</source>
@@ -796,15 +785,15 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>An export is already being written; wait for it to finish.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ya se está escribiendo una exportación; espere a que termine.</translation>
     </message>
     <message>
         <source>Exporting results to {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportando los resultados a {name}</translation>
     </message>
     <message>
         <source>Cancel export</source>
-        <translation type="unfinished"></translation>
+        <translation>Cancelar la exportación</translation>
     </message>
     <message>
         <source>The results could not be exported:</source>
@@ -816,7 +805,7 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
     <message>
         <source>Export cancelled: nothing was written.</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportación cancelada: no se escribió nada.</translation>
     </message>
 </context>
 <context>
