@@ -22,9 +22,10 @@ from tests.ui.window_helpers import (
 )
 from wmcdp_desktop.ui.accessible import is_read_only
 from wmcdp_desktop.ui.i18n import format_datetime
-from wmcdp_desktop.ui.main_window import MainWindow, fitted_size
+from wmcdp_desktop.ui.main_window import MainWindow
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
 from wmcdp_desktop.ui.timer_widget import local_time
+from wmcdp_desktop.ui.window_size import fitted_size
 
 
 def in_view(area: QScrollArea, widget: QWidget) -> bool:

@@ -280,3 +280,34 @@ def test_closing_the_window_while_a_bundle_opens_stops_the_work_and_frees_the_da
     window.close()
     assert not window.lock.held and not window.workers.busy
     assert window.workers.pool.activeThreadCount() == 0
+
+
+HUNG_READ = """
+import sys, threading
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from wmcdp_desktop.ui import app as app_module, bundle_opening, jobs
+
+jobs.SHUTDOWN_WAIT_MS = 300
+bundle_opening.open_bundle = lambda path: threading.Event().wait()  # a network drive that never answers
+qapp = QApplication([])
+QTimer.singleShot(1500, lambda: [w.close() for w in QApplication.topLevelWidgets() if w.isWindow()])
+print("exit", app_module.main([sys.argv[1], "--data-dir", sys.argv[2], "--rater", "R01"]), flush=True)
+"""
+
+
+def test_a_read_that_never_ends_does_not_keep_the_app_or_its_lock_alive(bundle_dir: Path, data_dir: Path) -> None:
+    """The rater quits while the bundle's drive hangs: the process ends (Qt would wait for the hung worker
+    thread for ever) and the data folder can be opened again at once."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-c", HUNG_READ, str(bundle_dir), str(data_dir)],
+                          capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    from wmcdp_desktop.core.rater.storage import InstanceLock
+
+    with InstanceLock(data_dir):  # free: not held by a lingering process
+        pass

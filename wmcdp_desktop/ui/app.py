@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -22,10 +23,11 @@ from wmcdp_desktop.core.rater.settings import MAX_IDLE, MIN_IDLE, load_settings,
 from wmcdp_desktop.core.rater.storage import InstanceLock, default_data_dir
 from wmcdp_desktop.core.rater.timing import Clock, SystemClock
 from wmcdp_desktop.ui.i18n import install_translators
-from wmcdp_desktop.ui.main_window import APP_TITLE, PREFERRED_SIZE, MainWindow
+from wmcdp_desktop.ui.main_window import APP_TITLE, MainWindow
 from wmcdp_desktop.ui.qt_guard import protect_none
 from wmcdp_desktop.ui.system_check import missing_message, missing_xcb_packages
 from wmcdp_desktop.ui.theme import apply_accessible_palette
+from wmcdp_desktop.ui.window_size import PREFERRED_SIZE
 
 
 class _ArgError(WmcdpError):
@@ -89,7 +91,7 @@ def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainW
     try:
         window = MainWindow(data_dir, settings, clock or SystemClock(), lock, idle_timeout=args.idle_timeout)
         if args.rater:
-            window.set_rater(args.rater, args.role or settings.rater_role_or_background)
+            window.prefs.set_rater(args.rater, args.role or settings.rater_role_or_background)
         if warning:
             window.welcome.show_message(warning)
     except BaseException:
@@ -166,4 +168,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.showMaximized()  # a small laptop screen: use all of it (the window already fits)
     else:
         window.show()
-    return int(app.exec())
+    code = int(app.exec())
+    if isinstance(window, MainWindow) and window.workers.stuck:
+        # A worker still hangs (a read from a network drive that never returns): Qt would wait for it for
+        # ever while tearing down, keeping the process and its data-folder lock alive. Files are written
+        # atomically and the lock is released: leave now.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

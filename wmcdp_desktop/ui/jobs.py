@@ -142,6 +142,8 @@ class Workers(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(MAX_THREADS)
         self._jobs: set[Job] = set()
+        self.stuck = False
+        """True when a worker was still running after :meth:`shutdown` waited for it."""
 
     def run(self, title: str, work: Callable[[Progress], object], *, cancel_label: str | None = None) -> Job:
         """Start ``work(progress)`` on a worker thread; connect to the returned job's signals at once (they
@@ -157,8 +159,13 @@ class Workers(QObject):
     def busy(self) -> bool:
         return bool(self._jobs)
 
-    def shutdown(self, timeout_ms: int = SHUTDOWN_WAIT_MS) -> bool:
-        """Cancel every job and wait (at most ``timeout_ms``) for the threads to finish; True when they did."""
+    def shutdown(self) -> bool:
+        """Cancel every job and wait (at most SHUTDOWN_WAIT_MS) for the threads to finish; True when they did.
+
+        A job that never reaches its next progress report (a read from a network drive that hangs) is not
+        waited for longer: the app then leaves without tearing its threads down (``app.main``), which is safe
+        (files are written atomically) and keeps a hung read from keeping the app, and its lock, alive."""
         for job in list(self._jobs):
             job.cancel()
-        return self.pool.waitForDone(timeout_ms)
+        self.stuck = not self.pool.waitForDone(SHUTDOWN_WAIT_MS)
+        return not self.stuck

@@ -11,9 +11,9 @@ import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QHideEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QAction, QCloseEvent, QHideEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget
 
 from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
 from wmcdp_desktop.core.rater.settings import Settings
@@ -22,8 +22,10 @@ from wmcdp_desktop.core.rater.timing import Clock
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.ui.about_dialog import add_about_action
 from wmcdp_desktop.ui.bundle_opening import BundleOpener, SessionRequest, StartedSession
-from wmcdp_desktop.ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, language_name
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.jobs import Workers
+from wmcdp_desktop.ui.language_menu import LanguageMenu
+from wmcdp_desktop.ui.message_box import open_message
 from wmcdp_desktop.ui.plain_text import safe_line
 from wmcdp_desktop.ui.preferences import Preferences
 from wmcdp_desktop.ui.rating_controller import RatingController
@@ -31,24 +33,13 @@ from wmcdp_desktop.ui.rating_page import RatingPage
 from wmcdp_desktop.ui.status_bar import StatusBar
 from wmcdp_desktop.ui.theme import rescale_fonts, set_text_size
 from wmcdp_desktop.ui.welcome import WelcomeScreen
+from wmcdp_desktop.ui.window_size import fitted_size
 
 APP_TITLE = QT_TRANSLATE_NOOP("MainWindow", "WM-CDP Desktop")
-PREFERRED_SIZE = (1440, 900)
-FRAME_ALLOWANCE = (16, 48)
-"""Room left for the window manager's frame and title bar when the screen is smaller than PREFERRED_SIZE."""
 BUNDLE_FILTER = QT_TRANSLATE_NOOP(
     "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
 )
 
-
-def fitted_size(widget: QWidget) -> tuple[int, int]:
-    """PREFERRED_SIZE, shrunk to fit the screen's free area (a 1366x768 laptop: the whole window stays visible)."""
-    screen = widget.screen() or QGuiApplication.primaryScreen()
-    width, height = PREFERRED_SIZE
-    if screen is None:
-        return width, height
-    free = screen.availableGeometry()
-    return min(width, free.width() - FRAME_ALLOWANCE[0]), min(height, free.height() - FRAME_ALLOWANCE[1])
 
 
 class MainWindow(QMainWindow):
@@ -146,64 +137,24 @@ class MainWindow(QMainWindow):
             "&Task", self.tr("Next &unfinished task"), on(lambda r: r.next_unfinished()), ("Ctrl+Shift+PgDown",), rating=True
         )
         self.act_evidence = act(
-            "&Task", self.tr("Use selected text as &evidence"), on(self._use_selection), ("Ctrl+Shift+E",), rating=True
+            "&Task", self.tr("Use selected text as &evidence"), on(lambda r: r.use_selection()), ("Ctrl+Shift+E",), rating=True
         )
         self.act_pause = act(
-            "&Task", self.tr("&Pause or resume the timer"), on(self._toggle_pause),
-            ("Ctrl+Shift+P",), rating=True,
+            "&Task", self.tr("&Pause or resume the timer"), on(lambda r: r.toggle_pause()), ("Ctrl+Shift+P",), rating=True
         )
-        self.act_revise = act("&Task", self.tr("&Revise this rating"), on(self._revise), ("Ctrl+Shift+R",), rating=True)
+        self.act_revise = act(
+            "&Task", self.tr("&Revise this rating"), on(lambda r: r.revise_submitted()), ("Ctrl+Shift+R",), rating=True
+        )
         self.act_find = act("&Task", self.tr("&Find…"), on(lambda r: r.page.open_find()), ("Ctrl+F",), rating=True)
         self.act_bigger = act("&View", self.tr("&Larger text"), lambda: self.change_font(1), ("Ctrl+=", "Ctrl++"))
         self.act_smaller = act("&View", self.tr("&Smaller text"), lambda: self.change_font(-1), ("Ctrl+-",))
         self.act_help = act("&View", self.tr("Rubric &help"), on(lambda r: r.page.show_help()), ("F1",), rating=True)
         act("&Settings", self.tr("&Rater id…"), self.change_rater)
         act("&Settings", self.tr("&Idle timeout…"), lambda: self.prefs.ask_idle_timeout(self, self.tr(APP_TITLE)))
-        self._build_language_menu()
+        self.language_menu = LanguageMenu(self.prefs, self)
+        self.language_menu.told.connect(self.tell)
+        self.menus["&Settings"].addMenu(self.language_menu)
         self.act_about = add_about_action(self)
-
-    def _build_language_menu(self) -> None:
-        """Settings > Language: the computer's language or one the app ships (each named in itself)."""
-        menu = self.menus["&Settings"].addMenu(self.tr("&Language"))
-        group = QActionGroup(self)
-        self.language_actions: dict[str | None, QAction] = {}
-        choices: list[tuple[str | None, str]] = [(None, self.tr("The computer's language"))]
-        choices += list(LANGUAGES.items())
-        for code, name in choices:
-            action = QAction(name, self)
-            action.setCheckable(True)
-            action.setChecked(code == self.settings.language)
-            action.triggered.connect(lambda _checked=False, c=code: self.choose_language(c))
-            group.addAction(action)
-            menu.addAction(action)
-            self.language_actions[code] = action
-
-    def choose_language(self, code: str | None) -> None:
-        """Remember the language; the window is built in it at the next start (said in the status bar)."""
-        if code == self.settings.language:
-            return
-        self.prefs.set_language(code)
-        self.language_actions[code].setChecked(True)
-        self.tell(
-            self.tr("WM-CDP Desktop will use {language} the next time it starts.").format(
-                language=language_name(code) if code else self.tr("the computer's language")
-            )
-        )
-
-    def _toggle_pause(self, rating: RatingController) -> None:
-        if rating.session.current is not None:
-            rating.page.form.timer.button.click()
-
-    def _revise(self, rating: RatingController) -> None:
-        if rating.session.viewing_record is None:
-            self.status_bar.say(self.tr("Only a submitted rating can be revised."))
-        else:
-            rating.revise()
-
-    def _use_selection(self, rating: RatingController) -> None:
-        problem = rating.page.form.use_selection_shortcut()
-        if problem:
-            self.status_bar.say(problem)
 
     def _update_actions(self) -> None:
         for action in self._rating_actions:
@@ -217,18 +168,9 @@ class MainWindow(QMainWindow):
     def tell(self, text: str, *, error: bool = False) -> None:
         """A non-blocking message box (and remembered in ``messages``)."""
         self.messages.append(text)
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning if error else QMessageBox.Icon.Information)
-        box.setWindowTitle(self.tr(APP_TITLE))
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(text)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        open_message(self, self.tr(APP_TITLE), text, error=error)
 
     # ----- settings ------------------------------------------------------------------------------------
-    def set_rater(self, rater_id: str, role: str | None) -> None:
-        self.prefs.set_rater(rater_id, role)
-
     def change_rater(self) -> bool:
         if self.rating is not None:
             self.tell(self.tr("Close the bundle first (File > Close bundle), then change the rater id."))

@@ -291,6 +291,24 @@ class RatingController(QObject):
             self.go_to(outcome.next_task_id)
             self.status.emit(msg)
 
+    def revise_submitted(self) -> None:
+        """Ctrl+Shift+R: revise the rating on screen when it is a submitted one (else say why not)."""
+        if self.session.viewing_record is None:
+            self.status.emit(self.tr("Only a submitted rating can be revised."))
+        else:
+            self.revise()
+
+    def toggle_pause(self) -> None:
+        """Ctrl+Shift+P: pause or resume the task timer (while the rating can be edited)."""
+        if self.session.current is not None:
+            self.page.toggle_pause()
+
+    def use_selection(self) -> None:
+        """Ctrl+Shift+E: quote the selected response text as evidence (or say what to do first)."""
+        problem = self.page.use_selection()
+        if problem:
+            self.status.emit(problem)
+
     def revise(self) -> None:
         self._change_revision_state(lambda session: session.revise())
 

@@ -285,6 +285,9 @@ class RatingForm(QWidget):
             self.notes.confidence,
         ]
 
+    def toggle_pause(self) -> None:
+        self.timer.toggle()
+
     def set_read_only(self) -> None:
         """No control can change the rating any more (the text stays selectable and copyable)."""
         self.rubric.set_editable(False)

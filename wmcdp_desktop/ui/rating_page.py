@@ -198,6 +198,13 @@ class RatingPage(QWidget):
         """Relabel one task in the list (its state changed)."""
         self.task_list.refresh_one(task_id)
 
+    def toggle_pause(self) -> None:
+        self.form.toggle_pause()
+
+    def use_selection(self) -> str | None:
+        """Quote the selected response text for the failure mode in question; what to tell the rater if not."""
+        return self.form.use_selection_shortcut()
+
     def show_time(self, seconds: float, status: str, paused: bool) -> None:
         self.form.show_time(seconds, status, paused)
 

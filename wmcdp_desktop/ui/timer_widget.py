@@ -56,6 +56,10 @@ class TimerWidget(QWidget):
         self.label.setText(text)
         self.label.setAccessibleName(text)
 
+    def toggle(self) -> None:
+        """Pause or resume, as a click on the button does."""
+        self.button.click()
+
     def set_paused(self, paused: bool) -> None:
         blocked = self.button.blockSignals(True)
         self.button.setChecked(paused)
