@@ -279,6 +279,25 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
 </context>
 <context>
+    <name>LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>I&amp;dioma</translation>
+    </message>
+    <message>
+        <source>The computer&apos;s language</source>
+        <translation>El idioma del equipo</translation>
+    </message>
+    <message>
+        <source>the computer&apos;s language</source>
+        <translation>el idioma del equipo</translation>
+    </message>
+    <message>
+        <source>WM-CDP Desktop will use {language} the next time it starts.</source>
+        <translation>WM-CDP Desktop usará {language} la próxima vez que se inicie.</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>&amp;Help</source>
@@ -387,26 +406,6 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>&amp;Idle timeout…</source>
         <translation>&amp;Tiempo de inactividad…</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>I&amp;dioma</translation>
-    </message>
-    <message>
-        <source>The computer&apos;s language</source>
-        <translation>El idioma del equipo</translation>
-    </message>
-    <message>
-        <source>WM-CDP Desktop will use {language} the next time it starts.</source>
-        <translation>WM-CDP Desktop usará {language} la próxima vez que se inicie.</translation>
-    </message>
-    <message>
-        <source>the computer&apos;s language</source>
-        <translation>el idioma del equipo</translation>
-    </message>
-    <message>
-        <source>Only a submitted rating can be revised.</source>
-        <translation>Solo se puede revisar una valoración enviada.</translation>
     </message>
     <message>
         <source>Close the bundle first (File &gt; Close bundle), then change the rater id.</source>
@@ -643,6 +642,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>Every task is submitted. Use File &gt; Export results… to save the file for your coordinator.</source>
         <translation>Todas las tareas están enviadas. Use Archivo &gt; Exportar resultados… para guardar el archivo para la coordinación del estudio.</translation>
+    </message>
+    <message>
+        <source>Only a submitted rating can be revised.</source>
+        <translation>Solo se puede revisar una valoración enviada.</translation>
     </message>
 </context>
 <context>
