@@ -101,9 +101,11 @@ def test_the_language_menu_saves_the_choice(make_window: Callable[..., MainWindo
     from wmcdp_desktop.core.rater.settings import load_settings
 
     window = make_window(["--data-dir", str(data_dir), "--rater", "R01"])
-    assert window.language_actions[None].isChecked()
-    window.language_actions["es"].trigger()
-    assert load_settings(data_dir)[0].language == "es" and window.language_actions["es"].isChecked()
+    choices = {a.text(): a for a in window.language_menu.actions()}  # Settings > Language
+    computer, spanish = choices["The computer's language"], choices["Español"]
+    assert computer.isChecked()
+    spanish.trigger()
+    assert load_settings(data_dir)[0].language == "es" and spanish.isChecked()
     assert "Español" in window.messages[-1]
-    window.language_actions[None].trigger()
+    computer.trigger()
     assert load_settings(data_dir)[0].language is None
