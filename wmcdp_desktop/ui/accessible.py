@@ -8,7 +8,6 @@ from typing import ClassVar
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import (
     QAccessible,
-    QAccessibleAnnouncementEvent,
     QAccessibleEvent,
     QAccessibleInterface,
     QKeyEvent,
@@ -34,7 +33,12 @@ def set_button_text(b: QPushButton, text: str) -> None:
 
 
 def announce(widget: QWidget, text: str) -> None:
-    """Have a screen reader say ``text`` now (an assertive announcement from ``widget``)."""
+    """Have a screen reader say ``text`` now (an assertive announcement from ``widget``; Qt 6.8 and later:
+    with an older Qt nothing is sent, and the controls' descriptions still carry what matters)."""
+    try:
+        from PySide6.QtGui import QAccessibleAnnouncementEvent
+    except ImportError:  # PySide6 < 6.8
+        return
     event = QAccessibleAnnouncementEvent(widget, text)
     event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
     QAccessible.updateAccessibility(event)

@@ -20,7 +20,13 @@ from wmcdp_desktop.core.rater.rating_session import FAULT_SEVERITIES, FailureMod
 from wmcdp_desktop.ui.accessible import set_read_only
 from wmcdp_desktop.ui.combo import ChoiceBox
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
-from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line, set_plain_tooltip
+from wmcdp_desktop.ui.plain_text import (
+    PlainLabel,
+    literal_ampersands,
+    plain_tooltip,
+    safe_line,
+    set_plain_tooltip,
+)
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 
 USE_SELECTION = QT_TRANSLATE_NOOP("FailureModeRow", "Use selected text as evidence")
@@ -46,7 +52,7 @@ class FailureModeRow(QWidget):
         g = fm.severity_guidance
         guidance = {"minor": g.minor, "moderate": g.moderate, "major": g.major, "critical": g.critical}
         name = safe_line(fm.label)
-        self.check = QCheckBox(name)
+        self.check = QCheckBox(literal_ampersands(name))  # the rubric's "&" is shown, not an Alt key
         self.check.setAccessibleName(name)
         lines = "\n".join(f"{self.tr(SEVERITY_NAMES[k])}: {v}" for k, v in guidance.items())
         set_plain_tooltip(self.check, fm.description + "\n\n" + lines)

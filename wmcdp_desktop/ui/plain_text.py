@@ -298,6 +298,12 @@ def set_plain_tooltip(widget: QWidget, text: str) -> None:
     widget.setAccessibleDescription(safe_line(text))
 
 
+def literal_ampersands(text: str) -> str:
+    """Bundle text for a button or a buddy label, where Qt reads "&" as the mark of an Alt key: each "&" is
+    doubled, so it is shown as written and makes no shortcut (a rubric's "Safety & scope")."""
+    return text.replace("&", "&&")
+
+
 def safe_line(text: str) -> str:
     """A short text for a label: markers for hidden characters, newlines kept, long lines broken, and cut
     after MAX_LABEL_CHARS characters (saying how many more there were)."""

@@ -20,7 +20,13 @@ from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
 from wmcdp_desktop.ui.accessible import SHOWN_VALUE, describe, is_read_only, set_read_only, set_unset
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
-from wmcdp_desktop.ui.plain_text import PlainLabel, plain_tooltip, safe_line, set_plain_tooltip
+from wmcdp_desktop.ui.plain_text import (
+    PlainLabel,
+    literal_ampersands,
+    plain_tooltip,
+    safe_line,
+    set_plain_tooltip,
+)
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.theme import relative_font
 
@@ -190,7 +196,7 @@ class DimensionRow(QWidget):
         if dim.allow_na and dim.na_guidance:
             help_text += "\n\n" + self.tr("N/A: {guidance}").format(guidance=dim.na_guidance)
         self.help_text = safe_line(help_text)
-        self.label = PlainLabel(dim.label)
+        self.label = PlainLabel(literal_ampersands(dim.label))  # a buddy label: "&" would be an Alt key
         set_plain_tooltip(self.label, help_text)
         help_text = plain_tooltip(help_text)
         relative_font(self.label, bold=True)
