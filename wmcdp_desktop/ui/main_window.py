@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent
 from PySide6.QtGui import QAction, QCloseEvent, QHideEvent, QKeySequence
@@ -35,6 +36,9 @@ from wmcdp_desktop.ui.theme import rescale_fonts, set_text_size
 from wmcdp_desktop.ui.welcome import WelcomeScreen
 from wmcdp_desktop.ui.window_size import fitted_size
 
+if TYPE_CHECKING:  # shown after an export, imported then
+    from wmcdp_desktop.ui.export_receipt import ReceiptDialog
+
 APP_TITLE = QT_TRANSLATE_NOOP("MainWindow", "WM-CDP Desktop")
 BUNDLE_FILTER = QT_TRANSLATE_NOOP(
     "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
@@ -51,6 +55,8 @@ class MainWindow(QMainWindow):
         self.rating: RatingController | None = None
         """The open bundle's controller (None on the welcome screen)."""
         self.messages: list[str] = []
+        self.receipt_dialog: ReceiptDialog | None = None
+        """The receipt of the last export while it is shown."""
         """Every message shown to the rater in a dialog (tests read it)."""
         self._closed = False
         self.setWindowTitle(self.tr(APP_TITLE))
@@ -170,6 +176,18 @@ class MainWindow(QMainWindow):
         self.messages.append(text)
         open_message(self, self.tr(APP_TITLE), text, error=error)
 
+    def show_receipt(self, summary: str, receipt: str) -> None:
+        """After an export: what it holds and its receipt code, in a window of its own (non-modal)."""
+        from wmcdp_desktop.ui.export_receipt import ReceiptDialog  # on use: not needed for the first paint
+
+        self.messages.append(f"{summary}\n{self.tr('Receipt code')}: {receipt}")
+        dialog = self.receipt_dialog = ReceiptDialog(summary, receipt, self)
+        dialog.destroyed.connect(self._receipt_closed)
+        dialog.open()
+
+    def _receipt_closed(self) -> None:
+        self.receipt_dialog = None
+
     # ----- settings ------------------------------------------------------------------------------------
     def change_rater(self) -> bool:
         if self.rating is not None:
@@ -210,6 +228,7 @@ class MainWindow(QMainWindow):
     def _show_opened(self, started: StartedSession) -> None:
         rating = self.rating = RatingController(started.session, self.workers, self)
         rating.told.connect(lambda text, error: self.tell(text, error=error))
+        rating.exporter.exported.connect(self.show_receipt)
         rating.status.connect(self.status_bar.say)
         rating.saveStateChanged.connect(self.status_bar.show_save_state)
         rating.sessionTimeChanged.connect(self.status_bar.show_session_time)

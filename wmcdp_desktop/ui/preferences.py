@@ -11,14 +11,17 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from wmcdp_desktop.core.errors import StorageError
+from wmcdp_desktop.core.errors import DocumentError, StorageError
 from wmcdp_desktop.core.rater.settings import (
     MAX_FONT,
     MAX_IDLE,
+    MAX_ROLE,
     MIN_FONT,
     MIN_IDLE,
     Settings,
+    rater_id_problem,
     save_settings,
+    with_changes,
     with_recent,
 )
 from wmcdp_desktop.core.rater.storage import InstanceLock
@@ -47,9 +50,16 @@ class Preferences(QObject):
         self.idle_timeout = float(idle_timeout or settings.idle_timeout_seconds)
         """Seconds: from the command line for this run, else from the settings."""
 
-    def _remember(self, **changes: object) -> None:
-        self.settings = self.settings.model_copy(update=changes)
+    def _remember(self, **changes: object) -> bool:
+        """Apply ``changes`` under the settings file's own rules (core/rater/settings.with_changes: a value
+        that breaks them never reaches the file, where it would make the next start fall back to defaults)."""
+        try:
+            self.settings = with_changes(self.settings, **changes)
+        except DocumentError as exc:
+            self.status.emit(self.tr("Settings not changed:") + f" {exc.problems[0].message}")
+            return False
         self._save()
+        return True
 
     def _save(self) -> None:
         gone = self._lock.problem() if self._lock is not None else None
@@ -62,8 +72,13 @@ class Preferences(QObject):
             self.status.emit(self.tr("Settings could not be saved: {error}").format(error=exc))
 
     def set_rater(self, rater_id: str, role: str | None) -> None:
-        self._remember(rater_id=rater_id, rater_role_or_background=role)
-        self.raterChanged.emit(rater_id, role)
+        problem = rater_id_problem(rater_id)  # the dialog and --rater check first; this is the last guard
+        if problem is not None:
+            self.status.emit(self.tr("This rater id cannot be used:") + f" {problem}")
+            return
+        role = (role or "").strip()[:MAX_ROLE] or None
+        if self._remember(rater_id=rater_id, rater_role_or_background=role):
+            self.raterChanged.emit(rater_id, role)
 
     def ask_rater(self, parent: QWidget) -> bool:
         """Ask for the rater id (and role); True when the rater gave one."""
@@ -80,8 +95,9 @@ class Preferences(QObject):
             self.set_idle_timeout(value)
 
     def set_idle_timeout(self, seconds: int) -> None:
+        if not self._remember(idle_timeout_seconds=seconds):
+            return
         self.idle_timeout = float(seconds)
-        self._remember(idle_timeout_seconds=seconds)
         self.idleTimeoutChanged.emit(float(seconds))
         self.status.emit(self.tr("The task timer now pauses after {seconds} s without input.").format(seconds=seconds))
 

@@ -1,5 +1,6 @@
 """File > Export results…: choose where, write the results zip off the GUI thread (with progress and a
-cancel button: the rater can go on rating meanwhile), then say what it holds and what it leaves out."""
+cancel button: the rater can go on rating meanwhile), then say what it holds and what it leaves out, and
+give the receipt code to send the coordinator apart from the file (ui/export_receipt.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from wmcdp_desktop.ui.jobs import Job, Workers
 
 if TYPE_CHECKING:  # the export's models are imported when exporting, not for the app's first paint
     from wmcdp_desktop.core.models.results_manifest import ResultsManifest
+    from wmcdp_desktop.core.rater.export import ExportPlan, Progress
 
 
 def export_summary(manifest: ResultsManifest, path: Path, revisions_in_progress: int) -> str:
@@ -45,9 +47,19 @@ class _Summary(QObject):
         )
 
 
+def _export_with_receipt(plan: ExportPlan, path: Path, progress: Progress) -> tuple[ResultsManifest, str]:
+    """Run on a worker: the export, then its receipt code (a few tens of milliseconds of scrypt)."""
+    from wmcdp_desktop.core.rater.export import export_receipt
+
+    manifest = plan.run(path, progress)
+    return manifest, export_receipt(manifest)
+
+
 class ResultsExporter(QObject):
     told = Signal(str, bool)
     status = Signal(str)
+    exported = Signal(str, str)
+    """After an export was written: what it holds (plain words) and its receipt code."""
     finished = Signal(bool)
     """After an export: True when the file was written."""
 
@@ -83,7 +95,7 @@ class ResultsExporter(QObject):
         self._path, self._revising = path, sum(1 for tid in s.task_ids if s.has_revision_draft(tid))
         self._job = self._workers.run(
             self.tr("Exporting results to {name}").format(name=path.name),
-            lambda progress: plan.run(path, progress),
+            lambda progress: _export_with_receipt(plan, path, progress),
             cancel_label=self.tr("Cancel export"),
         )
         self._job.succeeded.connect(self._written)
@@ -95,9 +107,10 @@ class ResultsExporter(QObject):
         if self._job is not None:
             self._job.cancel()
 
-    def _written(self, manifest: ResultsManifest) -> None:
+    def _written(self, outcome: tuple[ResultsManifest, str]) -> None:
         self._job = None
-        self.told.emit(export_summary(manifest, self._path, self._revising), False)
+        manifest, receipt = outcome
+        self.exported.emit(export_summary(manifest, self._path, self._revising), receipt)
         self.finished.emit(True)
 
     def _failed(self, message: str) -> None:
