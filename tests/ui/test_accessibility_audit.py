@@ -106,8 +106,10 @@ def test_dialogs(palette: str, qtbot: Any, window: MainWindow, tmp_path: Path) -
     _clean(_message_box(), f"message box ({palette})", tab=False)
     _message_box().close()
     assert export_and_wait(qtbot, window, tmp_path / "out.zip")
-    _clean(_message_box(), f"export summary ({palette})", tab=False)
-    _message_box().close()
+    qtbot.waitUntil(lambda: window.receipt_dialog is not None and window.receipt_dialog.isVisible(), timeout=5000)
+    assert window.receipt_dialog is not None
+    _clean(window.receipt_dialog, f"export summary and receipt code ({palette})")
+    window.receipt_dialog.close()
 
 
 def test_blinding_question(palette: str, qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path,
