@@ -479,12 +479,20 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
 <context>
     <name>Preferences</name>
     <message>
+        <source>Settings not changed:</source>
+        <translation>No se cambió la configuración:</translation>
+    </message>
+    <message>
         <source>Settings not saved:</source>
         <translation>Configuración sin guardar:</translation>
     </message>
     <message>
         <source>Settings could not be saved: {error}</source>
         <translation>No se pudo guardar la configuración: {error}</translation>
+    </message>
+    <message>
+        <source>This rater id cannot be used:</source>
+        <translation>Este identificador de evaluador no se puede usar:</translation>
     </message>
     <message>
         <source>Seconds without any input after which the task timer pauses:</source>
@@ -774,6 +782,45 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>Rating or rubric help</source>
         <translation>Valoración o ayuda de la rúbrica</translation>
+    </message>
+</context>
+<context>
+    <name>ReceiptDialog</name>
+    <message>
+        <source>Results exported</source>
+        <translation>Resultados exportados</translation>
+    </message>
+    <message>
+        <source>Your receipt &amp;code</source>
+        <translation>Su &amp;código de recibo</translation>
+    </message>
+    <message>
+        <source>Receipt code</source>
+        <translation>Código de recibo</translation>
+    </message>
+    <message>
+        <source>Send this code to your study coordinator separately from the file.</source>
+        <translation>Envíe este código a la coordinación del estudio por separado del archivo.</translation>
+    </message>
+    <message>
+        <source>C&amp;opy code</source>
+        <translation>C&amp;opiar código</translation>
+    </message>
+    <message>
+        <source>Copy the receipt code</source>
+        <translation>Copiar el código de recibo</translation>
+    </message>
+    <message>
+        <source>Copy status</source>
+        <translation>Estado de la copia</translation>
+    </message>
+    <message>
+        <source>Send this code to your study coordinator separately from the file: for example in the body of your email, in a text message, or read it out on the phone. It lets them check that the file they receive is exactly the one you exported. You get a new code each time you export.</source>
+        <translation>Envíe este código a la coordinación del estudio por separado del archivo: por ejemplo en el cuerpo de su correo, en un mensaje de texto o leyéndolo por teléfono. Así pueden comprobar que el archivo que reciben es exactamente el que usted exportó. Cada exportación tiene un código nuevo.</translation>
+    </message>
+    <message>
+        <source>Copied: paste it into your message to the coordinator.</source>
+        <translation>Copiado: péguelo en su mensaje a la coordinación.</translation>
     </message>
 </context>
 <context>
