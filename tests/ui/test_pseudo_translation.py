@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QLocale
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from tests.ui.pseudo_translation import (
     CLOSE,
@@ -118,8 +118,10 @@ def test_every_shown_string_is_translated_and_nothing_is_cut_off(
         dialog.show()
         check(dialog, [*content, "Apache", "LGPL", "GPL"], type(dialog).__name__)
     assert export_and_wait(qtbot, window, tmp_path / "out.zip")
-    box = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()][-1]
-    check(box, [*content, str(tmp_path / "out.zip")], "export summary")
+    qtbot.waitUntil(lambda: window.receipt_dialog is not None and window.receipt_dialog.isVisible(), timeout=5000)
+    receipt = window.receipt_dialog
+    assert receipt is not None
+    check(receipt, [*content, str(tmp_path / "out.zip"), receipt.code.text()], "export summary and receipt code")
     assert not translator.missed, translator.missed
     assert rows(window)
 

@@ -180,7 +180,8 @@ class MainWindow(QMainWindow):
         """After an export: what it holds and its receipt code, in a window of its own (non-modal)."""
         from wmcdp_desktop.ui.export_receipt import ReceiptDialog  # on use: not needed for the first paint
 
-        self.messages.append(f"{summary}\n{self.tr('Receipt code')}: {receipt}")
+        label = self.tr("Receipt code")
+        self.messages.append(f"{summary}\n{label}: {receipt}")
         dialog = self.receipt_dialog = ReceiptDialog(summary, receipt, self)
         dialog.destroyed.connect(self._receipt_closed)
         dialog.open()

@@ -408,6 +408,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>&amp;Tiempo de inactividad…</translation>
     </message>
     <message>
+        <source>Receipt code</source>
+        <translation>Código de recibo</translation>
+    </message>
+    <message>
         <source>Close the bundle first (File &gt; Close bundle), then change the rater id.</source>
         <translation>Cierre primero el paquete (Archivo &gt; Cerrar paquete) y después cambie el identificador de evaluador.</translation>
     </message>
