@@ -53,7 +53,7 @@ def spin_until(done: Callable[[], bool], what: str, timeout: float = 20.0) -> No
 def wait_opened(window: Any) -> None:
     """Wait until the window is not opening a bundle any more (opened, refused or cancelled), and for the
     background check of the bundle's files (its message, if any, is in)."""
-    spin_until(lambda: not window.opener.busy, "the bundle to open")
+    spin_until(lambda: not window.opening, "the bundle to open")
     spin_until(lambda: window.rating is None or not window.rating.checker.busy, "the bundle check")
 
 

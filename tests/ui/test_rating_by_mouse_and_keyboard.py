@@ -717,7 +717,7 @@ from wmcdp_desktop.ui.app import create_main_window
 app = QApplication([])
 w = create_main_window([sys.argv[1], "--data-dir", sys.argv[2], "--rater", "R01"])
 w.show()
-while w.opener.busy:
+while w.opening:
     app.processEvents()
 w.session.set_score("WM-RUB-003", 4)
 w.session.set_note("brief_rationale", "typed before the crash")

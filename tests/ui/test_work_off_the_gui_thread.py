@@ -219,7 +219,7 @@ def test_stop_checking_stops_the_check_of_a_big_bundle_midway(
 
     monkeypatch.setattr(bundle_check, "check_bundle", held_at_100)
     window = make_window(["--data-dir", str(data_dir), "--rater", "R01"])
-    with qtbot.waitSignal(window.opener.opened, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.openingDone, timeout=WAIT_MS):
         window.open_bundle_path(bundle)
     assert window.rating is not None and window.rating.checker.busy
     assert gate.entered.wait(WAIT_MS / 1000)

@@ -87,8 +87,8 @@ OPEN_TIMEOUT_MS = 20_000
 def wait_opened(qtbot: Any, window: MainWindow, *, checked: bool = True) -> None:
     """Wait until the window is not opening a bundle any more (opened, refused or cancelled) and, with
     ``checked``, until the background check of the bundle's files is over (its message, if any, is in)."""
-    if window.opener.busy:
-        with qtbot.waitSignal(window.opener.finished, timeout=OPEN_TIMEOUT_MS):
+    if window.opening:
+        with qtbot.waitSignal(window.openingDone, timeout=OPEN_TIMEOUT_MS):
             pass
     if checked and window.rating is not None and window.rating.checker.busy:
         with qtbot.waitSignal(window.rating.checker.finished, timeout=OPEN_TIMEOUT_MS):
@@ -97,7 +97,7 @@ def wait_opened(qtbot: Any, window: MainWindow, *, checked: bool = True) -> None
 
 def open_and_wait(qtbot: Any, window: MainWindow, path: Path) -> bool:
     """Open ``path`` as File > Open does and wait for the outcome; True when a bundle is open afterwards."""
-    with qtbot.waitSignal(window.opener.finished, timeout=OPEN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.openingDone, timeout=OPEN_TIMEOUT_MS):
         window.open_bundle_path(path)
     wait_opened(qtbot, window)
     return window.session is not None

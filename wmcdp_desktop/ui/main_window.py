@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QHideEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget
 
@@ -47,6 +47,9 @@ BUNDLE_FILTER = QT_TRANSLATE_NOOP(
 
 
 class MainWindow(QMainWindow):
+    openingDone = Signal()
+    """A bundle asked for is on screen, or was refused, or its opening cancelled (see :attr:`opening`)."""
+
     def __init__(
         self, data_dir: Path, settings: Settings, clock: Clock, lock: InstanceLock, *, idle_timeout: float | None = None
     ) -> None:
@@ -59,6 +62,8 @@ class MainWindow(QMainWindow):
         """The receipt of the last export while it is shown."""
         """Every message shown to the rater in a dialog (tests read it)."""
         self._closed = False
+        self._showing = False
+        """True while an opened bundle's page is being put on screen (over a few turns of the event loop)."""
         self.setWindowTitle(self.tr(APP_TITLE))
         self.setObjectName("main_window")
         self.resize(*fitted_size(self))
@@ -85,6 +90,7 @@ class MainWindow(QMainWindow):
         self.opener.opened.connect(self._show_opened)
         self.opener.failed.connect(lambda text: self.tell(text, error=True))
         self.opener.busyChanged.connect(self._opening)
+        self.opener.finished.connect(lambda: None if self._showing else self.openingDone.emit())
         self._build_menus()
         if settings.font_point_size:
             self._apply_font(settings.font_point_size)
@@ -102,6 +108,11 @@ class MainWindow(QMainWindow):
     @property
     def settings(self) -> Settings:
         return self.prefs.settings
+
+    @property
+    def opening(self) -> bool:
+        """True from a bundle asked for until ``openingDone``."""
+        return self.opener.busy or self._showing
 
     # ----- menus and shortcuts -------------------------------------------------------------------------
     def _action(self, menu: str, text: str, slot: Callable[[], object], keys: tuple[str, ...] = (), *, rating: bool = False) -> QAction:
@@ -220,26 +231,38 @@ class MainWindow(QMainWindow):
 
     def open_bundle_path(self, path: Path) -> None:
         """Open a bundle (zip or folder); ``opener`` reports how it went (and the window shows it)."""
-        if not self.settings.rater_id and not self.change_rater():
+        if self.opening or (not self.settings.rater_id and not self.change_rater()):
             return
         assert self.settings.rater_id is not None
         rater = RaterIdentity(self.settings.rater_id, self.settings.rater_role_or_background)
         self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock))
 
     def _show_opened(self, started: StartedSession) -> None:
-        rating = self.rating = RatingController(started.session, self.workers, self)
+        """Put the opened bundle on screen over three turns of the event loop (the page is built, shown, then
+        the recent bundles saved), so that the window answers input in between."""
+        self._showing = True
+        rating = RatingController(started.session, self.workers, self)
         rating.told.connect(lambda text, error: self.tell(text, error=error))
         rating.exporter.exported.connect(self.show_receipt)
         rating.status.connect(self.status_bar.say)
         rating.saveStateChanged.connect(self.status_bar.show_save_state)
         rating.sessionTimeChanged.connect(self.status_bar.show_session_time)
+        QTimer.singleShot(0, rating, lambda: self._show_page(rating, started))
+
+    def _show_page(self, rating: RatingController, started: StartedSession) -> None:
+        self.rating = rating
         self.stack.addWidget(rating.page)
         rescale_fonts(self)
         self.stack.setCurrentWidget(rating.page)
-        self.welcome.show_recent(self.prefs.remember_bundle(started.path))
         self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {self.tr(APP_TITLE)}")
         self._update_actions()
         rating.start(started.path, started.first_task_error)
+        QTimer.singleShot(0, self, lambda: self._opened(started))
+
+    def _opened(self, started: StartedSession) -> None:
+        self.welcome.show_recent(self.prefs.remember_bundle(started.path))
+        self._showing = False
+        self.openingDone.emit()
 
     def close_bundle(self) -> None:
         rating, self.rating = self.rating, None

@@ -307,6 +307,8 @@ def literal_ampersands(text: str) -> str:
 def safe_line(text: str) -> str:
     """A short text for a label: markers for hidden characters, newlines kept, long lines broken, and cut
     after MAX_LABEL_CHARS characters (saying how many more there were)."""
+    if len(text) <= LABEL_LINE_MAX and text.isprintable() and not any(ch in text for ch in INVISIBLES):
+        return text  # the usual label: short, nothing hidden (a window builds hundreds of them)
     shown = DisplayText(text, limit=MAX_LABEL_CHARS, line_max=LABEL_LINE_MAX, at_spaces=False)
     if not shown.omitted:
         return shown.display

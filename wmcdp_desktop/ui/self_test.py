@@ -183,7 +183,7 @@ def run(app: QCoreApplication, argv: list[str], make_window: Callable[[list[str]
 
 def _check(app: QCoreApplication, window: MainWindow) -> int:
     window.show()
-    _wait(app, lambda: not window.opener.busy, "opening the bundle")
+    _wait(app, lambda: not window.opening, "opening the bundle")
     _settle(app)
     if window.session is None or window.rating is None:
         reason = "\n".join(window.messages) or "no bundle was opened (give a bundle or --demo)"

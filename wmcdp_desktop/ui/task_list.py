@@ -153,6 +153,11 @@ class TaskList(QWidget):
         self._naming.setInterval(0)
         self._naming.timeout.connect(self._name_shown_rows)
         self.list.verticalScrollBar().valueChanged.connect(self._naming.start)
+        self._progress_value = 0
+        self._progress_later = QTimer(self)
+        self._progress_later.setSingleShot(True)
+        self._progress_later.setInterval(0)
+        self._progress_later.timeout.connect(lambda: self.progress.setValue(self._progress_value))
         self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -224,7 +229,10 @@ class TaskList(QWidget):
             self.refresh_one(tid)
         done, total = self.session.progress()
         self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
+        # The bar repaints itself at once when its value moves by a visible step (QProgressBar.setValue), 25 ms
+        # at a submit: on the next turn of the event loop, the submit and the next task come first.
+        self._progress_value = done
+        self._progress_later.start()
         text = self.tr("{done} of {total} submitted").format(done=done, total=total)
         self.progress.setFormat(text)
         self.progress.setAccessibleDescription(text)
