@@ -6,8 +6,16 @@ the process. Modes:
 
 - ``bare``: a bare QMainWindow (a QPlainTextEdit inside) shown and painted once: the floor of start-up
   time and memory.
+- ``paint BUNDLE DATA_DIR RATER``: the rater app started on BUNDLE until its window has first painted and
+  the event loop runs (the bundle opens off the GUI thread meanwhile).
 - ``app BUNDLE DATA_DIR RATER MARKER``: the rater app (``create_main_window``) opening BUNDLE until the
   widget showing MARKER (text of the first task's response) has painted and the event loop runs.
+- ``stall-open BUNDLE DATA_DIR RATER MARKER``: the longest stall of the event loop (how late a 10 ms
+  timer fires) from the window shown until the first task is painted and the background check of every
+  file of the bundle is over.
+- ``stall-rate BUNDLE DATA_DIR RATER TASKS``: the same while rating TASKS tasks by keyboard (a digit on
+  every score, the rationale typed, Ctrl+Enter), the next task opening after each submit.
+- ``stall-idle SECONDS``: the same timer in a bare window doing nothing (the machine's own jitter).
 - ``next BUNDLE DATA_DIR RATER STEPS``: in the app, "next task" STEPS times, each timed from the click to
   the new task painted; interleaved with the floor, ``setPlainText`` of the same text into a bare
   QPlainTextEdit of the same size.
@@ -18,6 +26,7 @@ the process. Modes:
 from __future__ import annotations
 
 import json
+import os
 import re
 import resource
 import sys
@@ -26,14 +35,14 @@ from pathlib import Path
 from typing import Any
 
 T_IMPORT = time.monotonic()
-APP_MODES = ("app", "next", "huge")
+APP_MODES = ("app", "next", "huge", "paint", "stall-open", "stall-rate")
 if sys.argv[1:2] and sys.argv[1] in APP_MODES:
     # As the launchers do (``wmcdp-desktop`` and ``python -m wmcdp_desktop`` import the app module first,
     # then create the QApplication): the app's own import order is part of what is measured.
     import wmcdp_desktop.ui.app  # noqa: F401
 T_APP_IMPORTED = time.monotonic()
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractButton,
     QAbstractScrollArea,
@@ -90,17 +99,25 @@ def app() -> QApplication:
 
 
 def spin_until(cond: Any, what: str, timeout: float = TIMEOUT) -> None:
+    """Run the event loop until ``cond()``. It waits for events (a 1 ms timer guarantees one) instead of
+    polling: a polling loop would hold the interpreter lock the app's worker threads need."""
     end = time.monotonic() + timeout
-    while not cond():
-        QCoreApplication.processEvents()
-        if time.monotonic() > end:
-            raise TimeoutError(f"timed out waiting for {what}")
+    tick = QTimer()
+    tick.setInterval(1)
+    tick.start()
+    try:
+        while not cond():
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+            if time.monotonic() > end:
+                raise TimeoutError(f"timed out waiting for {what}")
+    finally:
+        tick.stop()
 
 
 def paint_now(widget: QWidget) -> None:
     """Ask for a repaint and wait until it happened."""
     spy = PaintSpy(widget)
-    widget.update()
+    spy.target.update()  # the viewport of a scroll area: updating the area itself repaints only its frame
     spin_until(lambda: spy.count > 0, "a paint event")
     spy.target.removeEventFilter(spy)
 
@@ -116,6 +133,59 @@ def run_loop_once() -> float:
     QTimer.singleShot(0, done)
     app().exec()
     return stamp[0]
+
+
+class WindowPaintSpy(QObject):
+    """Counts paint events of a window and every widget in it."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__()
+        self.window = window
+        self.count = 0
+        app().installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is self.window:
+            self.count += 1
+        return False
+
+
+class Lateness(QObject):
+    """A timer meant to fire every INTERVAL_MS: how late each firing is, i.e. how long the event loop
+    could not run (a key press would have waited as long)."""
+
+    INTERVAL_MS = 10
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timer = QTimer(self)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(self.INTERVAL_MS)
+        self.timer.timeout.connect(self._fired)
+        self.late: list[float] = []
+        self.busy: list[float] = []
+        """CPU time of the GUI thread itself within each late gap: the app's own work, as opposed to waiting
+        for the processor or for the interpreter lock (a busy machine, the app's worker threads)."""
+        self._last = 0.0
+        self._last_cpu = 0.0
+
+    def start(self) -> None:
+        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
+        self.timer.start()
+
+    def _fired(self) -> None:
+        now, cpu = time.perf_counter(), time.thread_time()
+        self.late.append(max(0.0, now - self._last - self.INTERVAL_MS / 1000))
+        self.busy.append(cpu - self._last_cpu)
+        self._last, self._last_cpu = now, cpu
+
+    def stop(self) -> dict[str, Any]:
+        self.timer.stop()
+        self._fired()  # a stall at the very end counts too
+        xs = sorted(self.late)
+        worst = max(range(len(self.late)), key=self.late.__getitem__)
+        return {"longest_ms": xs[-1] * 1000, "p99_ms": xs[int(0.99 * (len(xs) - 1))] * 1000, "ticks": len(xs),
+                "longest_cpu_ms": self.busy[worst] * 1000, "most_cpu_ms": max(self.busy) * 1000}
 
 
 def text_of(widget: QWidget) -> str | None:
@@ -209,6 +279,87 @@ def mode_app(bundle: str, data_dir: str, rater: str, marker: str) -> None:
     ready = run_loop_once()
     emit({"t_start": T_IMPORT, "t_app_imported": T_APP_IMPORTED, "t_open": t_open, "ready": ready,
           "rss_mb": rss_mb()})
+
+
+def mode_paint(bundle: str, data_dir: str, rater: str) -> None:
+    a = app()
+    from wmcdp_desktop.ui.app import create_main_window
+
+    t_open = time.monotonic()
+    win = create_main_window([bundle, "--data-dir", data_dir, "--rater", rater])
+    spy = WindowPaintSpy(win)
+    win.resize(*WINDOW_SIZE)
+    win.show()
+    spin_until(lambda: spy.count > 0, "the window's first paint")
+    ready = run_loop_once()
+    emit({"t_start": T_IMPORT, "t_app_imported": T_APP_IMPORTED, "t_open": t_open, "ready": ready,
+          "rss_mb": rss_mb()})
+    del a
+
+
+def mode_stall_open(bundle: str, data_dir: str, rater: str, marker: str) -> None:
+    app()
+    from wmcdp_desktop.ui.app import create_main_window
+
+    probe = Lateness()
+    t0 = time.monotonic()
+    win = create_main_window([bundle, "--data-dir", data_dir, "--rater", rater])
+    win.resize(*WINDOW_SIZE)
+    win.show()
+    probe.start()
+    paint_now(wait_for_text(win, marker))
+    shown = time.monotonic()
+    rating = getattr(win, "rating", None)
+    checker = getattr(rating, "checker", None)
+    spin_until(lambda: checker is None or not checker.busy, "the bundle check", timeout=300)
+    checked = time.monotonic()
+    emit({**probe.stop(), "shown_s": shown - t0, "checked_s": checked - t0})
+
+
+def mode_stall_rate(bundle: str, data_dir: str, rater: str, tasks: int) -> None:
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QSlider
+
+    from wmcdp_desktop.core.bundle_reader import open_bundle
+
+    opened = open_bundle(Path(bundle))
+    win, _ = open_app(bundle, data_dir, rater)
+    paint_now(wait_for_text(win, marker_of(opened.task(opened.task_ids[0]).candidate_response_text)))
+    probe = Lateness()
+    probe.start()
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    for k in range(min(tasks, len(opened.task_ids) - 1)):
+        for slider in [s for s in win.findChildren(QSlider) if s.isVisible() and s.isEnabled()]:
+            slider.setFocus()
+            QTest.keyClick(slider, Qt.Key.Key_3)
+            QCoreApplication.processEvents()
+        notes = [w for w in win.findChildren(QPlainTextEdit) if w.accessibleName() == "Brief rationale (required)"]
+        notes[0].setFocus()
+        for ch in "Validates the worry, then coaches the parent.":
+            QTest.keyClicks(notes[0], ch)
+            QCoreApplication.processEvents()
+        pause_end = time.monotonic() + 0.8  # a pause, as a rater takes one: the autosave runs
+        spin_until(lambda end=pause_end: time.monotonic() > end, "a pause")
+        QTest.keyClick(notes[0], Qt.Key.Key_Return, ctrl)
+        nxt = opened.task(opened.task_ids[k + 1])
+        paint_now(wait_for_text(win, marker_of(nxt.candidate_response_text)))
+    emit({**probe.stop(), "tasks": tasks})
+
+
+def mode_stall_idle(seconds: float) -> None:
+    a = app()
+    win = QMainWindow()
+    edit = QPlainTextEdit()
+    win.setCentralWidget(edit)
+    win.resize(*WINDOW_SIZE)
+    win.show()
+    paint_now(edit)
+    probe = Lateness()
+    probe.start()
+    end = time.monotonic() + seconds
+    spin_until(lambda: time.monotonic() > end, "the idle period")
+    emit(probe.stop())
+    del a
 
 
 def next_trigger(win: QMainWindow) -> Any:
@@ -326,6 +477,14 @@ def main(argv: list[str]) -> int:
             mode_huge(*rest[:4])
         elif mode == "huge-floor":
             mode_huge_floor(rest[0])
+        elif mode == "paint":
+            mode_paint(*rest[:3])
+        elif mode == "stall-open":
+            mode_stall_open(*rest[:4])
+        elif mode == "stall-rate":
+            mode_stall_rate(rest[0], rest[1], rest[2], int(rest[3]))
+        elif mode == "stall-idle":
+            mode_stall_idle(float(rest[0]))
         else:
             emit({"error": f"unknown mode {mode}"})
             return 2
@@ -336,4 +495,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    code = main(sys.argv[1:])
+    sys.stdout.flush()
+    # The measurement is written: leave without tearing the app down (its worker threads may still be
+    # checking a bundle; waiting for them would only slow the run).
+    os._exit(code)

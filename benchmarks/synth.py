@@ -138,6 +138,8 @@ class Shape:
     """Bytes of each candidate response."""
     huge_response_bytes: int = 0
     """When > 0, the first task's response is this many bytes on one line."""
+    huge_is_one_token: bool = False
+    """The huge response without a single space: one unbroken token (issue 13 item 4)."""
     seed: int = 0
     """Randomness seed."""
 
@@ -250,7 +252,8 @@ def item_obj(i: int, rubric: dict[str, Any]) -> dict[str, Any]:
 
 def response_text(t: int, shape: Shape) -> str:
     if t == 0 and shape.huge_response_bytes > 0:
-        return prose(random.Random(shape.seed + 5), shape.huge_response_bytes, single_line=True)
+        text = prose(random.Random(shape.seed + 5), shape.huge_response_bytes, single_line=True)
+        return text.replace(" ", "") if shape.huge_is_one_token else text
     return prose(random.Random(shape.seed * 7_919 + t + 17), shape.response_bytes, single_line=False)
 
 

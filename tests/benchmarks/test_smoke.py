@@ -15,7 +15,10 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 FIGURES = {
-    "cold_start",
+    "first_paint",
+    "first_task",
+    "stall_open",
+    "stall_rate",
     "next_task",
     "save_submit",
     "open_big",
@@ -24,6 +27,7 @@ FIGURES = {
     "build",
     "report",
     "huge_response",
+    "long_token",
 }
 
 
@@ -46,6 +50,9 @@ def test_ratio_kinds() -> None:
     mem.settle([150.0, 170.0, 160.0, 155.0], [80.0, 80.0, 81.0, 79.0])
     assert mem.ratio == pytest.approx(77.5) and mem.passed is False
     assert {"q1", "q3", "min", "max", "n"} <= set(mem.figure)
+    stall = common.Figure("s", "s", "f", "s", "limit", 0.1, "<= 100 ms")  # type: ignore[attr-defined]
+    stall.settle([0.12, 0.08, 0.09], [0.5])  # the figure itself against the limit; the floor is context
+    assert stall.ratio == 0.09 and stall.passed is True
 
 
 @pytest.mark.slow
