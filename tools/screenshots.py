@@ -3,8 +3,10 @@ tools.screenshots docs/screenshots`` from the repository).
 
 Uses the shipped demo bundle, a throw-away data folder and a fake clock, and drives the real window as a
 rater would (keys, clicks, controls found by their accessible names): the welcome screen, a task being
-rated, the problems shown after an incomplete submit, and (when the demo has one) the blinding question
-after Submit and the feedback after a calibration task. Not part of the installed app.
+rated (sized as the app opens on a 1440x900 screen), the rubric help open beside the form, the problems
+shown after an incomplete submit, (when the demo has one) the blinding question after Submit and the
+feedback after a calibration task, and a task marked "cannot rate" and flagged for the coordinator. Not
+part of the installed app.
 """
 
 from __future__ import annotations
@@ -29,15 +31,19 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QRadioButton,
     QSlider,
+    QTabWidget,
     QWidget,
 )
 
 from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.ui.app import create_main_window
 from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.ui.window_size import FRAME_ALLOWANCE
 
-SIZE = (1500, 950)
+SIZE = (1440 - FRAME_ALLOWANCE[0], 900 - FRAME_ALLOWANCE[1])
+"""The window the app opens on a 1440x900 screen (main_window.fitted_size)."""
 SHOWN_RECENT = "~/Downloads/demo-bundle.wmcdp"
 """The recent bundle the welcome screenshot lists: a neutral path, never one of the machine that made it."""
 W = TypeVar("W", bound=QWidget)
@@ -80,11 +86,22 @@ def _score_all(window: MainWindow, digits: str, how_many: int | None = None) -> 
     return sliders
 
 
+def _page(window: MainWindow, title: str) -> None:
+    """Show the rating form's page whose tab starts with ``title`` (as a click on its tab)."""
+    tabs = _named(window, QTabWidget, "Rating pages")
+    for i in range(tabs.count()):
+        if tabs.tabText(i).startswith(title):
+            tabs.setCurrentIndex(i)
+            return
+    raise SystemExit(f"screenshots: no page {title!r}")
+
+
 def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> list[QSlider]:
     """Some scores, one failure mode with a quote and a note, the rationale, 95 s of work, saved."""
     session = window.session
     assert session is not None
     sliders = _score_all(window, "43423", 5)
+    _page(window, "Failure modes")
     fm_label = session.rubric.failure_modes[0].label
     check = _named(window, QCheckBox, fm_label)
     check.setFocus(Qt.FocusReason.TabFocusReason)
@@ -100,10 +117,12 @@ def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> lis
         QTest.keyClick(response, Qt.Key.Key_Right, CTRL | Qt.KeyboardModifier.ShiftModifier)
     QTest.mouseClick(_named(window, QPushButton, f"Use selected text as evidence: {fm_label}"), Qt.MouseButton.LeftButton)
     _type(_named(window, QLineEdit, f"Evidence note: {fm_label}"), "Offers the answer the child is seeking")
+    _page(window, "Notes")
     _type(
         _named(window, QPlainTextEdit, "Brief rationale (required)"),
         "Warm and validating, but partly answers the reassurance question.",
     )
+    _page(window, "Scores")
     for _ in range(95):
         clock.advance(1)
         session.user_input()
@@ -112,7 +131,7 @@ def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> lis
     return sliders
 
 
-def _calibration(app: QApplication, window: MainWindow) -> bool:
+def _calibration(app: QApplication, window: MainWindow, clock: FakeClock) -> bool:
     """Rate the demo's calibration task, if it has one, and leave its feedback on screen."""
     session, rating = window.session, window.rating
     assert session is not None and rating is not None
@@ -120,10 +139,29 @@ def _calibration(app: QApplication, window: MainWindow) -> bool:
         if session.task(tid).calibration_feedback is not None:
             rating.go_to(tid)
             _score_all(window, "4")
+            _page(window, "Notes")
             _type(_named(window, QPlainTextEdit, "Brief rationale (required)"), "Solid next move.")
+            for _ in range(140):  # 2 min 20 s of reading and rating: the feedback shows real active time
+                clock.advance(1)
+                session.user_input()
             QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return, CTRL)
             return True
     return False
+
+
+def _cannot_rate(window: MainWindow) -> None:
+    """The next unfinished task marked "cannot rate" (other, with the rater's words) and flagged."""
+    rating = window.rating
+    assert rating is not None
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    rating.next_unfinished()
+    QTest.mouseClick(_named(window, QPushButton, "Cannot rate this task"), Qt.MouseButton.LeftButton)
+    _settle(app, 0.2)  # the reasons are laid out before they are clicked
+    QTest.mouseClick(_named(window, QRadioButton, "Other (say why below)"), Qt.MouseButton.LeftButton)
+    _type(_named(window, QLineEdit, "Why you cannot rate it, in a few words"), "I know this family from my clinic.")
+    QTest.mouseClick(_named(window, QPushButton, "Flag for coordinator"), Qt.MouseButton.LeftButton)
+    _type(_named(window, QLineEdit, "Note for your coordinator"), "The age band says 6-8 but the child sounds older.")
 
 
 def render(out: Path) -> list[Path]:
@@ -162,9 +200,13 @@ def render(out: Path) -> list[Path]:
             sliders = _rate_partly(app, window, clock)
             sliders[5].setFocus(Qt.FocusReason.TabFocusReason)  # its anchors show while it has the focus
             shot("rating.png")
+            QTest.keyClick(window.focusWidget(), Qt.Key.Key_F1)  # the rubric help, beside the form
+            sliders[3].setFocus(Qt.FocusReason.TabFocusReason)  # the help follows the dimension in focus
+            shot("help.png")
+            QTest.keyClick(window.focusWidget(), Qt.Key.Key_F1)
             QTest.keyClick(window.focusWidget(), Qt.Key.Key_Return, CTRL)  # submit with scores still unset
             shot("validation.png")
-            if _calibration(app, window):
+            if _calibration(app, window, clock):
                 question = window.rating.question if window.rating is not None else None
                 if question is not None:  # the demo's blinding check, asked after Submit
                     question.options[2].setChecked(True)
@@ -174,6 +216,8 @@ def render(out: Path) -> list[Path]:
                     question.save.click()
                     _settle(app)
                 shot("calibration.png")
+            _cannot_rate(window)
+            shot("cannot-rate.png")
         finally:
             window.close()
             window.shutdown()

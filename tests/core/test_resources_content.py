@@ -220,6 +220,7 @@ def test_rubric_failure_modes_and_confidence_scale() -> None:
     assert "next move" in r.instructions and "rationale" in r.instructions
     # One wording for failure modes, the form's (issue 16): tick what you see, leave the others unticked.
     assert "leave the others unticked" in r.instructions and '"none"' not in r.instructions
+    assert "Cannot rate this task" in r.instructions and "flag" in r.instructions
     for scale in [d.scale for d in r.dimensions] + [conf]:
         assert all(a.short_label and a.text.startswith(a.short_label + ":") for a in scale.anchors)
 

@@ -87,7 +87,8 @@ def test_a_failed_submit_shows_the_first_message_in_view(qtbot: Any, window: Mai
     message = form.notes.problems["clinician_notes.brief_rationale"]
     assert window.focusWidget() is rationale
     assert "rationale" in message.text().lower()
-    qtbot.waitUntil(lambda: in_view(form.scroll_area, message) and in_view(form.scroll_area, rationale), timeout=2000)
+    assert form.tabs.currentWidget() is form.notes_page  # its page is shown
+    qtbot.waitUntil(lambda: in_view(form.notes_page, message) and in_view(form.notes_page, rationale), timeout=2000)
 
 
 def test_the_problem_summary_follows_the_fixes(qtbot: Any, window: MainWindow) -> None:
@@ -110,16 +111,16 @@ def test_text_size_reaches_headings_and_score_texts(qtbot: Any, window: MainWind
     assert window.page is not None
     row = rows(window)[0]
     row.slider.setFocus()
-    qtbot.keyClick(row.slider, Qt.Key.Key_3)  # the value text is restyled (no longer italic) at the current size
+    qtbot.keyClick(row.slider, Qt.Key.Key_3)  # the value text is restyled (a solid frame) at the current size
     for delta in (4, -6):
         window.change_font(delta)
         base = QApplication.font().pointSizeF()
         view = window.page.task_view
         assert view.heading.font().pointSizeF() == pytest.approx(base * 1.15) and view.heading.font().bold()
         assert view.response_title.font().pointSizeF() == pytest.approx(base * 1.1)
-        assert row.value_label.font().pointSizeF() == pytest.approx(base) and not row.value_label.font().italic()
-        unset = rows(window)[1].value_label
-        assert unset.font().pointSizeF() == pytest.approx(base) and unset.font().italic()
+        assert row.value_label.font().pointSizeF() == pytest.approx(base) and row.value_label.font().bold()
+        unset = rows(window)[1].value_label  # "Not set": bold in a dashed frame, never a faint italic
+        assert unset.font().pointSizeF() == pytest.approx(base) and unset.font().bold() and unset.unset
         assert row.label.font().pointSizeF() == pytest.approx(base) and row.label.font().bold()
         title = next(w for w in window.welcome.findChildren(QLabel) if w.text() == "WM-CDP Desktop")
         assert title.font().pointSizeF() == pytest.approx(base * 1.8)

@@ -24,8 +24,9 @@ from tests.ui.pseudo_translation import (
 )
 from tests.ui.window_helpers import export_and_wait, rows, set_all_scores_by_keyboard, submit_by_keyboard
 from wmcdp_desktop import __version__
+from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text, task_title
+from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text, task_full_title, task_title
 from wmcdp_desktop.ui import app as app_module
 from wmcdp_desktop.ui.about_dialog import AboutDialog
 from wmcdp_desktop.ui.i18n import LANGUAGES
@@ -68,7 +69,11 @@ def bundle_content(bundle_dir: Path, *extra: str) -> list[str]:
             out.update(line for line in s.splitlines())
         if doc.get("document_type") == "wmcdp_task":
             task = Task.model_validate(doc)
-            out.update({task_title(task), scenario_types_text(task)})
+            out.update({task_title(task), scenario_types_text(task), task_full_title(task)})
+        if doc.get("document_type") == "wmcdp_rubric":  # each level's short label (the rubric's, or derived)
+            rubric = Rubric.model_validate(doc)
+            for scale in [d.scale for d in rubric.dimensions] + [rubric.confidence_scale]:
+                out.update(scale.short_label(level) for level in range(scale.min, scale.max + 1))
     return sorted(out, key=len, reverse=True)
 
 

@@ -35,6 +35,7 @@ from tests.ui.window_helpers import (
     open_and_wait,
     rows,
     set_all_scores_by_keyboard,
+    show_page,
     skip_blinding_question,
     submit_by_keyboard,
     type_rationale,
@@ -83,6 +84,7 @@ def rate_current_task_by_hand(qtbot: Any, window: MainWindow) -> None:
             qtbot.keyClick(row.slider, Qt.Key.Key_2)
             qtbot.keyClick(row.slider, Qt.Key.Key_Right)  # arrows move a set slider
             assert row.value() == 3
+    show_page(window, "Failure modes")
     fm_row = next(iter(form.failure_modes.rows.values()))
     assert not fm_row.severity.isVisible()
     click_check(qtbot, fm_row.check)
@@ -176,7 +178,7 @@ def test_unset_slider_looks_different_and_can_be_unset_again(qtbot: Any, window:
     row = rows(window)[0]
     unset = row.slider.grab().toImage()
     qtbot.keyClick(row.slider, Qt.Key.Key_1) if row.slider.setFocus() is None else None
-    assert row.value() == 1 and row.value_label.text().startswith("1 – ")
+    assert row.value() == 1 and row.value_label.text().startswith("1 · ")
     set_at_min = row.slider.grab().toImage()
     assert unset != set_at_min  # the handle is drawn only once a value is set
     qtbot.keyClick(row.slider, Qt.Key.Key_Delete)
@@ -223,6 +225,7 @@ def test_autosave_then_a_new_window_restores_the_draft_exactly(
     assert rows(again)[1].value() == 2 and all(r.value() is None for i, r in enumerate(rows(again)) if i != 1)
     assert again.page is not None
     assert again.page.form.failure_modes.rows["WM-FM-SHAMING"].check.isChecked()
+    show_page(again, "Notes")
     assert by_name(again, QPlainTextEdit, "Brief rationale (required)").toPlainText() == "half done"
     assert again.session.task_seconds() == 30
     assert "0:00:30" in again.page.form.timer.label.text()
@@ -372,12 +375,15 @@ def test_every_control_is_named_by_its_visible_label_and_tab_order_follows_the_s
     window.rating.go_to("T-0001")
     from PySide6.QtWidgets import QLabel
 
-    controls = [
-        w
-        for w in window.findChildren(QWidget)
-        if isinstance(w, QAbstractButton | QSlider | QComboBox | QLineEdit | QPlainTextEdit | QListView)
-        and w.isVisibleTo(window)
-    ]
+    controls: list[QWidget] = []
+    for page in ("Failure modes", "Notes", "Scores"):  # every page of the form in turn
+        show_page(window, page)
+        controls += [
+            w
+            for w in window.findChildren(QWidget)
+            if isinstance(w, QAbstractButton | QSlider | QComboBox | QLineEdit | QPlainTextEdit | QListView)
+            and w.isVisibleTo(window) and w not in controls
+        ]
     assert len(controls) > 20
     buddies = {lbl.buddy(): lbl.text().replace("&", "") for lbl in window.findChildren(QLabel) if lbl.buddy()}
     for w in controls:
@@ -399,7 +405,7 @@ def test_every_control_is_named_by_its_visible_label_and_tab_order_follows_the_s
     sliders = [r.slider for r in rows(window)]
     key = [p.task_list.list, p.task_view.scenario, p.task_view.response, *sliders,
            next(iter(p.form.failure_modes.rows.values())).check,
-           by_name(window, QPlainTextEdit, "Brief rationale (required)"), p.form.submit_button]
+           p.form.notes.edits["brief_rationale"], p.form.submit_button]
     positions = [order.index(k) for k in key]
     assert positions == sorted(positions)
 
@@ -638,15 +644,15 @@ def test_problems_stay_readable_in_a_dark_palette(
         app.setPalette(old)
 
 
-def test_anchors_show_on_focus_and_hover(qtbot: Any, window: MainWindow) -> None:
+def test_anchors_in_view_whole_on_focus_all_on_hover(qtbot: Any, window: MainWindow) -> None:
     row = rows(window)[0]
-    assert not row.anchors.isVisible()
+    assert row.anchors.isVisible() and not row.anchors.expanded  # always in view, one line
     row.slider.setFocus()
-    qtbot.waitUntil(row.anchors.isVisible)
-    assert "1 – " in row.anchors.text() and "5 – " in row.anchors.text()
+    qtbot.waitUntil(lambda: row.anchors.expanded)  # whole while the row has the focus
+    assert "1 – " in row.slider.toolTip() and "5 – " in row.slider.toolTip()  # every anchor on hover
     assert row.dim.description in row.slider.toolTip() and row.dim.scale.anchors[0].text in row.label.toolTip()
     rows(window)[1].slider.setFocus()
-    qtbot.waitUntil(lambda: not row.anchors.isVisible())
+    qtbot.waitUntil(lambda: not row.anchors.expanded)
 
 
 def test_whole_rating_by_keyboard_only(qtbot: Any, window: MainWindow, data_dir: Path) -> None:
@@ -671,7 +677,7 @@ def test_whole_rating_by_keyboard_only(qtbot: Any, window: MainWindow, data_dir:
     qtbot.keyClick(fm_row.severity, Qt.Key.Key_Down)
     tab_to(fm_row.note)
     qtbot.keyClicks(fm_row.note, "no safety check")
-    rationale = by_name(window, QPlainTextEdit, "Brief rationale (required)")
+    rationale = window.page.form.notes.edits["brief_rationale"]  # on the Notes page: Tab opens it
     tab_to(rationale)
     qtbot.keyClicks(rationale, "keyboard only")
     qtbot.keyClick(rationale, Qt.Key.Key_Return, CTRL)
@@ -689,6 +695,7 @@ def test_autosave_is_at_most_a_second_behind_even_while_typing(
     import time
 
     draft = data_dir / "bundles/B-test/R01/drafts/T-0001.json"
+    show_page(window, "Notes")
     edit = by_name(window, QPlainTextEdit, "Brief rationale (required)")
     edit.setFocus()
     started = time.monotonic()
@@ -753,6 +760,7 @@ def test_after_a_kill_the_lock_is_recovered_and_the_draft_restored(
     window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
     assert window.session is not None and window.session.state("T-0001") == "draft"
     assert window.page is not None and window.page.form.rubric.rows["WM-RUB-003"].value() == 4
+    show_page(window, "Notes")
     assert by_name(window, QPlainTextEdit, "Brief rationale (required)").toPlainText() == "typed before the crash"
 
 
@@ -763,7 +771,7 @@ def test_scrolling_the_form_with_the_wheel_never_changes_a_score(qtbot: Any, win
 
     assert window.page is not None
     row = rows(window)[0]
-    confidence = by_name(window, QComboBox, "Confidence in this rating")
+    confidence = window.page.form.notes.confidence
     for target in (row.slider, confidence):
         pos = QPointF(target.width() / 2, target.height() / 2)
         event = QWheelEvent(

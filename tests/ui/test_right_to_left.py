@@ -30,7 +30,7 @@ def test_a_right_to_left_language_mirrors_the_window(
     assert window.isRightToLeft() and window.page is not None and window.page.form.isRightToLeft()
     page = window.page
     # the task list is drawn on the right, the rating form on the left
-    assert page.task_list.mapTo(window, page.task_list.rect().topLeft()).x() > page.tabs.mapTo(window, page.tabs.rect().topLeft()).x()
+    assert page.task_list.mapTo(window, page.task_list.rect().topLeft()).x() > page.form.mapTo(window, page.form.rect().topLeft()).x()
 
 
 def test_a_left_to_right_language_does_not_mirror(make_window: Callable[..., MainWindow], data_dir: Path) -> None:

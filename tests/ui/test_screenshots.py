@@ -16,9 +16,9 @@ def test_screenshot_script_renders_the_documented_images(qtbot: object, tmp_path
         pytest.skip("the demo bundle is not built yet")
     written = screenshots.render(tmp_path)
     names = {p.name for p in written}
-    assert {"welcome.png", "rating.png", "validation.png"} <= names
+    assert {"welcome.png", "rating.png", "help.png", "validation.png", "calibration.png", "cannot-rate.png"} <= names
     for path in written:
         image = QImage(str(path))
-        assert image.width() >= 1400 and image.height() >= 900
+        assert (image.width(), image.height()) == screenshots.SIZE  # the app's window on a 1440x900 screen
         colours = {image.pixel(x, y) for x in range(0, image.width(), 5) for y in range(0, image.height(), 7)}
         assert len(colours) > 10  # text was drawn: not a blank window

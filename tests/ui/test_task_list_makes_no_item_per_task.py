@@ -41,4 +41,4 @@ def test_click_and_enter_choose_a_task_and_state_is_relabelled(qtbot: Any, windo
     tasks.set_title(second, "Domain · kind")
     tasks.update_tasks(second)
     assert tasks.row_text(1).startswith("2. Domain · kind\n")
-    assert "Task " + second in (tasks.row_tooltip(1) or "")
+    assert "Task id (for support): " + second in (tasks.row_tooltip(1) or "")

@@ -16,6 +16,7 @@ from tests.ui.window_helpers import (
     by_name,
     rows,
     set_all_scores_by_keyboard,
+    show_page,
     submit_by_keyboard,
     type_rationale,
 )
@@ -40,6 +41,7 @@ def test_deleting_the_data_folder_stops_saving_and_says_what_to_do(
     assert not page.retry_button.isVisible()  # nothing to retry: the folder is gone
     assert window.status_bar.save_label.text() == "Not saved: the data folder is gone"
     assert is_read_only(rows(window)[0].slider)  # read-only, not greyed out: it can still be read
+    show_page(window, "Notes")
     rationale = by_name(window, QPlainTextEdit, "Brief rationale (required)")
     assert rationale.isReadOnly()
     # Whatever the rater does next, nothing is written and the folder is not made again.

@@ -72,6 +72,7 @@ def set_all_scores_by_keyboard(qtbot: Any, window: MainWindow, digit: str = "3",
 
 
 def type_rationale(qtbot: Any, window: MainWindow, text: str = "Validates, then coaches") -> None:
+    show_page(window, "Notes")
     edit = by_name(window, QPlainTextEdit, "Brief rationale (required)")
     edit.setFocus()
     qtbot.keyClicks(edit, text)
@@ -141,3 +142,41 @@ def bundle_with_blinding_labels(root: Path, sample_docs: Any, labels: list[str])
     manifest["blinding_check_labels"] = labels
     (bundle / "bundle.json").write_text(json.dumps(manifest), encoding="utf-8")
     return bundle
+
+
+def show_page(window: MainWindow, title: str) -> None:
+    """Show the rating form's page whose tab starts with ``title`` (as a click on its tab)."""
+    from PySide6.QtWidgets import QTabWidget
+
+    tabs = by_name(window, QTabWidget, "Rating pages")
+    for i in range(tabs.count()):
+        if tabs.tabText(i).startswith(title):
+            tabs.setCurrentIndex(i)
+            return
+    raise AssertionError(f"no page {title!r} among {[tabs.tabText(i) for i in range(tabs.count())]}")
+
+
+def contrast(a: Any, b: Any) -> float:
+    """WCAG contrast ratio of two QColors."""
+
+    def luminance(c: Any) -> float:
+        def channel(v: float) -> float:
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def rendered_text_contrast(widget: QWidget) -> float:
+    """The contrast between the background (a pixel just inside the widget) and the colour furthest from it
+    among the pixels of the widget as painted: what a reader sees of its text."""
+    image = widget.grab().toImage()
+    background = image.pixelColor(3, image.height() // 2)
+    best = 1.0
+    for y in range(3, image.height() - 3):  # inside its frame: the text itself
+        for x in range(3, image.width() - 3):
+            best = max(best, contrast(background, image.pixelColor(x, y)))
+    return best

@@ -31,6 +31,12 @@ from wmcdp_desktop.ui.problem_label import ProblemLabel
 
 USE_SELECTION = QT_TRANSLATE_NOOP("FailureModeRow", "Use selected text as evidence")
 CLEAR_SPANS = QT_TRANSLATE_NOOP("FailureModeRow", "Clear evidence quotes")
+FAILURE_MODES_HINT = QT_TRANSLATE_NOOP(
+    "FailureModesPanel",
+    "Tick each failure mode you see in the response and choose its severity; leave the others unticked (they "
+    "are recorded as absent).",
+)
+"""One wording for failure modes in the form, the rubric help and the default rubric's instructions."""
 SEVERITY_NAMES = {
     "minor": QT_TRANSLATE_NOOP("FailureModeRow", "minor"),
     "moderate": QT_TRANSLATE_NOOP("FailureModeRow", "moderate"),
@@ -170,24 +176,30 @@ class FailureModesPanel(QGroupBox):
     changed = Signal(str, object, object, object)
     useSelection = Signal(str)
     clearSpans = Signal(str)
+    focused = Signal(str)
+    """A failure mode's controls got the keyboard focus (its id: the rubric help follows it)."""
 
     def __init__(self, rubric: Rubric, parent: QWidget | None = None) -> None:
         super().__init__(QCoreApplication.translate("FailureModesPanel", "Failure modes"), parent)
         self.setAccessibleName(self.title())
         layout = QVBoxLayout(self)
-        hint = PlainLabel(self.tr("Tick each failure you see in the response; leave the others unticked (absent)."))
+        hint = PlainLabel(self.tr(FAILURE_MODES_HINT))
         layout.addWidget(hint)
         self.rows: dict[str, FailureModeRow] = {}
         self.last_row: FailureModeRow | None = None
         """The failure mode whose controls last had the keyboard focus (where Ctrl+Shift+E puts a quote)."""
         for fm in rubric.failure_modes:
             row = FailureModeRow(fm)
-            row.focused.connect(lambda r=row: setattr(self, "last_row", r))
+            row.focused.connect(lambda r=row: self._row_focused(r))
             row.changed.connect(self.changed)
             row.useSelection.connect(self.useSelection)
             row.clearSpans.connect(self.clearSpans)
             layout.addWidget(row)
             self.rows[fm.id] = row
+
+    def _row_focused(self, row: FailureModeRow) -> None:
+        self.last_row = row
+        self.focused.emit(row.fm.id)
 
     def set_read_only(self, read_only: bool) -> None:
         for row in self.rows.values():

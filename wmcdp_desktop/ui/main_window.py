@@ -40,6 +40,17 @@ if TYPE_CHECKING:  # shown after an export, imported then
     from wmcdp_desktop.ui.export_receipt import ReceiptDialog
 
 APP_TITLE = QT_TRANSLATE_NOOP("MainWindow", "WM-CDP Desktop")
+DEMO_RATER_ID = "demo"
+"""The rater id of someone trying the demo before any rater id is set (never remembered)."""
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
 BUNDLE_FILTER = QT_TRANSLATE_NOOP(
     "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
 )
@@ -165,7 +176,7 @@ class MainWindow(QMainWindow):
         self.act_find = act("&Task", self.tr("&Find…"), on(lambda r: r.page.open_find()), ("Ctrl+F",), rating=True)
         self.act_bigger = act("&View", self.tr("&Larger text"), lambda: self.change_font(1), ("Ctrl+=", "Ctrl++"))
         self.act_smaller = act("&View", self.tr("&Smaller text"), lambda: self.change_font(-1), ("Ctrl+-",))
-        self.act_help = act("&View", self.tr("Rubric &help"), on(lambda r: r.page.show_help()), ("F1",), rating=True)
+        self.act_help = act("&View", self.tr("Rubric &help"), on(lambda r: r.page.toggle_help()), ("F1",), rating=True)
         act("&Settings", self.tr("&Rater id…"), self.change_rater)
         act("&Settings", self.tr("&Idle timeout…"), lambda: self.prefs.ask_idle_timeout(self, self.tr(APP_TITLE)))
         self.language_menu = LanguageMenu(self.prefs, self)
@@ -223,18 +234,26 @@ class MainWindow(QMainWindow):
             self.open_bundle_path(p.parent if p.name == "bundle.json" else p)
 
     def open_demo(self) -> None:
+        """Open the demo bundle: as the rater set up here, or, before a rater id is set, as the demo rater
+        (nothing is asked: someone trying the demo has no rater id yet; the page says so)."""
         path = demo_bundle_path()
         if path.exists():
-            self.open_bundle_path(path)
+            self.open_bundle_path(path, demo=True)
         else:
             self.tell(self.tr("The demo bundle is missing from this installation ({path}).").format(path=path), error=True)
 
-    def open_bundle_path(self, path: Path) -> None:
-        """Open a bundle (zip or folder); ``opener`` reports how it went (and the window shows it)."""
-        if self.opening or (not self.settings.rater_id and not self.change_rater()):
+    def open_bundle_path(self, path: Path, *, demo: bool = False) -> None:
+        """Open a bundle (zip or folder); ``opener`` reports how it went (and the window shows it). ``demo``
+        (also the demo bundle chosen from the recent list): no rater id is asked for (see :meth:`open_demo`)."""
+        if self.opening:
             return
-        assert self.settings.rater_id is not None
-        rater = RaterIdentity(self.settings.rater_id, self.settings.rater_role_or_background)
+        if (demo or _same_file(path, demo_bundle_path())) and not self.settings.rater_id:
+            rater = RaterIdentity(DEMO_RATER_ID)
+        else:
+            if not self.settings.rater_id and not self.change_rater():
+                return
+            assert self.settings.rater_id is not None
+            rater = RaterIdentity(self.settings.rater_id, self.settings.rater_role_or_background)
         self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock))
 
     def _show_opened(self, started: StartedSession) -> None:
@@ -255,6 +274,14 @@ class MainWindow(QMainWindow):
         rescale_fonts(self)
         self.stack.setCurrentWidget(rating.page)
         self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {self.tr(APP_TITLE)}")
+        if started.session.rater.rater_id == DEMO_RATER_ID and not self.settings.rater_id:
+            rating.page.show_notice(
+                self.tr(
+                    "Demo: you are rating as the demo rater “demo”. Nothing here goes to a study. When your "
+                    "coordinator sends you a bundle, the app asks once for the rater id they gave you."
+                ),
+                problem=False,
+            )
         self._update_actions()
         rating.start(started.path, started.first_task_error)
         QTimer.singleShot(0, self, lambda: self._opened(started))

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from wmcdp_desktop.core.errors import Problem, WmcdpError
 from wmcdp_desktop.core.models.rating_record import BlindingGuess
+from wmcdp_desktop.core.models.task_record import record_kind
 from wmcdp_desktop.core.rater.rating_session import RatingSession, SubmitOutcome
 from wmcdp_desktop.ui.blinding_question import BlindingQuestion, ask_blinding_question
 from wmcdp_desktop.ui.bundle_check import BundleChecker
@@ -268,9 +269,12 @@ class RatingController(QObject):
         assert outcome.record is not None
         env = outcome.record.envelope
         done, total = s.progress()
-        msg = self.tr("Submitted {task} (revision {revision}). {done} of {total} submitted.").format(
-            task=env.task_id, revision=env.revision, done=done, total=total
-        )
+        position = s.task_ids.index(env.task_id) + 1  # the opaque task id is for support, not for the rater
+        if record_kind(outcome.record) == "cannot_rate":
+            text = self.tr("Task {position}: “cannot rate” submitted (revision {revision}). {done} of {total} submitted.")
+        else:
+            text = self.tr("Task {position}: rating submitted (revision {revision}). {done} of {total} submitted.")
+        msg = text.format(position=position, revision=env.revision, done=done, total=total)
         if outcome.calibration is not None:
             self.page.show_calibration_feedback()
             self._show_save_state()

@@ -1,4 +1,11 @@
-"""The right-hand rating form: status banner, timer, scores, failure modes, notes, submit, calibration."""
+"""The right-hand rating form: status banner, timer, flag and "cannot rate", the rating in pages, submit.
+
+The rating is split into pages so that each fits a laptop screen without scrolling: **Scores** (the eight
+dimensions), **Failure modes**, **Notes**, and after a calibration task its **Calibration feedback**. Tab
+moves on from the last control of a page to the first of the next, so the keyboard walks the whole form.
+While the task is marked "cannot rate", the pages give way to the reason to choose; a flag for the
+coordinator adds a note line under the timer. The footer (problems summary and submit) never scrolls away.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +13,22 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QMessageBox,
     QScrollArea,
+    QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from wmcdp_desktop.core.errors import Problem, WmcdpError
 from wmcdp_desktop.core.rater.rating_session import RatingSession, WorkingRating
-from wmcdp_desktop.ui.accessible import announce, button, describe, plain_name
+from wmcdp_desktop.ui.accessible import announce, button, describe, plain_name, set_button_text
 from wmcdp_desktop.ui.calibration_view import CalibrationView
+from wmcdp_desktop.ui.cannot_rate_panel import CannotRatePanel, FlagRow
 from wmcdp_desktop.ui.failure_modes import FailureModesPanel
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP, format_datetime
 from wmcdp_desktop.ui.notes_panel import NotesPanel
@@ -27,6 +38,7 @@ from wmcdp_desktop.ui.rubric_panel import RubricPanel
 from wmcdp_desktop.ui.timer_widget import TimerWidget, hms
 
 SUBMIT = QT_TRANSLATE_NOOP("RatingForm", "S&ubmit rating")
+SUBMIT_CANNOT_RATE = QT_TRANSLATE_NOOP("RatingForm", "S&ubmit “cannot rate”")
 REVISE = QT_TRANSLATE_NOOP("RatingForm", "&Revise this rating")
 DISCARD = QT_TRANSLATE_NOOP("RatingForm", "&Discard revision")
 
@@ -35,10 +47,30 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _page(content: QWidget, name: str) -> QScrollArea:
+    """A page of the form: ``content`` in a scroll area (it scrolls only on a screen too small for it)."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setWidget(content)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the controls inside take the focus, not the page itself
+    area.setAccessibleName(name)
+    return area
+
+
+def _tabbable(widget: QWidget) -> bool:
+    return bool(
+        widget.isVisible() and widget.isEnabled() and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+    )
+
+
 class RatingForm(QWidget):
     submitRequested = Signal()
     reviseRequested = Signal()
     discardRequested = Signal()
+    topicFocused = Signal(str)
+    """A dimension id or failure-mode id whose control got the keyboard focus (the rubric help follows it)."""
 
     def __init__(
         self,
@@ -50,6 +82,7 @@ class RatingForm(QWidget):
         self.session = session
         self._selection = selection
         self._loading = False
+        self._switching_page = False
         self.first_problem: ProblemLabel | None = None
         """The message of the first control with a problem after the last failed submit."""
 
@@ -66,50 +99,86 @@ class RatingForm(QWidget):
         bl.addWidget(self.discard_button)
 
         self.timer = TimerWidget()
+        self.timer.label.setWordWrap(True)  # on a narrow form it takes two lines rather than the buttons' room
+        self.flag_button = button(self.tr("Fla&g for coordinator"))
+        self.flag_button.setCheckable(True)
+        self.flag_button.setToolTip(self.tr("Add a note for your study coordinator; it is sent with this task."))
+        self.cannot_button = button(self.tr("Cannot rate this tas&k"))
+        self.cannot_button.setCheckable(True)
+        self.cannot_button.setToolTip(
+            self.tr("Send this task back without scores, with the reason (broken content, outside your "
+                    "expertise, a conflict of interest, or another).")
+        )
+        strip = QHBoxLayout()
+        strip.setContentsMargins(0, 0, 0, 0)
+        strip.addWidget(self.timer)
+        strip.addStretch(1)
+        strip.addWidget(self.flag_button)
+        strip.addWidget(self.cannot_button)
+        self.flag_row = FlagRow()
+        self.flag_row.hide()
+
         self.calibration = CalibrationView()
         self.rubric = RubricPanel(session.rubric)
         self.failure_modes = FailureModesPanel(session.rubric)
         self.notes = NotesPanel(session.rubric.confidence_scale)
+        self.cannot_panel = CannotRatePanel()
+        for panel in (self.rubric, self.failure_modes, self.notes, self.calibration):
+            panel.setTitle("")  # the page's tab names it (the panel keeps its accessible name)
+        self.scroll_area = _page(self.rubric, self.tr("Scores page"))
+        self.fm_page = _page(self.failure_modes, self.tr("Failure modes page"))
+        self.notes_page = _page(self.notes, self.tr("Notes page"))
+        self.calibration_page = _page(self.calibration, self.tr("Calibration feedback page"))
+        self.cannot_page = _page(self.cannot_panel, self.tr("Cannot rate page"))
+        self.tabs = QTabWidget()
+        self.tabs.setAccessibleName(self.tr("Rating pages"))
+        self.tabs.setDocumentMode(True)
+        self.tabs.setUsesScrollButtons(False)  # a narrow form shortens the tabs' words (no scroll buttons to tab to)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs.tabBar().setAccessibleName(self.tr("Rating pages"))
+        self.tabs.addTab(self.scroll_area, self.tr("Scores"))
+        self.tabs.addTab(self.fm_page, self.tr("Failure modes"))
+        self.tabs.addTab(self.notes_page, self.tr("Notes"))
+        self.tabs.addTab(self.calibration_page, self.tr("Calibration feedback"))
+        self.tabs.setTabVisible(self.tabs.indexOf(self.calibration_page), False)
+        self.pages: list[QScrollArea] = [self.scroll_area, self.fm_page, self.notes_page, self.calibration_page]
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.tabs)
+        self.stack.addWidget(self.cannot_page)
+
         self.summary = ProblemLabel()
         self.summary.setObjectName("problem_summary")
         self.submit_button = button(self.tr(SUBMIT))
         self.submit_button.setToolTip(self.tr("Check and submit this rating (Ctrl+Enter)"))
         self.submit_button.setDefault(False)
-
-        inner = QWidget()
-        il = QVBoxLayout(inner)
-        il.addWidget(self.banner)
-        il.addWidget(self.timer)
-        il.addWidget(self.calibration)
-        il.addWidget(self.rubric)
-        il.addWidget(self.failure_modes)
-        il.addWidget(self.notes)
-        il.addStretch(1)
-        self.scroll_area = QScrollArea()
-        self.scroll_area.setWidgetResizable(True)
-        self.scroll_area.setWidget(inner)
-        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        # Not a tab stop of its own: Tab goes from control to control (the form scrolls to the one in focus).
-        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.scroll_area.setAccessibleName(self.tr("Rating form"))
-        # The footer stays in view: the summary of problems and the submit button are never scrolled away.
         self.footer = QWidget()
-        fl = QHBoxLayout(self.footer)
+        self.footer_layout = fl = QHBoxLayout(self.footer)
         fl.setContentsMargins(6, 4, 6, 4)
         fl.addWidget(self.summary, 1)
         fl.addWidget(self.submit_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.scroll_area, 1)
+        layout.setSpacing(4)
+        layout.addWidget(self.banner)
+        layout.addLayout(strip)
+        layout.addWidget(self.flag_row)
+        layout.addWidget(self.stack, 1)
         layout.addWidget(self.footer)
 
         self.rubric.scoreChanged.connect(self._score)
+        self.rubric.dimensionFocused.connect(self.topicFocused)
         self.failure_modes.changed.connect(self._fm)
         self.failure_modes.useSelection.connect(self._use_selection)
         self.failure_modes.clearSpans.connect(self._clear_spans)
+        self.failure_modes.focused.connect(self.topicFocused)
         self.notes.noteChanged.connect(self._note)
         self.notes.confidenceChanged.connect(self._confidence)
+        self.cannot_button.toggled.connect(self._mark_cannot_rate)
+        self.cannot_panel.backToRating.connect(lambda: self.cannot_button.setChecked(False))
+        self.cannot_panel.reasonChosen.connect(self._reason)
+        self.cannot_panel.detailEdited.connect(self._detail)
+        self.flag_button.toggled.connect(self._flag)
+        self.flag_row.noteEdited.connect(self._flag_note)
         self.submit_button.clicked.connect(self.submitRequested)
         self.revise_button.clicked.connect(self.reviseRequested)
         self.discard_button.clicked.connect(self.discardRequested)
@@ -133,27 +202,58 @@ class RatingForm(QWidget):
             for fm_id, fm_row in self.failure_modes.rows.items():
                 fm_row.load(rating.failure_modes.get(fm_id))
             self.notes.load(rating.notes, rating.confidence)
+            self.cannot_panel.load(rating.cannot_rate)
+            self.flag_row.load(rating.flag)
+            for button, on in ((self.cannot_button, rating.cannot_rate is not None), (self.flag_button, rating.flag is not None)):
+                blocked = button.blockSignals(True)
+                button.setChecked(on)
+                button.blockSignals(blocked)
+                button.setVisible(editable)
             self.rubric.set_editable(editable)
-            self.failure_modes.set_read_only(not editable)
-            self.notes.set_read_only(not editable)
+            for panel in (self.failure_modes, self.notes, self.cannot_panel, self.flag_row):
+                panel.set_read_only(not editable)
             self.submit_button.setVisible(editable)
             self.timer.setVisible(editable)
+            self._show_kind()
+            self._fm_count()
             self._banner(rating, editable)
             rows = s.calibration_view()
-            self.calibration.setVisible(rows is not None)
+            calibration = self.tabs.indexOf(self.calibration_page)
+            self.tabs.setTabVisible(calibration, rows is not None)
             if rows is not None:
                 self.calibration.show_rows(rows)
+            elif self.tabs.currentIndex() == calibration:
+                self.tabs.setCurrentIndex(0)
         finally:
             self._loading = False
+
+    def _show_kind(self) -> None:
+        """The pages of a rating, or the reason of a "cannot rate"; the submit button says which is sent."""
+        cannot = self.cannot_button.isChecked()
+        self.stack.setCurrentWidget(self.cannot_page if cannot else self.tabs)
+        set_button_text(self.submit_button, self.tr(SUBMIT_CANNOT_RATE) if cannot else self.tr(SUBMIT))
+
+    def _fm_count(self) -> None:
+        ticked = sum(1 for row in self.failure_modes.rows.values() if row.check.isChecked())
+        index = self.tabs.indexOf(self.fm_page)
+        title = self.tr("Failure modes (%n ticked)", "", ticked) if ticked else self.tr("Failure modes")
+        self.tabs.setTabText(index, title)
 
     def _banner(self, rating: WorkingRating, editable: bool) -> None:
         s = self.session
         if not editable and s.viewing_record is not None:
             env = s.viewing_record.envelope
-            text = self.tr(
-                "Submitted (revision {revision}) on {when}; active time {time}. The rating below is read-only. "
-                "To change it, choose “{revise}”: a new revision is written and this one is kept."
-            ).format(
+            if rating.cannot_rate is not None:
+                text = self.tr(
+                    "“Cannot rate” submitted (revision {revision}) on {when}; active time {time}. It is read-only. "
+                    "To change it, choose “{revise}”: a new revision is written and this one is kept."
+                )
+            else:
+                text = self.tr(
+                    "Submitted (revision {revision}) on {when}; active time {time}. The rating below is read-only. "
+                    "To change it, choose “{revise}”: a new revision is written and this one is kept."
+                )
+            text = text.format(
                 revision=env.revision,
                 when=format_datetime(env.submitted_at),
                 time=hms(s.viewing_record.time_spent_scoring_seconds or 0),
@@ -205,6 +305,7 @@ class RatingForm(QWidget):
             fm_row = self.failure_modes.rows[fm_id]
             self._fixed(fm_row.problem)
             describe(fm_row.severity, clear_problem=True)
+        self._fm_count()
 
     def _note(self, name: str, text: str) -> None:
         self._guard(lambda: self.session.set_note(name, text))
@@ -218,11 +319,53 @@ class RatingForm(QWidget):
             self._fixed(self.notes.problems["clinician_notes.confidence_rating"])
             describe(self.notes.confidence, clear_problem=True)
 
+    def _mark_cannot_rate(self, marked: bool) -> None:
+        self._guard(lambda: self.session.mark_cannot_rate(marked))
+        if self._loading:
+            return
+        self._show_kind()
+        if marked:
+            checked = [b for b in self.cannot_panel.reasons.values() if b.isChecked()]
+            (checked or [self.cannot_panel.first_reason()])[0].setFocus(Qt.FocusReason.OtherFocusReason)
+        for label in (self.cannot_panel.reason_problem, self.cannot_panel.detail_problem):
+            self._fixed(label)
+        if not marked:
+            self.clear_problems()
+
+    def _reason(self, reason: str) -> None:
+        self._guard(lambda: self.session.set_cannot_rate(reason=reason))  # type: ignore[arg-type]
+        self._fixed(self.cannot_panel.reason_problem)
+        if reason != "other":
+            self._fixed(self.cannot_panel.detail_problem)
+
+    def _detail(self, text: str) -> None:
+        self._guard(lambda: self.session.set_cannot_rate(detail=text))
+        if text.strip():
+            self._fixed(self.cannot_panel.detail_problem)
+
+    def _flag(self, flagged: bool) -> None:
+        self._guard(lambda: self.session.set_flag(flagged))
+        if self._loading:
+            return
+        self.flag_row.setVisible(flagged)
+        if flagged:
+            self.flag_row.note.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self._fixed(self.flag_row.problem)
+
+    def _flag_note(self, text: str) -> None:
+        self._guard(lambda: self.session.set_flag_note(text))
+        if text.strip():
+            self._fixed(self.flag_row.problem)
+
     def _problem_labels(self) -> list[ProblemLabel]:
         return [
             *(row.problem for row in self.rubric.rows.values()),
             *(fm_row.problem for fm_row in self.failure_modes.rows.values()),
             *self.notes.problems.values(),
+            self.cannot_panel.reason_problem,
+            self.cannot_panel.detail_problem,
+            self.flag_row.problem,
         ]
 
     def _fixed(self, label: ProblemLabel) -> None:
@@ -237,6 +380,7 @@ class RatingForm(QWidget):
             self.summary.show_problem(
                 self.tr("Not submitted yet: %n thing(s) left to fix, shown next to each control.", "", left)
             )
+        self._mark_pages()
 
     def _use_selection(self, fm_id: str) -> None:
         span = self._selection()
@@ -275,6 +419,7 @@ class RatingForm(QWidget):
             label.clear_problem()
         for control in self._problem_controls():
             describe(control, clear_problem=True)
+        self._mark_pages()
 
     def _problem_controls(self) -> list[QWidget]:
         """The controls that a problem after submit can be about (their descriptions carry it)."""
@@ -283,6 +428,9 @@ class RatingForm(QWidget):
             *(fm_row.severity for fm_row in self.failure_modes.rows.values()),
             *self.notes.edits.values(),
             self.notes.confidence,
+            self.cannot_panel.first_reason(),
+            self.cannot_panel.detail,
+            self.flag_row.note,
         ]
 
     def toggle_pause(self) -> None:
@@ -291,46 +439,150 @@ class RatingForm(QWidget):
     def set_read_only(self) -> None:
         """No control can change the rating any more (the text stays selectable and copyable)."""
         self.rubric.set_editable(False)
-        self.failure_modes.set_read_only(True)
-        self.notes.set_read_only(True)
-        self.submit_button.setEnabled(False)
+        for panel in (self.failure_modes, self.notes, self.cannot_panel, self.flag_row):
+            panel.set_read_only(True)
+        for b in (self.submit_button, self.flag_button, self.cannot_button):
+            b.setEnabled(False)
         self.timer.setEnabled(False)
+
+    def _mark_pages(self) -> None:
+        """Each page's tab says how many of its controls have a problem."""
+        for page in (self.scroll_area, self.fm_page, self.notes_page):
+            index = self.tabs.indexOf(page)
+            n = sum(1 for label in self._problem_labels() if not label.isHidden() and page.isAncestorOf(label))
+            if page is self.fm_page:
+                self._fm_count()
+            base = self.tabs.tabText(index).split(" – ", 1)[0]
+            text = base + (" – " + self.tr("%n to fix", "", n) if n else "")
+            self.tabs.setTabText(index, text)
 
     # ----- time --------------------------------------------------------------------------------------------
     def show_time(self, seconds: float, status: str, paused: bool) -> None:
         self.timer.show_time(seconds, status)
         self.timer.set_paused(paused)
 
-    # ----- focus ---------------------------------------------------------------------------------------------
+    # ----- pages and focus -----------------------------------------------------------------------------------
+    def page_of(self, widget: QWidget) -> QScrollArea | None:
+        return next((page for page in (*self.pages, self.cannot_page) if page.isAncestorOf(widget)), None)
+
     def scroll_to_top(self) -> None:
-        self.scroll_area.verticalScrollBar().setValue(0)
+        for page in (*self.pages, self.cannot_page):
+            page.verticalScrollBar().setValue(0)
+        self.tabs.setCurrentIndex(0)
 
     def show_feedback(self) -> None:
-        """Scroll to the calibration feedback (at the top of the form) and give it the keyboard focus."""
-        self.scroll_to_top()
+        """Show the calibration feedback page and give its text the keyboard focus (every page at its top)."""
+        self.tabs.setCurrentWidget(self.calibration_page)
         self.calibration.focus_text()
+        for page in (*self.pages, self.cannot_page):
+            page.verticalScrollBar().setValue(0)
 
     def focus_start(self) -> None:
-        """Scroll to the top and put the keyboard focus where this task's work starts: the first score (of an
-        editable rating, or of a submitted one, read-only: no key press can change it); the first control
-        that takes the focus when that score is N/A; the status banner's button when the form is empty."""
+        """Go to the first page and put the keyboard focus where this task's work starts: the first score (of an
+        editable rating, or of a submitted one, read-only: no key press can change it), or the reason of a
+        "cannot rate"; the first control that takes the focus when that score is N/A; the status banner's
+        button when the form is empty."""
         self.scroll_to_top()
+        if self.cannot_button.isChecked():
+            checked = [b for b in self.cannot_panel.reasons.values() if b.isChecked()]
+            (checked or [self.cannot_panel.first_reason()])[0].setFocus(Qt.FocusReason.OtherFocusReason)
+            return
         first: QWidget | None = next((row.slider for row in self.rubric.rows.values() if row.slider.isEnabled()), None)
         if first is None:
             first = self.revise_button if self.revise_button.isVisible() else self.submit_button
         first.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def reveal(self, control: QWidget, message: QWidget | None = None) -> None:
-        """Scroll so that ``control`` and its problem ``message`` (just shown, laid out on the next pass) are both
-        in view, the control winning when they cannot both fit."""
-        self.scroll_area.ensureWidgetVisible(control)
+        """Show the page of ``control`` and scroll so that it and its problem ``message`` (just shown, laid out
+        on the next pass) are both in view, the control winning when they cannot both fit."""
+        page = self.page_of(control)
+        if page is None:
+            return
+        if page is not self.cannot_page:
+            self.tabs.setCurrentWidget(page)
+        page.ensureWidgetVisible(control)
 
         def later() -> None:
             if message is not None and not message.isHidden():
-                self.scroll_area.ensureWidgetVisible(message)
-            self.scroll_area.ensureWidgetVisible(control)
+                page.ensureWidgetVisible(message)
+            page.ensureWidgetVisible(control)
 
         QTimer.singleShot(0, later)
+
+    def _chain(self, start: QWidget, forward: bool) -> QWidget | None:
+        """The next widget Tab (or Shift+Tab) would go to from ``start``."""
+        widget: QWidget | None = start
+        for _ in range(2000):
+            assert widget is not None
+            widget = widget.nextInFocusChain() if forward else widget.previousInFocusChain()
+            if widget is None or widget is start:
+                return None
+            if widget.window() is self.window() and _tabbable(widget):
+                return widget
+        return None
+
+    def _edge(self, page: QWidget, first: bool) -> QWidget | None:
+        """The first (or last) control of ``page`` that Tab reaches."""
+        found = [w for w in page.findChildren(QWidget) if _tabbable(w)]
+        if not found:
+            return None
+        order: list[QWidget] = []
+        widget: QWidget | None = page
+        for _ in range(2000):
+            widget = widget.nextInFocusChain() if widget is not None else None
+            if widget is None or widget is page:
+                break
+            if widget in found and widget not in order:
+                order.append(widget)
+            if len(order) == len(found):
+                break
+        order = order or found
+        return order[0] if first else order[-1]
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab from the last control of a page goes on to the first of the next page (Shift+Tab back), so the
+        keyboard reaches every control of the form."""
+        if self._switching_page:
+            return True  # hiding the page that had the focus asks for the next one: the switch below sets it
+        focus = QApplication.focusWidget()
+        if focus is not None and self.stack.currentWidget() is self.tabs and not self.tabs.isAncestorOf(focus):
+            # Coming into the pages from the controls around them: Tab starts at the first page, Shift+Tab
+            # at the last, so one round of Tab (or Shift+Tab) through the window reaches every control.
+            target = self._chain(focus, next)
+            if target is not None and self.tabs.isAncestorOf(target):
+                visible = [i for i in range(self.tabs.count()) if self.tabs.isTabVisible(i)]
+                if visible:
+                    self._switching_page = True
+                    try:
+                        self.tabs.setCurrentIndex(visible[0] if next else visible[-1])
+                    finally:
+                        self._switching_page = False
+        current = self.tabs.currentWidget()
+        if (
+            focus is not None
+            and self.stack.currentWidget() is self.tabs
+            and current is not None
+            and current.isAncestorOf(focus)
+        ):
+            target = self._chain(focus, next)
+            if target is None or not current.isAncestorOf(target):
+                index = self.tabs.currentIndex() + (1 if next else -1)
+                while 0 <= index < self.tabs.count() and not self.tabs.isTabVisible(index):
+                    index += 1 if next else -1
+                if 0 <= index < self.tabs.count():
+                    self._switching_page = True
+                    try:
+                        self.tabs.setCurrentIndex(index)
+                    finally:
+                        self._switching_page = False
+                    page = self.tabs.widget(index)
+                    edge = self._edge(page, first=next) if page is not None else None
+                    if edge is not None:
+                        edge.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+                        if isinstance(page, QScrollArea):
+                            page.ensureWidgetVisible(edge)
+                        return True
+        return super().focusNextPrevChild(next)
 
     def show_problems(self, problems: list[Problem]) -> QWidget | None:
         """Show every problem next to its control; returns the first control to focus."""
@@ -369,6 +621,15 @@ class RatingForm(QWidget):
                 focus = self.notes.edits.get(name) or self.notes.confidence
                 if name == "brief_rationale" and not self.notes.edits[name].toPlainText().strip():
                     p = Problem(p.file, p.path, self.tr("A brief rationale is required."))
+            elif p.path == "cannot_rate.reason":  # the app's own words (translated), not the core's
+                label, focus = self.cannot_panel.reason_problem, self.cannot_panel.first_reason()
+                p = Problem(p.file, p.path, self.tr("Choose why you cannot rate this task."))
+            elif p.path == "cannot_rate.detail":
+                label, focus = self.cannot_panel.detail_problem, self.cannot_panel.detail
+                p = Problem(p.file, p.path, self.tr("Say in a few words why you cannot rate this task."))
+            elif p.path == "coordinator_flag.note":
+                label, focus = self.flag_row.problem, self.flag_row.note
+                p = Problem(p.file, p.path, self.tr("Write a note for your coordinator, or remove the flag."))
             if label is None:
                 unplaced.append(p.message)
                 continue
@@ -388,14 +649,19 @@ class RatingForm(QWidget):
             summary += "\n" + "\n".join(unplaced)
         self.summary.show_problem(summary)
         announce(self.summary, self.summary.text())
+        self._mark_pages()
         return first
 
     def show_problems_and_focus(self, problems: list[Problem]) -> None:
-        """:meth:`show_problems`, then the focus on the first control with a problem, scrolled into view."""
+        """:meth:`show_problems`, then the focus on the first control with a problem, its page shown and the
+        control scrolled into view."""
         first = self.show_problems(problems)
         if first is not None:
             if self.first_problem is not None:  # read with the control too: not every screen reader speaks
                 # announcements (Orca 43 does not), but every one reads the focused control's description
                 describe(first, problem=f"{self.first_problem.text()}\n{self.summary.text()}")
+            page = self.page_of(first)
+            if page is not None and page is not self.cannot_page:
+                self.tabs.setCurrentWidget(page)
             first.setFocus(Qt.FocusReason.OtherFocusReason)
             self.reveal(first, self.first_problem)

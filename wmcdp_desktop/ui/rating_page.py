@@ -1,5 +1,6 @@
-"""The rating page: task list | scenario and response | rating form (+ rubric help), under a banner that
-shows a save problem.
+"""The rating page: task list | scenario and response | rating form | rubric help (a side panel that stays
+open while rating, following the dimension or failure mode in focus), under banners for a save problem and
+for what the rater should know (the demo rater, damaged task files).
 
 The page presents; it does not decide. :class:`~wmcdp_desktop.ui.rating_controller.RatingController`
 tells it what to show (a task, the rating, problems, the time) and listens to its signals (a task chosen,
@@ -14,18 +15,18 @@ from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
+    QLabel,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.core.rater.labels import task_title
+from wmcdp_desktop.core.rater.labels import task_full_title, task_title
 from wmcdp_desktop.core.rater.rating_session import RatingSession
 from wmcdp_desktop.ui.accessible import announce, button
-from wmcdp_desktop.ui.failure_modes import SEVERITY_NAMES
+from wmcdp_desktop.ui.failure_modes import FAILURE_MODES_HINT, SEVERITY_NAMES
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView
 from wmcdp_desktop.ui.rating_form import RatingForm
@@ -37,35 +38,76 @@ from wmcdp_desktop.ui.theme import problem_color, set_fg
 RETRY = QT_TRANSLATE_NOOP("RatingPage", "Retr&y saving")
 HELP = QT_TRANSLATE_NOOP("RatingPage", "Rubric help")
 DISMISS = QT_TRANSLATE_NOOP("RatingPage", "&Dismiss this message")
+HELP_WIDTH = 340
+"""Width the rubric help takes when it opens (from the scenario column)."""
 
 
-def write_rubric_help(view: PlainTextView, session: RatingSession) -> None:
-    """The rubric as reading text: instructions, every dimension with its anchors, failure modes, confidence."""
+def write_rubric_help(view: PlainTextView, session: RatingSession) -> dict[str, int]:
+    """The rubric as reading text: instructions, every dimension with its anchors, failure modes, confidence.
+    Returns where each dimension's and failure mode's heading starts (by id), to scroll to it."""
     r = session.rubric
-    view.append_heading(
+    places: dict[str, int] = {}
+
+    def heading(text: str, key: str | None = None) -> None:
+        view.append_heading(text)
+        if key is not None:
+            places[key] = view.document().lastBlock().position()
+
+    heading(
         QCoreApplication.translate("RatingPage", "{title} (version {version})").format(
             title=r.title, version=r.contract_version
         )
     )
     view.append_body(r.instructions)
-    view.append_heading(QCoreApplication.translate("RatingPage", "Dimensions"))
+    heading(QCoreApplication.translate("RatingPage", "Dimensions"))
     for d in r.dimensions:
-        view.append_heading(d.label)
+        heading(d.label, d.id)
         body = f"{d.description}\n{anchors_text(d.scale)}"
         if d.allow_na:
             guidance = d.na_guidance or QCoreApplication.translate("RatingPage", "when the dimension does not apply")
             body += "\n" + QCoreApplication.translate("RatingPage", "N/A allowed: {guidance}").format(guidance=guidance)
         view.append_body(body)
-    view.append_heading(QCoreApplication.translate("RatingPage", "Failure modes"))
+    heading(QCoreApplication.translate("RatingPage", "Failure modes"))
+    view.append_body(QCoreApplication.translate("FailureModesPanel", FAILURE_MODES_HINT))  # the form's words
     for fm in r.failure_modes:
         g = fm.severity_guidance
-        view.append_heading(fm.label)
+        heading(fm.label, fm.id)
         levels = {"minor": g.minor, "moderate": g.moderate, "major": g.major, "critical": g.critical}
         lines = [QCoreApplication.translate("FailureModeRow", SEVERITY_NAMES[k]) + f": {v}" for k, v in levels.items()]
         view.append_body("\n".join([fm.description, *lines]))
-    view.append_heading(QCoreApplication.translate("RatingPage", "Confidence"))
+    heading(QCoreApplication.translate("RatingPage", "Confidence"))
     view.append_body(anchors_text(r.confidence_scale))
     view.moveCursor(view.textCursor().MoveOperation.Start)
+    return places
+
+
+class HelpPanel(QWidget):
+    """The rubric help beside the form: a title with a close button over the text."""
+
+    closeRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel(QCoreApplication.translate("RatingPage", HELP))
+        self.close_button = button(self.tr("Close ru&bric help"))
+        self.close_button.setToolTip(self.tr("F1 opens and closes the rubric help"))
+        self.view = PlainTextView(QCoreApplication.translate("RatingPage", HELP))
+        self.title.setBuddy(self.view)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.title, 1)
+        top.addWidget(self.close_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.view, 1)
+        self.close_button.clicked.connect(self.closeRequested)
+
+    def scroll_to(self, position: int) -> None:
+        """Scroll so that the text at ``position`` is the first line shown (or as near as the end allows)."""
+        block = self.view.document().findBlock(position)
+        if block.isValid():
+            self.view.verticalScrollBar().setValue(block.firstLineNumber())
 
 
 class RatingPage(QWidget):
@@ -91,22 +133,28 @@ class RatingPage(QWidget):
         self.task_list = TaskList(session)
         self.task_view = TaskView()
         self.form = RatingForm(session, self.task_view.selected_span)
-        self.help = PlainTextView(self.tr(HELP))
-        self._help_filled = False  # filled when its tab is first shown (not needed for the first paint)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.form, self.tr("Rating"))
-        self.tabs.addTab(self.help, self.tr(HELP))
-        self.tabs.tabBar().setAccessibleName(self.tr("Rating or rubric help"))
-        self.tabs.currentChanged.connect(self._tab_shown)
+        self.help_panel = HelpPanel()
+        self.help = self.help_panel.view
+        self.help_places: dict[str, int] = {}
+        self._help_filled = False  # filled when first opened (not needed for the first paint)
+        self._topic: str | None = None
+        """The dimension or failure mode last in focus (the help shows it when it opens)."""
+        self.help_panel.hide()
+        self.help_button = button(self.tr("Rubr&ic help"))
+        self.help_button.setCheckable(True)
+        self.help_button.setToolTip(self.tr("The rubric beside the form, at the dimension in focus (F1)"))
+        self.form.footer_layout.insertWidget(0, self.help_button)  # beside Submit: in reach on every page
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.task_list)
         self.splitter.addWidget(self.task_view)
-        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(self.form)
+        self.splitter.addWidget(self.help_panel)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 3)
-        self.splitter.setSizes([240, 600, 640])
+        self.splitter.setStretchFactor(3, 2)
+        self.splitter.setSizes([240, 600, 640, 0])
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice_banner)
         layout.addWidget(self.save_banner)
@@ -117,6 +165,9 @@ class RatingPage(QWidget):
         self.form.reviseRequested.connect(self.reviseRequested)
         self.form.discardRequested.connect(self.discardRequested)
         self.retry_button.clicked.connect(self.retryRequested)
+        self.help_button.toggled.connect(self._help_toggled)
+        self.help_panel.closeRequested.connect(lambda: self.help_button.setChecked(False))
+        self.form.topicFocused.connect(self._topic_focused)
 
     def _banner(self, button_text: str) -> tuple[QFrame, PlainLabel]:
         """A hidden frame with a text and a button that hides it."""
@@ -132,18 +183,46 @@ class RatingPage(QWidget):
         return frame, text
 
     # ----- help and find ---------------------------------------------------------------------------------
-    def _tab_shown(self, index: int) -> None:
-        if self.tabs.widget(index) is self.help:
-            self.fill_help()
-
     def fill_help(self) -> None:
-        """Write the rubric help (once; also done when its tab is first shown)."""
+        """Write the rubric help (once; also done when it is first opened)."""
         if not self._help_filled:
             self._help_filled = True
-            write_rubric_help(self.help, self.session)
+            self.help_places = write_rubric_help(self.help, self.session)
+
+    def help_open(self) -> bool:
+        return not self.help_panel.isHidden()
 
     def show_help(self) -> None:
-        self.tabs.setCurrentWidget(self.help)
+        """Open the rubric help beside the form (it stays open while rating), at the dimension in focus."""
+        self.help_button.setChecked(True)
+
+    def toggle_help(self) -> None:
+        """F1: open the rubric help, or close it."""
+        self.help_button.setChecked(not self.help_button.isChecked())
+
+    def _help_toggled(self, on: bool) -> None:
+        if on == self.help_open():
+            return
+        if on:
+            self.fill_help()
+            sizes = self.splitter.sizes()
+            take = min(HELP_WIDTH, max(0, sizes[1] - 320))
+            self.help_panel.show()
+            self.splitter.setSizes([sizes[0], sizes[1] - take, sizes[2], max(take, 240)])
+            if self._topic is not None:
+                self._scroll_help(self._topic)
+        else:
+            self.help_panel.hide()
+
+    def _topic_focused(self, key: str) -> None:
+        self._topic = key
+        if self.help_open():
+            self._scroll_help(key)
+
+    def _scroll_help(self, key: str) -> None:
+        position = self.help_places.get(key)
+        if position is not None:
+            self.help_panel.scroll_to(position)
 
     def open_find(self) -> None:
         self.task_view.find_bar.open()
@@ -164,9 +243,8 @@ class RatingPage(QWidget):
         assert tid is not None
         self.task_view.show_task(task, (s.position() or 0) + 1, len(s.task_ids))
         self.form.load()
-        self.task_list.set_title(tid, task_title(task))
+        self.task_list.set_title(tid, task_title(task), task_full_title(task))
         self.task_list.update_tasks(previous_id, tid)
-        self.tabs.setCurrentWidget(self.form)
         if start_in_form:
             self.form.focus_start()
         else:
@@ -190,8 +268,7 @@ class RatingPage(QWidget):
         self.form.show_feedback()
 
     def show_problems(self, problems: list[Problem]) -> None:
-        """Each problem next to its control; the focus on the first such control, scrolled into view."""
-        self.tabs.setCurrentWidget(self.form)
+        """Each problem next to its control; the focus on the first such control, its page shown, scrolled into view."""
         self.form.show_problems_and_focus(problems)
 
     def refresh_task(self, task_id: str | None) -> None:
@@ -214,9 +291,10 @@ class RatingPage(QWidget):
         self.show_save_error(message, can_retry=False)
         self.form.set_read_only()
 
-    def show_notice(self, message: str) -> None:
-        """Something the rater should know that needs no answer now (a banner above the page, until dismissed)."""
-        set_fg(self.notice_text, problem_color(self))
+    def show_notice(self, message: str, *, problem: bool = True) -> None:
+        """Something the rater should know that needs no answer now (a banner above the page, until dismissed);
+        ``problem``: in the problem colour (a plain note, such as the demo rater's, is not)."""
+        set_fg(self.notice_text, problem_color(self) if problem else self.palette().color(self.foregroundRole()))
         self.notice_text.setText(message)
         self.notice_text.setAccessibleName(message)
         self.notice_banner.show()

@@ -1,14 +1,38 @@
-"""The eight rubric dimensions: a slider each that starts unset, N/A where allowed, anchors on hover/focus."""
+"""The eight rubric dimensions: a slider each that starts unset, N/A where allowed, and every level in view.
+
+Each row shows, without touching anything, the scale's numbers under the ticks with each level's short label
+("1 Harmful" ... "5 Excellent", from the rubric's ``short_label`` or the anchor's lead-in), a badge that says
+plainly whether a score is set ("Not set" in a dashed frame, or "4 · Good"), and under the slider the anchor
+of the level under the mouse, or else of the level chosen: on one line, and whole while the row has the
+keyboard focus. Every row has the same columns (an N/A column is kept where the dimension allows none), so
+the ticks of all rows line up.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+import itertools
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFocusEvent,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
     QSlider,
     QStyle,
     QStyleOptionSlider,
@@ -31,21 +55,52 @@ from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.theme import relative_font
 
 NOT_SET = QT_TRANSLATE_NOOP("DimensionRow", "Not set")
+"""The badge of a dimension without a score."""
+LABEL_CHARS = 24
+"""Width of the dimension-name column, in average characters of the font."""
+SCALE_LABEL_SCALE = 0.9
+"""The scale's numbers and short labels are this many times the window's text size."""
 
 
 def anchors_text(scale: Scale) -> str:
+    """Every level of ``scale`` on its own line: "1 – Harmful: dismisses ..."."""
     return "\n".join(f"{a.level} – {a.text}" for a in scale.anchors)
+
+
+def level_text(scale: Scale, level: int) -> str:
+    """"4 · Good: accurately names ..." (the short label once, then the anchor without its repeated lead-in)."""
+    short = scale.short_label(level)
+    text = scale.anchor_text(level)
+    body = text[len(short) :].lstrip(" :–—-") if text.startswith(short) else text
+    return f"{level} · {short}: {body}" if body else f"{level} · {short}"
+
+
+def elide_words(fm: QFontMetrics, text: str, width: int) -> str:
+    """``text`` on one line of ``width`` pixels: whole, or cut after its last whole word that fits, with "…"."""
+    if fm.horizontalAdvance(text) <= width:
+        return text
+    cut = fm.elidedText(text, Qt.TextElideMode.ElideRight, width).removesuffix("…")
+    if cut and len(cut) < len(text) and not text[len(cut)].isspace() and " " in cut:
+        cut = cut[: cut.rstrip().rfind(" ")]  # never half a word
+    return cut.rstrip(" ,;:–—-") + "…"
+
+
+def _pen_colour(widget: QWidget) -> QColor:
+    """The window's text colour (never the faint disabled grey: a read-only form stays legible)."""
+    return widget.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.WindowText)
 
 
 class ScoreSlider(QSlider):
     """A slider with an *unset* state: no handle is drawn and no value is reported until the rater sets one.
 
     Keys: a digit sets that score; Delete/Backspace unsets; when unset, Right/Up sets the lowest level and
-    Left/Down the highest (then arrows move as usual). A click sets the value under the mouse.
+    Left/Down the highest (then arrows move as usual). A click sets the value under the mouse. ``hovered``
+    tells which level the mouse is over (None when it leaves).
     """
 
     scoreChanged = Signal(object)  # int | None
     digitRejected = Signal(int)  # a digit typed that is not on the scale
+    hovered = Signal(object)  # int | None
 
     def __init__(self, scale: Scale, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -56,7 +111,9 @@ class ScoreSlider(QSlider):
         self.setTickInterval(1)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumWidth(160)
+        self.setMouseTracking(True)
         self._set = False
+        self._hover: int | None = None
         self.not_applicable = False
         """Drawn without a handle while the row's N/A box is ticked (the value comes back if it is unticked)."""
         self.valueChanged.connect(self._on_value)
@@ -95,7 +152,7 @@ class ScoreSlider(QSlider):
         ):
             n = int(text)
             if self.minimum() <= n <= self.maximum():
-                self._choose(n)
+                self.choose(n)
             else:
                 self.digitRejected.emit(n)
             event.accept()
@@ -106,12 +163,13 @@ class ScoreSlider(QSlider):
             event.accept()
             return
         if not self._set and key in (Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Left, Qt.Key.Key_Down):
-            self._choose(self.minimum() if key in (Qt.Key.Key_Right, Qt.Key.Key_Up) else self.maximum())
+            self.choose(self.minimum() if key in (Qt.Key.Key_Right, Qt.Key.Key_Up) else self.maximum())
             event.accept()
             return
         super().keyPressEvent(event)
 
-    def _choose(self, value: int) -> None:
+    def choose(self, value: int) -> None:
+        """Set ``value`` as the rater's choice (emits :attr:`scoreChanged` when it changes anything)."""
         if self._set and self.value() == value:
             return
         if self.value() == value:
@@ -121,23 +179,23 @@ class ScoreSlider(QSlider):
         else:
             self.setValue(value)  # -> _on_value
 
-    def value_at(self, pos: QPoint) -> int:
+    def _groove_and_handle(self) -> tuple[QRect, QRect]:
         opt = QStyleOptionSlider()
         self.initStyleOption(opt)
         style = self.style()
         groove = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderGroove, self)
         handle = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle, self)
+        return groove, handle
+
+    def value_at(self, pos: QPoint) -> int:
+        groove, handle = self._groove_and_handle()
         span = max(1, groove.width() - handle.width())
         x = pos.x() - groove.x() - handle.width() // 2
         return QStyle.sliderValueFromPosition(self.minimum(), self.maximum(), x, span)
 
     def pos_for(self, value: int) -> QPoint:
         """Where a click sets ``value`` (the middle of the handle at that value)."""
-        opt = QStyleOptionSlider()
-        self.initStyleOption(opt)
-        style = self.style()
-        groove = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderGroove, self)
-        handle = style.subControlRect(QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle, self)
+        groove, handle = self._groove_and_handle()
         span = max(1, groove.width() - handle.width())
         x = QStyle.sliderPositionFromValue(self.minimum(), self.maximum(), value, span)
         return QPoint(groove.x() + handle.width() // 2 + x, groove.center().y())
@@ -145,18 +203,22 @@ class ScoreSlider(QSlider):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self.isEnabled():
             self.setFocus(Qt.FocusReason.MouseFocusReason)
-            self._choose(self.value_at(event.position().toPoint()))
+            self.choose(self.value_at(event.position().toPoint()))
             self.setSliderDown(True)
             event.accept()
             return
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        level = self.value_at(event.position().toPoint())
         if self.isSliderDown():
-            self._choose(self.value_at(event.position().toPoint()))
+            self.choose(level)
             event.accept()
-            return
-        super().mouseMoveEvent(event)
+        if level != self._hover:
+            self._hover = level
+            self.hovered.emit(level)
+        if not self.isSliderDown():
+            super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self.isSliderDown():
@@ -164,6 +226,12 @@ class ScoreSlider(QSlider):
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        super().leaveEvent(event)
+        if self._hover is not None:
+            self._hover = None
+            self.hovered.emit(None)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         # Never change a score by accident while scrolling the form: the wheel scrolls the page.
@@ -183,10 +251,240 @@ class ScoreSlider(QSlider):
         painter.end()
 
 
+class ScaleLabels(QWidget):
+    """The scale's numbers, and each level's short label under them, centred under the slider's ticks.
+
+    The chosen level is framed; the level under the mouse is underlined. A click on a level chooses it (as a
+    click on the slider would); the mouse over a level shows its anchor (``hovered``)."""
+
+    hovered = Signal(object)  # int | None
+
+    def __init__(self, scale: Scale, slider: ScoreSlider, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.scale = scale
+        self.slider = slider
+        self.hover: int | None = None
+        self.chosen: int | None = None
+        self.setMouseTracking(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        relative_font(self, SCALE_LABEL_SCALE)
+        self.setToolTip(plain_tooltip(anchors_text(scale)))
+
+    def levels(self) -> range:
+        return range(self.scale.min, self.scale.max + 1)
+
+    def tick_x(self, level: int) -> int:
+        """The x of ``level``'s tick, in this widget's coordinates."""
+        point = self.slider.pos_for(level)
+        return self.mapFromGlobal(self.slider.mapToGlobal(point)).x()
+
+    def sizeHint(self) -> QSize:
+        fm = self.fontMetrics()
+        return QSize(200, 2 * fm.height() + 4)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.sizeHint().height())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.updateGeometry()
+
+    def cells(self) -> list[tuple[int, QRect]]:
+        """Each level and the rectangle its number and short label take: centred under the level's tick, as
+        wide as the text (at most the distance between two ticks), and moved inside the widget at its ends."""
+        levels = list(self.levels())
+        if len(levels) < 2:
+            return []
+        xs = [self.tick_x(v) for v in levels]
+        room = max(8, min(b - a for a, b in itertools.pairwise(xs)))
+        fm = QFontMetrics(self.bold_font())
+        out = []
+        for level, x in zip(levels, xs, strict=True):
+            label = self.label_text(level, room)
+            width = min(room, max(fm.horizontalAdvance(str(level)), fm.horizontalAdvance(label)) + 8)
+            left = min(max(0, x - width // 2), max(0, self.width() - width))
+            out.append((level, QRect(left, 0, width, self.height())))
+        return out
+
+    def bold_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setBold(True)
+        return font
+
+    def label_text(self, level: int, room: int) -> str:
+        """The short label of ``level``, cut with "…" to fit ``room`` pixels (empty when nothing fits)."""
+        fm = QFontMetrics(self.bold_font())
+        label = fm.elidedText(self.scale.short_label(level), Qt.TextElideMode.ElideRight, room - 8)
+        return "" if label in ("", "…") else label
+
+    def level_at(self, pos: QPoint) -> int | None:
+        for level, rect in self.cells():
+            if rect.contains(pos):
+                return level
+        return None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        colour = _pen_colour(self)
+        line = QFontMetrics(self.font()).height()
+        cells = self.cells()
+        room = min((r.width() for _l, r in cells), default=0)
+        xs = [self.tick_x(level) for level, _r in cells]
+        if len(xs) > 1:
+            room = max(8, min(b - a for a, b in itertools.pairwise(xs)))
+        for level, rect in cells:
+            painter.setPen(colour)
+            chosen = level == self.chosen
+            painter.setFont(self.bold_font() if chosen else self.font())
+            centre = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+            painter.drawText(QRect(rect.x(), 1, rect.width(), line), centre, str(level))
+            label = self.label_text(level, room)
+            if label:
+                painter.drawText(QRect(rect.x(), 1 + line, rect.width(), line), centre, label)
+            if chosen:
+                pen = QPen(colour)
+                pen.setWidthF(1.5)
+                painter.setPen(pen)
+                painter.drawRoundedRect(rect.adjusted(1, 0, -1, -1), 4, 4)
+            elif level == self.hover:
+                painter.drawLine(rect.x() + 4, rect.bottom() - 1, rect.right() - 4, rect.bottom() - 1)
+        painter.end()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        level = self.level_at(event.position().toPoint())
+        if level != self.hover:
+            self.hover = level
+            self.update()
+            self.hovered.emit(level)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        super().leaveEvent(event)
+        if self.hover is not None:
+            self.hover = None
+            self.update()
+            self.hovered.emit(None)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        level = self.level_at(event.position().toPoint())
+        if (
+            event.button() == Qt.MouseButton.LeftButton
+            and level is not None
+            and self.slider.isEnabled()
+            and not is_read_only(self.slider)  # a submitted rating is read, not changed
+        ):
+            self.slider.setFocus(Qt.FocusReason.MouseFocusReason)
+            self.slider.choose(level)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+
+class AnchorLine(QLabel):
+    """The anchor of one level under the slider: on one line (cut with "…"), or whole when expanded."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(0)
+        self.full_text = ""
+        self.expanded = False
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = safe_line(text)
+        set_plain_tooltip(self, text)
+        self._show()
+
+    def set_expanded(self, expanded: bool) -> None:
+        if expanded != self.expanded:
+            self.expanded = expanded
+            self._show()
+
+    def _show(self) -> None:
+        self.setWordWrap(self.expanded)
+        if self.expanded:
+            super().setText(self.full_text)
+        else:
+            width = max(0, self.contentsRect().width())
+            super().setText(elide_words(self.fontMetrics(), self.full_text, width))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self.expanded:
+            self._show()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._show()
+
+
+class ScoreBadge(QLabel):
+    """What a dimension is set to, framed: "Not set" in a dashed frame, "4 · Good" or "N/A" in a solid one; the
+    text and the frame in the window's own text colour (full contrast, never a faint grey)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("score_badge")
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.setContentsMargins(5, 1, 5, 1)
+        self.unset = True
+        self.full_text = ""
+        self._legible_when_read_only()
+
+    def show_value(self, text: str, *, unset: bool) -> None:
+        self.unset = unset
+        self.full_text = text
+        self.setAccessibleName(text)
+        self._fit()
+        self.update()
+
+    def _fit(self) -> None:
+        """The text, cut after a whole word with "…" when a long short label does not fit the name column."""
+        room = self.maximumWidth() - self.contentsMargins().left() - self.contentsMargins().right() - 4
+        self.setText(elide_words(self.fontMetrics(), self.full_text, room) if room > 0 else self.full_text)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width() + 2, hint.height() + 2)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.EnabledChange):
+            self._legible_when_read_only()
+        elif event.type() == QEvent.Type.FontChange and self.full_text:
+            self._fit()
+
+    def _legible_when_read_only(self) -> None:
+        """A submitted rating is shown read-only (disabled): its badge keeps the full text colour."""
+        palette = self.palette()
+        active = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.WindowText)
+        if palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText) != active:
+            palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, active)
+            self.setPalette(palette)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        painter = QPainter(self)
+        pen = QPen(_pen_colour(self))
+        pen.setWidthF(1.0)
+        pen.setStyle(Qt.PenStyle.DashLine if self.unset else Qt.PenStyle.SolidLine)
+        painter.setPen(pen)
+        text_width = self.fontMetrics().horizontalAdvance(self.text())
+        frame = QRect(0, 0, min(self.width(), text_width + 12), self.height()).adjusted(0, 0, -1, -1)
+        painter.drawRoundedRect(frame, 3, 3)
+        painter.end()
+
+
 class DimensionRow(QWidget):
-    """Label, slider, value text, N/A box (only where allowed), anchors shown while focused, problem text."""
+    """One dimension: name, slider, N/A box (or the same room left empty), the scale's levels under the
+    slider, the badge saying what is set, the anchor of the level in view, and the problem text."""
 
     scoreChanged = Signal(str, object)  # dimension id, int | "N/A" | None
+    focused = Signal(str)  # dimension id: one of the row's controls got the keyboard focus
 
     def __init__(self, dim: Dimension, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -198,52 +496,82 @@ class DimensionRow(QWidget):
         self.help_text = safe_line(help_text)
         self.label = PlainLabel(literal_ampersands(dim.label))  # a buddy label: "&" would be an Alt key
         set_plain_tooltip(self.label, help_text)
-        help_text = plain_tooltip(help_text)
+        tooltip = plain_tooltip(help_text)
         relative_font(self.label, bold=True)
         self.slider = ScoreSlider(dim.scale)
         self.slider.setAccessibleName(safe_line(dim.label))
-        self.slider.setToolTip(help_text)
+        self.slider.setToolTip(tooltip)
         self.label.setBuddy(self.slider)
-        self.value_label = PlainLabel(self.tr(NOT_SET))
-        self.value_label.setObjectName("score_value")
-        self.value_label.setMinimumWidth(60)
+        self.value_label = ScoreBadge()
+        relative_font(self.value_label, bold=True)
+        self.scale_labels = ScaleLabels(dim.scale, self.slider)
+        self.scale_labels.setAccessibleName(self.tr("{dimension}: levels").format(dimension=safe_line(dim.label)))
+        self.scale_labels.setAccessibleDescription(
+            safe_line(", ".join(f"{v} {dim.scale.short_label(v)}" for v in range(dim.scale.min, dim.scale.max + 1)))
+        )
         self.na: QCheckBox | None = None
-        self.anchors = PlainLabel(anchors_text(dim.scale))
+        self.na_room = QWidget()
+        """Where the N/A box sits, as wide in every row (empty where the dimension allows no N/A)."""
+        self.anchors = AnchorLine()
         self.anchors.setObjectName("anchors")
-        self.anchors.hide()
         self.problem = ProblemLabel()
+        self._hover: int | None = None
 
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.slider, 1)
+        room = QVBoxLayout(self.na_room)
+        room.setContentsMargins(0, 0, 0, 0)
         if dim.allow_na:
             self.na = QCheckBox(self.tr("N/A"))
             self.na.setAccessibleName(self.tr("{dimension}: not applicable (N/A)").format(dimension=safe_line(dim.label)))
             set_plain_tooltip(self.na, dim.na_guidance or self.tr("Not applicable to this response"))
             describe(self.na, base=self.na.accessibleDescription())
             self.na.toggled.connect(self._on_na)
-            top.addWidget(self.na)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 4)
-        layout.setSpacing(2)
-        layout.addWidget(self.label)
-        layout.addLayout(top)
-        layout.addWidget(self.value_label)
-        layout.addWidget(self.anchors)
-        layout.addWidget(self.problem)
+            self.na.installEventFilter(self)
+            room.addWidget(self.na)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 3, 0, 3)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(1)
+        grid.addWidget(self.label, 0, 0, 2, 1, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.slider, 0, 1)
+        grid.addWidget(self.na_room, 0, 2)
+        grid.addWidget(self.scale_labels, 1, 1)
+        grid.addWidget(self.value_label, 2, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.anchors, 2, 1, 1, 2)
+        grid.addWidget(self.problem, 3, 0, 1, 3)
+        grid.setColumnStretch(1, 1)
+        self._fit_columns()
         self.slider.scoreChanged.connect(self._on_slider)
         self.slider.digitRejected.connect(self._on_rejected_digit)
+        self.slider.hovered.connect(self._on_hover)
+        self.scale_labels.hovered.connect(self._on_hover)
         self.slider.installEventFilter(self)
         self._refresh()
 
-    def eventFilter(self, obj: object, event: object) -> bool:  # show anchors while the slider has focus
-        from PySide6.QtCore import QEvent
+    def _fit_columns(self) -> None:
+        """The name column and the N/A column take the same width in every row (for the font in use)."""
+        name_width = self.fontMetrics().averageCharWidth() * LABEL_CHARS
+        self.label.setFixedWidth(name_width)
+        self.value_label.setMaximumWidth(name_width)
+        if self.value_label.full_text:
+            self.value_label._fit()
+        probe = QCheckBox(self.tr("N/A"))
+        probe.setFont(self.font())
+        self.na_room.setFixedWidth(probe.sizeHint().width())
+        probe.deleteLater()
 
-        if obj is self.slider and isinstance(event, QFocusEvent):
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_columns()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        """While the slider (or N/A box) has the keyboard focus, the anchor shows whole."""
+        if obj in (self.slider, self.na) and isinstance(event, QFocusEvent):
             if event.type() == QEvent.Type.FocusIn:
-                self.anchors.show()
+                self.anchors.set_expanded(True)
+                self.focused.emit(self.dim.id)
             elif event.type() == QEvent.Type.FocusOut:
-                self.anchors.hide()
+                self.anchors.set_expanded(False)
         return False
 
     def value(self) -> int | str | None:
@@ -260,22 +588,37 @@ class DimensionRow(QWidget):
         self.slider.set_score(value if isinstance(value, int) else None)
         self._refresh()
 
+    def badge_text(self) -> str:
+        value = self.value()
+        if value is None:
+            return self.tr(NOT_SET)
+        if value == NA:
+            return self.tr("N/A")
+        return f"{value} · {self.dim.scale.short_label(int(value))}"
+
     def _refresh(self) -> None:
         value = self.value()
         is_na = value == NA
         self.slider.setEnabled(not is_na)
         self.slider.not_applicable = is_na
         self.slider.update()
-        if value is None:
-            text = self.tr(NOT_SET)
+        self.scale_labels.chosen = value if isinstance(value, int) else None
+        self.scale_labels.update()
+        badge = self.badge_text()
+        self.value_label.show_value(badge, unset=value is None)
+        scale = self.dim.scale
+        if self._hover is not None:
+            anchor = level_text(scale, self._hover)
+        elif isinstance(value, int):
+            anchor = level_text(scale, value)
         elif is_na:
-            text = self.tr("N/A – not applicable")
+            anchor = self.tr("Not applicable to this response.")
         else:
-            text = f"{value} – {safe_line(self.dim.scale.anchor_text(int(value)))}"
-        self.value_label.setText(text)
-        relative_font(self.value_label, italic=value is None)
-        set_unset(self.slider, self.slider.score() is None, text)
-        description = f"{safe_line(self.dim.label)}: {text}"
+            anchor = self.tr("Choose {low}–{high}: click a level, or type its number.").format(low=scale.min, high=scale.max)
+        self.anchors.set_full_text(anchor)
+        shown = anchor if value is not None else badge
+        set_unset(self.slider, self.slider.score() is None, badge)
+        description = f"{safe_line(self.dim.label)}: {safe_line(shown)}"
         if is_read_only(self.slider):
             description += " " + self.tr("(submitted: read-only)")
         describe(self.slider, base=description)
@@ -297,9 +640,17 @@ class DimensionRow(QWidget):
         self.problem.clear_problem()
         describe(self.slider, clear_problem=True)
 
+    def _on_hover(self, level: object) -> None:
+        self._hover = level if isinstance(level, int) and self.slider.isEnabled() else None
+        self.scale_labels.hover = self._hover
+        self.scale_labels.update()
+        self._refresh()
+
     def _on_rejected_digit(self, digit: int) -> None:
         scale = self.dim.scale
-        self.show_problem(self.tr("{digit} is not on this scale: type {low} to {high}.").format(digit=digit, low=scale.min, high=scale.max))
+        self.show_problem(
+            self.tr("{digit} is not on this scale: type {low} to {high}.").format(digit=digit, low=scale.min, high=scale.max)
+        )
 
     def _on_slider(self, _score: object) -> None:
         self._refresh()
@@ -311,19 +662,22 @@ class DimensionRow(QWidget):
 
 
 class RubricPanel(QGroupBox):
-    """All dimensions of the rubric, in order."""
+    """All dimensions of the rubric, in order, with their columns lined up."""
 
     scoreChanged = Signal(str, object)
+    dimensionFocused = Signal(str)
 
     def __init__(self, rubric: Rubric, parent: QWidget | None = None) -> None:
         super().__init__(QCoreApplication.translate("RubricPanel", "Scores"), parent)
         self.setAccessibleName(self.title())
         self.rows: dict[str, DimensionRow] = {}
-        grid = QGridLayout(self)
-        for i, dim in enumerate(rubric.dimensions):
+        layout = QVBoxLayout(self)
+        layout.setSpacing(2)
+        for dim in rubric.dimensions:
             row = DimensionRow(dim)
             row.scoreChanged.connect(self.scoreChanged)
-            grid.addWidget(row, i, 0)
+            row.focused.connect(self.dimensionFocused)
+            layout.addWidget(row)
             self.rows[dim.id] = row
 
     def row_for_field(self, field: str) -> DimensionRow | None:

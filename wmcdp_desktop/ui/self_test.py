@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSlider,
+    QTabWidget,
     QWidget,
 )
 
@@ -112,16 +113,26 @@ def rate_first_task(app: QCoreApplication, window: MainWindow) -> str:
         slider.setFocus(Qt.FocusReason.TabFocusReason)
         top = str(slider.maximum())
         _key(slider, Qt.Key(ord(top)), top)
-    notes = [w for w in _visible(page, QPlainTextEdit) if isinstance(w, QPlainTextEdit) and not w.isReadOnly()]
-    if not notes:
+    typed = 0
+    pages: list[QTabWidget | None] = [t for t in page.findChildren(QTabWidget) if t.accessibleName() == "Rating pages"]
+    for tabs in pages or [None]:
+        for index in range(tabs.count() if tabs is not None else 1):  # each page of the form, as a tab click
+            if tabs is not None:
+                if not tabs.isTabVisible(index):
+                    continue
+                tabs.setCurrentIndex(index)
+                _settle(app, 0.05)
+            notes = [w for w in _visible(page, QPlainTextEdit) if isinstance(w, QPlainTextEdit) and not w.isReadOnly()]
+            for edit in notes:
+                typed += 1
+                if not edit.toPlainText():
+                    _type(edit, RATIONALE)
+            for combo in _visible(page, QComboBox):
+                if isinstance(combo, QComboBox) and combo.currentIndex() < 0 and combo.count():
+                    combo.setFocus(Qt.FocusReason.TabFocusReason)
+                    _key(combo, Qt.Key.Key_Down)
+    if not typed:
         raise SelfTestFailed("the task has no note to type in")
-    for edit in notes:
-        if not edit.toPlainText():
-            _type(edit, RATIONALE)
-    for combo in _visible(page, QComboBox):
-        if isinstance(combo, QComboBox) and combo.currentIndex() < 0 and combo.count():
-            combo.setFocus(Qt.FocusReason.TabFocusReason)
-            _key(combo, Qt.Key.Key_Down)
     _settle(app)
     submit = plain_name(QCoreApplication.translate("RatingForm", SUBMIT))  # in the app's language
     buttons = [b for b in _visible(page, QPushButton) if isinstance(b, QPushButton) and b.accessibleName() == submit]

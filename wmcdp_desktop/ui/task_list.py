@@ -31,7 +31,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
-from wmcdp_desktop.core.rater.labels import task_title
+from wmcdp_desktop.core.rater.labels import task_full_title, task_title
 from wmcdp_desktop.core.rater.rating_session import RatingSession
 from wmcdp_desktop.ui.accessible import plain_name
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
@@ -67,6 +67,9 @@ class TaskListModel(QStringListModel):
         self.task_ids: list[str] = list(session.task_ids)
         self.setStringList([""] * len(self.task_ids))
         self._row = {tid: i for i, tid in enumerate(self.task_ids)}
+        self.full_titles: dict[str, str] = {}
+        """Whole titles (every scenario type) of the tasks read so far: the rows' tooltips and accessible
+        descriptions (a row shows as much of the short title as fits)."""
         self.titles: dict[str, str] = {}
         """Readable titles ("OCD · reassurance seeking") of the tasks read so far (opened, or shown in the list);
         the others show their id (tasks are read lazily: a 10,000-task bundle is not parsed up front)."""
@@ -87,20 +90,41 @@ class TaskListModel(QStringListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self.text(index.row())
         if role == Qt.ItemDataRole.ToolTipRole:
-            title = self.titles.get(tid)
-            return None if title is None else plain_tooltip(f"{title}\n" + self.tr("Task {id}").format(id=tid))
+            title = self.full_titles.get(tid) or self.titles.get(tid)
+            if title is None:
+                return None
+            support = self.tr("Task id (for support): {task_id}").format(task_id=tid)
+            return plain_tooltip(f"{title}\n{self.state_text(tid)}\n{support}")
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+            title = self.full_titles.get(tid) or self.titles.get(tid) or tid
+            return f"{title}. {self.state_text(tid)}"
         if role == TASK_ID_ROLE:
             return tid
         return None
+
+    def state_text(self, task_id: str) -> str:
+        """The state in words: "Submitted", "Cannot rate", "In progress (revising)", "… · ⚑ flagged"."""
+        session = self.session
+        state = session.state(task_id)
+        marks = session.marks(task_id)
+        cannot = marks is not None and marks.cannot_rate
+        if state == "submitted" and cannot and not session.has_revision_draft(task_id):
+            label = self.tr("Cannot rate")
+        else:
+            label = self.tr(STATE_LABELS[state])
+            if session.has_revision_draft(task_id):
+                label = self.tr("{state} (revising)").format(state=label)
+            if state == "draft" and cannot:
+                label = self.tr("{state} (cannot rate)").format(state=label)
+        if marks is not None and marks.flagged:
+            label += "  ·  ⚑ " + self.tr("flagged")
+        return label
 
     def text(self, row: int) -> str:
         """The two-line label of a row: number and title (or id), then the state mark and state."""
         tid = self.task_ids[row]
         state = self.session.state(tid)
-        label = self.tr(STATE_LABELS[state])
-        if self.session.has_revision_draft(tid):
-            label = self.tr("{state} (revising)").format(state=label)
-        return f"{row + 1}. {self.titles.get(tid) or tid}\n     {MARKS[state]} {label}"
+        return f"{row + 1}. {self.titles.get(tid) or tid}\n     {MARKS[state]} {self.state_text(tid)}"
 
     def row_of(self, task_id: str) -> int:
         return self._row[task_id]
@@ -187,20 +211,22 @@ class TaskList(QWidget):
         for tid in todo[:TITLE_BATCH]:
             done += 1
             try:
-                title = task_title(self.session.task(tid))
+                task = self.session.task(tid)
             except Exception:  # a name is a nicety: whatever the failure, the row keeps its id
                 self._unreadable.add(tid)  # opening the task explains a problem with its file
                 continue
-            self.set_title(tid, title)
+            self.set_title(tid, task_title(task), task_full_title(task))
+            self.session.load_marks(tid)  # "cannot rate" and flag of a submitted task: its record, read once
             self.model.changed(tid)
             if time.monotonic() - started > TITLE_BUDGET:
                 break
         if len(todo) > done:
             self._naming.start()
 
-    def set_title(self, task_id: str, title: str) -> None:
+    def set_title(self, task_id: str, title: str, full_title: str | None = None) -> None:
         """Name an opened task in the list by its readable title (relabelled by the next update)."""
         self.titles[task_id] = safe_line(title)
+        self.model.full_titles[task_id] = safe_line(full_title or title)
 
     def _chosen(self, index: QModelIndex) -> None:
         tid = index.data(TASK_ID_ROLE)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text
+from wmcdp_desktop.core.rater.labels import readable_id, scenario_types_text, task_full_title
 from wmcdp_desktop.ui.accessible import button
 from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.ui.plain_text import PlainLabel, PlainTextView, set_plain_tooltip
@@ -157,15 +157,19 @@ class TaskView(QWidget):
         layout.addWidget(self.splitter, 1)
 
     def show_task(self, task: Task, position: int, total: int) -> None:
+        # The opaque task id is for support only: in the tooltips and the heading's accessible description.
+        support = self.tr("Task id (for support): {task_id}").format(task_id=task.task_id)
         self.heading.setText(
-            self.tr("Task {position} of {total}").format(position=position, total=total) + f"  ·  {task.task_id}"
+            self.tr("Task {position} of {total}").format(position=position, total=total)
+            + f"  ·  {task_full_title(task)}"
         )
+        set_plain_tooltip(self.heading, support)
         self.meta.setText(
             self.tr("Clinical domain: {domain}    Scenario types: {types}").format(
                 domain=readable_id(task.clinical_domain_id), types=scenario_types_text(task)
             )
         )
-        set_plain_tooltip(self.meta, f"{task.clinical_domain_id}\n" + "\n".join(task.scenario_type_ids))
+        set_plain_tooltip(self.meta, f"{support}\n{task.clinical_domain_id}\n" + "\n".join(task.scenario_type_ids))
         view = self.scenario
         view.clear_text()
         # One edit block: the document is laid out once, not after each of the ~2 inserts per turn

@@ -42,7 +42,7 @@ FailureModeId = Annotated[str, Field(pattern=FAILURE_MODE_ID_PATTERN)]
 
 SHORT_LABEL_MAX = 24
 """Longest short label of a level (it has to fit under one tick of the slider)."""
-SHORT_LABEL_FALLBACK_WORDS = 2
+SHORT_LABEL_FALLBACK_WORDS = 1
 """Words of the anchor text shown when a level has no short label and its text has no short lead-in."""
 
 

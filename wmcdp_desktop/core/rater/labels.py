@@ -40,6 +40,15 @@ def task_title(task: Task) -> str:
     return f"{domain} · {_in_sentence(readable_id(task.scenario_type_ids[0]))}"
 
 
+def task_full_title(task: Task) -> str:
+    """The whole title, for the task's heading, tooltip and accessible description: "Separation anxiety ·
+    accommodation, reassurance seeking" (domain, every scenario type)."""
+    domain = readable_id(task.clinical_domain_id)
+    if not task.scenario_type_ids:
+        return domain
+    return f"{domain} · {_in_sentence(scenario_types_text(task))}"
+
+
 def scenario_types_text(task: Task) -> str:
     """All scenario types, readable: "Reassurance seeking, accommodation"."""
     names = [readable_id(s) for s in task.scenario_type_ids]

@@ -23,10 +23,24 @@
 <context>
     <name>RatingForm</name>
     <message numerus="yes">
+        <source>Failure modes (%n ticked)</source>
+        <translation>
+            <numerusform>Failure modes (%n ticked)</numerusform>
+            <numerusform>Failure modes (%n ticked)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Not submitted yet: %n thing(s) left to fix, shown next to each control.</source>
         <translation>
             <numerusform>Not submitted yet: %n thing left to fix, shown next to each control.</numerusform>
             <numerusform>Not submitted yet: %n things left to fix, shown next to each control.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n to fix</source>
+        <translation>
+            <numerusform>%n to fix</numerusform>
+            <numerusform>%n to fix</numerusform>
         </translation>
     </message>
     <message numerus="yes">

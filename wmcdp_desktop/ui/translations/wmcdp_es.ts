@@ -147,6 +147,49 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
 </context>
 <context>
+    <name>CannotRatePanel</name>
+    <message>
+        <source>Cannot rate: your reason</source>
+        <translation>No se puede valorar: su motivo</translation>
+    </message>
+    <message>
+        <source>This task will be sent to your coordinator as “cannot rate”, with your reason, instead of a rating. What you entered in the rating is kept here, not sent: choose “Rate it after all” to go back to it.</source>
+        <translation>Esta tarea se enviará a la coordinación del estudio como «no se puede valorar», con su motivo, en lugar de una valoración. Lo que haya introducido en la valoración se conserva aquí, sin enviarse: elija «Valorarla después de todo» para volver a ello.</translation>
+    </message>
+    <message>
+        <source>The content is broken or cut off</source>
+        <translation>El contenido está dañado o cortado</translation>
+    </message>
+    <message>
+        <source>It is outside my expertise</source>
+        <translation>Queda fuera de mi especialidad</translation>
+    </message>
+    <message>
+        <source>I have a conflict of interest</source>
+        <translation>Tengo un conflicto de intereses</translation>
+    </message>
+    <message>
+        <source>Other (say why below)</source>
+        <translation>Otro (indique el motivo abajo)</translation>
+    </message>
+    <message>
+        <source>Why can you not rate it?</source>
+        <translation>¿Por qué no puede valorarla?</translation>
+    </message>
+    <message>
+        <source>In a few words (required for Other)</source>
+        <translation>En pocas palabras (obligatorio para «Otro»)</translation>
+    </message>
+    <message>
+        <source>Why you cannot rate it, in a few words</source>
+        <translation>Por qué no puede valorarla, en pocas palabras</translation>
+    </message>
+    <message>
+        <source>Rate it &amp;after all</source>
+        <translation>&amp;Valorarla después de todo</translation>
+    </message>
+</context>
+<context>
     <name>DimensionRow</name>
     <message>
         <source>Not set</source>
@@ -155,6 +198,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>N/A: {guidance}</source>
         <translation>N/A: {guidance}</translation>
+    </message>
+    <message>
+        <source>{dimension}: levels</source>
+        <translation>{dimension}: niveles</translation>
     </message>
     <message>
         <source>N/A</source>
@@ -169,8 +216,12 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>No aplicable a esta respuesta</translation>
     </message>
     <message>
-        <source>N/A – not applicable</source>
-        <translation>N/A – no aplicable</translation>
+        <source>Not applicable to this response.</source>
+        <translation>No aplicable a esta respuesta.</translation>
+    </message>
+    <message>
+        <source>Choose {low}–{high}: click a level, or type its number.</source>
+        <translation>Elija {low}–{high}: haga clic en un nivel o escriba su número.</translation>
     </message>
     <message>
         <source>(submitted: read-only)</source>
@@ -251,12 +302,12 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
 <context>
     <name>FailureModesPanel</name>
     <message>
-        <source>Failure modes</source>
-        <translation>Modos de fallo</translation>
+        <source>Tick each failure mode you see in the response and choose its severity; leave the others unticked (they are recorded as absent).</source>
+        <translation>Marque cada modo de fallo que vea en la respuesta y elija su gravedad; deje los demás sin marcar (se registran como ausentes).</translation>
     </message>
     <message>
-        <source>Tick each failure you see in the response; leave the others unticked (absent).</source>
-        <translation>Marque cada fallo que observe en la respuesta; deje los demás sin marcar (ausentes).</translation>
+        <source>Failure modes</source>
+        <translation>Modos de fallo</translation>
     </message>
 </context>
 <context>
@@ -276,6 +327,28 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>Not found</source>
         <translation>No encontrado</translation>
+    </message>
+</context>
+<context>
+    <name>FlagRow</name>
+    <message>
+        <source>Note for your coordinator</source>
+        <translation>Nota para la coordinación</translation>
+    </message>
+    <message>
+        <source>What should your coordinator look at?</source>
+        <translation>¿Qué debería revisar la coordinación?</translation>
+    </message>
+</context>
+<context>
+    <name>HelpPanel</name>
+    <message>
+        <source>Close ru&amp;bric help</source>
+        <translation>Cerrar la ayuda de la rú&amp;brica</translation>
+    </message>
+    <message>
+        <source>F1 opens and closes the rubric help</source>
+        <translation>F1 abre y cierra la ayuda de la rúbrica</translation>
     </message>
 </context>
 <context>
@@ -422,6 +495,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>The demo bundle is missing from this installation ({path}).</source>
         <translation>Falta el paquete de demostración en esta instalación ({path}).</translation>
+    </message>
+    <message>
+        <source>Demo: you are rating as the demo rater “demo”. Nothing here goes to a study. When your coordinator sends you a bundle, the app asks once for the rater id they gave you.</source>
+        <translation>Demostración: está valorando como el evaluador de demostración «demo». Nada de esto va a ningún estudio. Cuando la coordinación le envíe un paquete, la aplicación le pedirá una vez el identificador de evaluador que le hayan dado.</translation>
     </message>
     <message>
         <source>Close anyway? Your last changes would be lost.</source>
@@ -640,8 +717,12 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         </translation>
     </message>
     <message>
-        <source>Submitted {task} (revision {revision}). {done} of {total} submitted.</source>
-        <translation>Enviada {task} (revisión {revision}). {done} de {total} enviadas.</translation>
+        <source>Task {position}: “cannot rate” submitted (revision {revision}). {done} of {total} submitted.</source>
+        <translation>Tarea {position}: «no se puede valorar» enviado (revisión {revision}). {done} de {total} enviadas.</translation>
+    </message>
+    <message>
+        <source>Task {position}: rating submitted (revision {revision}). {done} of {total} submitted.</source>
+        <translation>Tarea {position}: valoración enviada (revisión {revision}). {done} de {total} enviadas.</translation>
     </message>
     <message>
         <source>Calibration feedback is shown beside your rating; Ctrl+PgDown for the next task.</source>
@@ -667,6 +748,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Env&amp;iar valoración</translation>
     </message>
     <message>
+        <source>S&amp;ubmit “cannot rate”</source>
+        <translation>Env&amp;iar «no se puede valorar»</translation>
+    </message>
+    <message>
         <source>&amp;Revise this rating</source>
         <translation>&amp;Revisar esta valoración</translation>
     </message>
@@ -679,12 +764,75 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Cambiar esta valoración enviada: se escribe una nueva revisión (Ctrl+Mayús+R)</translation>
     </message>
     <message>
+        <source>Fla&amp;g for coordinator</source>
+        <translation>&amp;Marcar para la coordinación</translation>
+    </message>
+    <message>
+        <source>Add a note for your study coordinator; it is sent with this task.</source>
+        <translation>Añada una nota para la coordinación del estudio; se envía con esta tarea.</translation>
+    </message>
+    <message>
+        <source>Cannot rate this tas&amp;k</source>
+        <translation>No puedo valorar esta tare&amp;a</translation>
+    </message>
+    <message>
+        <source>Send this task back without scores, with the reason (broken content, outside your expertise, a conflict of interest, or another).</source>
+        <translation>Devolver esta tarea sin puntuaciones, con el motivo (contenido dañado, fuera de su especialidad, un conflicto de intereses u otro).</translation>
+    </message>
+    <message>
+        <source>Scores page</source>
+        <translation>Página de puntuaciones</translation>
+    </message>
+    <message>
+        <source>Failure modes page</source>
+        <translation>Página de modos de fallo</translation>
+    </message>
+    <message>
+        <source>Notes page</source>
+        <translation>Página de notas</translation>
+    </message>
+    <message>
+        <source>Calibration feedback page</source>
+        <translation>Página de retroalimentación de calibración</translation>
+    </message>
+    <message>
+        <source>Cannot rate page</source>
+        <translation>Página de «no se puede valorar»</translation>
+    </message>
+    <message>
+        <source>Rating pages</source>
+        <translation>Páginas de la valoración</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>Puntuaciones</translation>
+    </message>
+    <message>
+        <source>Failure modes</source>
+        <translation>Modos de fallo</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notas</translation>
+    </message>
+    <message>
+        <source>Calibration feedback</source>
+        <translation>Retroalimentación de calibración</translation>
+    </message>
+    <message>
         <source>Check and submit this rating (Ctrl+Enter)</source>
         <translation>Comprobar y enviar esta valoración (Ctrl+Intro)</translation>
     </message>
+    <message numerus="yes">
+        <source>Failure modes (%n ticked)</source>
+        <translation>
+            <numerusform>Modos de fallo (%n marcado)</numerusform>
+            <numerusform>Modos de fallo (%n marcados)</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>Rating form</source>
-        <translation>Formulario de valoración</translation>
+        <source>“Cannot rate” submitted (revision {revision}) on {when}; active time {time}. It is read-only. To change it, choose “{revise}”: a new revision is written and this one is kept.</source>
+        <translation>«No se puede valorar» enviado (revisión {revision}) el {when}; tiempo activo {time}. Es de solo lectura. Para cambiarlo, elija «{revise}»: se escribe una nueva revisión y esta se conserva.</translation>
     </message>
     <message>
         <source>Submitted (revision {revision}) on {when}; active time {time}. The rating below is read-only. To change it, choose “{revise}”: a new revision is written and this one is kept.</source>
@@ -717,6 +865,13 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <source>Tick a failure mode first (or move to the one the quote is for), then press Ctrl+Shift+E.</source>
         <translation>Marque primero un modo de fallo (o vaya al que corresponde la cita) y después pulse Ctrl+Mayús+E.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n to fix</source>
+        <translation>
+            <numerusform>%n por corregir</numerusform>
+            <numerusform>%n por corregir</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Not set yet. Choose a score or tick N/A.</source>
         <translation>Todavía sin asignar. Elija una puntuación o marque N/A.</translation>
@@ -732,6 +887,18 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>A brief rationale is required.</source>
         <translation>La justificación breve es obligatoria.</translation>
+    </message>
+    <message>
+        <source>Choose why you cannot rate this task.</source>
+        <translation>Elija por qué no puede valorar esta tarea.</translation>
+    </message>
+    <message>
+        <source>Say in a few words why you cannot rate this task.</source>
+        <translation>Indique en pocas palabras por qué no puede valorar esta tarea.</translation>
+    </message>
+    <message>
+        <source>Write a note for your coordinator, or remove the flag.</source>
+        <translation>Escriba una nota para la coordinación o quite la marca.</translation>
     </message>
     <message numerus="yes">
         <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
@@ -780,12 +947,12 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Confianza</translation>
     </message>
     <message>
-        <source>Rating</source>
-        <translation>Valoración</translation>
+        <source>Rubr&amp;ic help</source>
+        <translation>Ayuda de la rúbri&amp;ca</translation>
     </message>
     <message>
-        <source>Rating or rubric help</source>
-        <translation>Valoración o ayuda de la rúbrica</translation>
+        <source>The rubric beside the form, at the dimension in focus (F1)</source>
+        <translation>La rúbrica junto al formulario, en la dimensión con el foco (F1)</translation>
     </message>
 </context>
 <context>
@@ -906,8 +1073,20 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Enviada</translation>
     </message>
     <message>
-        <source>Task {id}</source>
-        <translation>Tarea {id}</translation>
+        <source>Task id (for support): {task_id}</source>
+        <translation>Identificador de la tarea (para soporte): {task_id}</translation>
+    </message>
+    <message>
+        <source>Cannot rate</source>
+        <translation>No se puede valorar</translation>
+    </message>
+    <message>
+        <source>{state} (cannot rate)</source>
+        <translation>{state} (no se puede valorar)</translation>
+    </message>
+    <message>
+        <source>flagged</source>
+        <translation>marcada</translation>
     </message>
     <message>
         <source>{state} (revising)</source>
@@ -959,6 +1138,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>Rate this response as the next move in the conversation above. Select words here and use “Use selected text as evidence” on a failure mode (Ctrl+Shift+E) to quote them.</source>
         <translation>Valore esta respuesta como la siguiente intervención en la conversación de arriba. Seleccione palabras aquí y use «Usar el texto seleccionado como evidencia» en un modo de fallo (Ctrl+Mayús+E) para citarlas.</translation>
+    </message>
+    <message>
+        <source>Task id (for support): {task_id}</source>
+        <translation>Identificador de la tarea (para soporte): {task_id}</translation>
     </message>
     <message>
         <source>Task {position} of {total}</source>
