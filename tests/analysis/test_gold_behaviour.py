@@ -30,7 +30,9 @@ def test_dimension_verdict_mapping_on_an_even_scale() -> None:
     anchors = [{"level": k, "text": f"level {k}"} for k in range(1, 5)]
     dim4 = dim.model_copy(update={"scale": Scale.model_validate({"min": 1, "max": 4, "anchors": anchors})})
     got = gold.dimension_verdicts(np.array([1, 2, 3, 4]), dim4)
-    assert [gold.VERDICTS[v] for v in got] == ["not_satisfied", "not_satisfied", "satisfied", "satisfied"]
+    # The two middle levels are "partially", as the calibration feedback tells raters (one mapping).
+    assert [gold.VERDICTS[v] for v in got] == ["not_satisfied", "partially_satisfied", "partially_satisfied",
+                                               "satisfied"]
 
 
 def test_dimension_verdict_bands_on_a_0_to_10_scale() -> None:

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from tests.cli.studyfix import MODELS, item_obj, write_json, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.coordinator.bundle_builder import SeededRandom, _arrange, verdict_scores
+from wmcdp_desktop.core.coordinator.bundle_builder import SeededRandom, _arrange
+from wmcdp_desktop.core.verdicts import verdict_scores
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
@@ -192,6 +193,8 @@ def test_verdict_score_mapping() -> None:
     assert verdict_scores(five, ["not_applicable", "cannot_determine"]) == []
     four = Scale(min=1, max=4, anchors=[{"level": i, "text": "x"} for i in range(1, 5)])  # type: ignore[misc]
     assert verdict_scores(four, ["partially_satisfied"]) == [2, 3]
+    assert verdict_scores(four, ["satisfied"]) == [4]
+    assert verdict_scores(four, ["not_satisfied"]) == [1]
 
 
 def test_same_inputs_and_seed_give_identical_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,10 +2,10 @@
 
 Each rating is turned into a criterion verdict (the mapping is written down in docs/ANALYSIS.md):
 
-- a rubric dimension, by the score's position p = (score - min) / (max - min) on its scale: p > 60% ->
-  ``satisfied``; 40% <= p <= 60% -> ``partially_satisfied``; p < 40% -> ``not_satisfied``; N/A ->
-  ``not_applicable`` (on 1-5: 4-5, 3, 1-2, N/A). The same bands as the expected scores of the calibration
-  feedback (docs/COORDINATORS.md), read from score to verdict;
+- a rubric dimension, by :mod:`wmcdp_desktop.core.verdicts` (the mapping the calibration feedback uses):
+  by the score's position p = (score - min) / (max - min): p > 60% -> ``satisfied``; 40% <= p <= 60% ->
+  ``partially_satisfied``; p < 40% -> ``not_satisfied`` (1-5: 4-5, 3, 1-2; on 1-4, whose middle band is
+  empty, 4 | 2-3 | 1); N/A -> ``not_applicable``;
 - a failure mode (the criterion "the response avoids this failure"): severity ``none`` -> ``satisfied``,
   ``minor`` -> ``partially_satisfied``, ``moderate``/``major``/``critical`` -> ``not_satisfied``.
 
@@ -23,6 +23,7 @@ import numpy as np
 from wmcdp_desktop.analysis.common import IntArray, Note, Table
 from wmcdp_desktop.analysis.loading import Dataset
 from wmcdp_desktop.core.models.rubric import Dimension
+from wmcdp_desktop.core.verdicts import scale_bands
 
 VERDICTS = ("satisfied", "partially_satisfied", "not_satisfied", "not_applicable", "cannot_determine")
 _V = {v: i for i, v in enumerate(VERDICTS)}
@@ -32,12 +33,15 @@ FM_VERDICT = np.array([_V["satisfied"], _V["partially_satisfied"], _V["not_satis
 
 
 def dimension_verdicts(scores: np.ndarray, dim: Dimension) -> IntArray:
-    """Verdict index per score (NaN = N/A -> not_applicable)."""
-    span = dim.scale.max - dim.scale.min
-    pos5 = (np.nan_to_num(scores, nan=dim.scale.min) - dim.scale.min) * 5  # 5 * p * span, exact in integers
-    out = np.where(pos5 > 3 * span, _V["satisfied"],
-                   np.where(pos5 < 2 * span, _V["not_satisfied"], _V["partially_satisfied"]))
-    return np.where(np.isnan(scores), _V["not_applicable"], out).astype(np.int64)
+    """Verdict index per score (NaN = N/A -> not_applicable), by the one mapping of
+    :mod:`wmcdp_desktop.core.verdicts` (the calibration feedback's too)."""
+    lo = dim.scale.min
+    table = np.full(dim.scale.max - lo + 1, _V["not_applicable"], np.int64)
+    for verdict, levels in scale_bands(dim.scale).items():
+        for level in levels:
+            table[level - lo] = _V[verdict]
+    ix = np.clip(np.nan_to_num(scores, nan=lo) - lo, 0, table.size - 1).astype(np.int64)
+    return np.where(np.isnan(scores), _V["not_applicable"], table[ix]).astype(np.int64)
 
 
 @dataclass

@@ -33,6 +33,7 @@ from wmcdp_desktop.analysis.loading import Dataset, load_dataset
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.paths import child_path
+from wmcdp_desktop.core.verdicts import bands_text
 
 DEFAULT_BOOTSTRAP = 200
 """Shuffled-rater copies behind the intervals (``--bootstrap``; the rater part's noise reference)."""
@@ -97,6 +98,16 @@ def _disagreements(ds: Dataset) -> Table:
                 *["N/A" if ds.na[r, d] else int(ds.scores[r, d]) for d in range(ds.scores.shape[1])],
                 ds.rationale[r]])
     return table
+
+
+def _bands(ds: Dataset) -> str:
+    """The score-to-verdict bands of the rubric's scales, in words (one entry per distinct scale)."""
+    texts: dict[str, list[str]] = {}
+    for d in ds.dimensions:
+        texts.setdefault(bands_text(d.scale), []).append(d.id)
+    if len(texts) == 1:
+        return next(iter(texts))
+    return "; ".join(f"{', '.join(ids)}: {text}" for text, ids in texts.items())
 
 
 def _interval_progress(ds: Dataset, progress: StageProgress | None) -> Callable[[int], None]:
@@ -166,9 +177,10 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
                    "other benchmark items and other raters")
                 + "; ratings of the same item or by the same rater are not independent.", mod.tables),
         Section("gold", "3. Against the gold standard",
-                "Rater scores and failure-mode tags mapped to criterion verdicts (4-5 satisfied, 3 partially, "
-                "1-2 not satisfied, N/A not applicable; failure absent = satisfied, minor = partially, "
-                "moderate or worse = not satisfied) and compared with the adjudicated acceptable verdicts.",
+                "Rater scores and failure-mode tags mapped to criterion verdicts ("
+                + _bands(ds) + ", N/A not applicable; failure absent = satisfied, minor = partially, "
+                "moderate or worse = not satisfied; the mapping the calibration feedback uses) and compared "
+                "with the adjudicated acceptable verdicts.",
                 gol.tables),
         Section("behaviour", "4. Rater behaviour",
                 "Signs that a rater needs a word: very short or long times, the same score everywhere, "

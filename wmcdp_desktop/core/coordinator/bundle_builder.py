@@ -36,8 +36,9 @@ The rules, in the order they are applied (docs/COORDINATORS.md explains them for
    ``created_at`` from ``study.json``: the same study and seed give byte-identical bundles and key.
 
 Calibration feedback maps each ``criterionGold`` to a :class:`CriterionFeedback`; for rubric dimensions
-``expected_scores`` come from :func:`verdict_scores` (on a 1-5 scale: satisfied -> 4-5, partially
-satisfied -> 3, not satisfied -> 1-2; not applicable / cannot determine -> no expected score).
+``expected_scores`` come from :func:`wmcdp_desktop.core.verdicts.verdict_scores`, the one score-to-verdict
+mapping the report's gold agreement uses too (1-5: satisfied -> 4-5, partially satisfied -> 3, not
+satisfied -> 1-2; 1-4: 4 | 2-3 | 1; not applicable / cannot determine -> no expected score).
 """
 
 from __future__ import annotations
@@ -64,7 +65,6 @@ from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_FORMAT_VERSION
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
-from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.models.task import CalibrationFeedback, CriterionFeedback, Task
 from wmcdp_desktop.core.models.unblinding_key import (
     KEY_FORMAT_VERSION,
@@ -77,6 +77,7 @@ from wmcdp_desktop.core.models.unblinding_key import (
 from wmcdp_desktop.core.paths import MAX_NAME_BYTES, check_id, child_path
 from wmcdp_desktop.core.record_rules import text_sha256
 from wmcdp_desktop.core.strict_json import dumps_canonical
+from wmcdp_desktop.core.verdicts import verdict_scores
 from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 ID_SCHEME = (
@@ -335,28 +336,6 @@ D = TypeVar("D", bound=Document)
 def _doc(model: type[D], **fields: Any) -> D:
     """Build a document, leaving out unset (``None``) optional fields (the models refuse null)."""
     return model(**{k: v for k, v in fields.items() if v is not None})
-
-
-def _levels(scale: Scale) -> tuple[list[int], list[int], list[int]]:
-    """Low / middle / high levels of a scale (fractions < 0.4, 0.4-0.6, > 0.6 of the range)."""
-    span = scale.max - scale.min
-    levels = list(range(scale.min, scale.max + 1))
-    low = [v for v in levels if (v - scale.min) / span < 0.4]
-    high = [v for v in levels if (v - scale.min) / span > 0.6]
-    mid = [v for v in levels if v not in low and v not in high]
-    if not mid:  # even scales such as 1-4: "partially" is the two levels around the middle
-        mid = [low[-1], high[0]]
-    return low, mid, high
-
-
-def verdict_scores(scale: Scale, verdicts: list[str]) -> list[int]:
-    """Scores consistent with the acceptable verdicts on a dimension's scale (empty = none)."""
-    low, mid, high = _levels(scale)
-    table = {"satisfied": high, "partially_satisfied": mid, "not_satisfied": low}
-    out: set[int] = set()
-    for verdict in verdicts:
-        out.update(table.get(verdict, []))
-    return sorted(out)
 
 
 def calibration_feedback(item: BenchmarkItem, study: LoadedStudy) -> CalibrationFeedback:
