@@ -116,12 +116,16 @@ def _alpha_col(res: agreement.AgreementResults, name: str) -> list[float | None]
     return [row[t.columns.index(name)] for row in t.rows]
 
 
+def _named(res, name):  # type: ignore[no-untyped-def]
+    return next(t for t in res.tables if t.name == name)
+
+
 def test_perfect_agreement_gives_alpha_and_kappa_one() -> None:
     ds = build_dataset(make_ratings(Spec(n_items=10, raters=3, noise=0)), rubric())
     res = agreement.analyse_agreement(ds, 1, 100)
     assert _alpha_col(res, "alpha_ordinal") == [pytest.approx(1.0)] * 8
     assert _alpha_col(res, "alpha_interval") == [pytest.approx(1.0)] * 8
-    kappas = [row[-1] for row in res.tables[4].rows]
+    kappas = [row[4] for row in _named(res, "kappa_pairs").rows]
     assert kappas and all(k == pytest.approx(1.0) for k in kappas)
 
 
@@ -146,12 +150,12 @@ def test_one_inverted_rater_lowers_alpha_and_gives_negative_kappa_for_their_pair
     a_good = np.array(_alpha_col(good, "alpha_ordinal"), dtype=float)
     a_bad = np.array(_alpha_col(bad, "alpha_ordinal"), dtype=float)
     assert np.all(a_good > 0.7) and np.all(a_bad < a_good - 0.5)
-    for dim, ra, rb, _, kappa in bad.tables[4].rows:
+    for dim, ra, rb, _, kappa, _note in _named(bad, "kappa_pairs").rows:
         if "rater-3" in (ra, rb):
             assert kappa < 0, (dim, ra, rb, kappa)
         else:
             assert kappa > 0.6, (dim, ra, rb, kappa)
-    per_rater = {row[0]: row[1:] for row in bad.tables[3].rows}
+    per_rater = {row[0]: row[1:-1] for row in _named(bad, "kappa_by_rater").rows}
     assert all(k < 0 for k in per_rater["rater-3"])
 
 
@@ -177,7 +181,7 @@ def test_na_is_left_out_and_reported() -> None:
     matrix = [["N/A", 4, 2], [3, 4, 2], [3, 4, 2]]
     ds = build_dataset(records_from_matrix(matrix), rubric())
     res = agreement.analyse_agreement(ds, 1, 0)
-    alpha_t, na_t, na_rater = res.tables[0], res.tables[1], res.tables[2]
+    alpha_t, na_t, na_rater = res.tables[0], _named(res, "na_by_dimension"), _named(res, "na_by_rater")
     row = alpha_t.rows[0]
     assert row[alpha_t.columns.index("na_ratings")] == 1
     assert row[alpha_t.columns.index("pairable_values")] == 8  # 2 + 3 + 3, the N/A is not a value
@@ -202,7 +206,10 @@ def test_no_variation_gives_a_note_not_nan() -> None:
     res = agreement.analyse_agreement(ds, 1, 50)
     row = res.tables[0].rows[0]
     assert row[7] is None and "no variation" in row[-1]
-    assert all(r[-1] is None for r in res.tables[4].rows)  # kappa undefined, not NaN
+    pairs = _named(res, "kappa_pairs")
+    assert all(r[4] is None for r in pairs.rows)  # kappa undefined, not NaN, and the table says why
+    assert all(r[5] == "no variation: both raters gave one and the same score on every shared task" for r in pairs.rows)
+    assert all("no variation" in r[-1] for r in _named(res, "kappa_by_rater").rows)
 
 
 def test_single_rater_is_noted() -> None:

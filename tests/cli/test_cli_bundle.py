@@ -19,10 +19,10 @@ from tests.cli.studyfix import MODELS, item_obj, write_json, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.coordinator.bundle_builder import SeededRandom, _arrange
-from wmcdp_desktop.core.verdicts import verdict_scores
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
+from wmcdp_desktop.core.verdicts import verdict_scores
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

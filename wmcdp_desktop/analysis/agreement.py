@@ -15,11 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Literal
 
 import numpy as np
 
+from wmcdp_desktop.analysis.coefficients import (
+    category_counts,
+    fleiss_kappa,
+    gwet_ac2,
+    icc_two_way,
+    pairwise_kappas,
+    quadratic_weights,
+)
 from wmcdp_desktop.analysis.common import (
     BoolArray,
     FloatArray,
@@ -317,19 +324,38 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
                      description="Share of the rater's ratings answered N/A, per dimension.", percent=True)
     kappa_pairs = Table(
         "kappa_pairs", "Pairwise quadratic-weighted Cohen's kappa",
-        ["dimension", "rater_a", "rater_b", "shared_tasks", "kappa"],
-        description="For each pair of raters, the tasks both scored (N/A left out). Kappa is undefined "
-        "(blank) with fewer than 2 shared tasks or no variation.")
+        ["dimension", "rater_a", "rater_b", "shared_tasks", "kappa", "note"],
+        description="For each pair of raters, the tasks both scored (N/A left out). The weights are "
+        "quadratic distances between scores (not item weights). When kappa cannot be computed the note "
+        "says why: fewer than 2 shared tasks, or both raters gave one and the same score throughout.")
     kappa_rater = Table(
         "kappa_by_rater", "Mean pairwise kappa of each rater with the others",
-        ["rater", *[d.id for d in ds.dimensions]],
+        ["rater", *[d.id for d in ds.dimensions], "note"],
         description="Average of the rater's pairwise kappas (pairs with a defined kappa). A rater far "
-        "below the others reads the scale differently.")
+        "below the others reads the scale differently. An empty cell: no pair with a defined kappa (the "
+        "note says why).")
+    icc_table = Table(
+        "agreement_icc", "Intraclass correlation per dimension: ICC(2,1) and ICC(2,k)",
+        ["dimension", "label", "tasks", "raters", "design", "icc_2_1", "icc_2_1_ci_low", "icc_2_1_ci_high",
+         "k", "icc_2_k", "icc_2_k_ci_low", "icc_2_k_ci_high", "note"],
+        description="Two-way random effects, absolute agreement (Shrout & Fleiss 1979): ICC(2,1) is the "
+        "reliability of one rater's score, ICC(2,k) of the mean of k raters. Scores are treated as "
+        "interval data; N/A is left out. 95% intervals by McGraw & Wong (1996), as pingouin computes "
+        "them; on an incomplete design (each task seen by a few of the raters) the mean squares come from "
+        "Henderson's method III and k is the effective number of raters per task (docs/ANALYSIS.md).")
+    gwet_table = Table(
+        "agreement_gwet", "Gwet's AC2 per dimension (quadratic weights)",
+        ["dimension", "label", "tasks", "pairable_tasks", "ac2", "observed_agreement", "chance_agreement",
+         "note"],
+        description="Gwet's agreement coefficient with quadratic weights over the dimension's scale "
+        "(Gwet 2014): unlike kappa and alpha it does not collapse when almost every score is the same "
+        "(skewed prevalence). N/A is left out; tasks with one score count only in the chance term.")
     alpha_rows: list[dict[str, object]] = []
 
     n_raters = len(ds.rater_ids)
-    pairs = list(combinations(range(n_raters), 2))
     rater_kappas: dict[tuple[int, int], list[float]] = {}
+    rater_kappa_notes: dict[int, set[str]] = {}
+    in_pair = np.zeros(n_raters, bool)
     plan = AlphaIntervals(ds, b, seed, progress, fixed_raters=fixed_raters)
     pending: list[tuple[int, list[object], str | None, dict[Level, AlphaResult] | None]] = []
     for d, dim in enumerate(ds.dimensions):
@@ -356,18 +382,32 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
         split = int(((na_per_task > 0) & (na_per_task < ratings_per_task)).sum())
         na_table.rows.append([dim.id, dim.label, ds.n, n_na, n_na / ds.n if ds.n else None, split])
 
-        # Pairwise kappa on the raters x tasks matrix.
-        mat = rater_matrix(ds, idx)
-        for ra, rb in pairs:
-            both = (mat[ra] >= 0) & (mat[rb] >= 0)
-            shared = int(both.sum())
-            if shared == 0:
-                continue
-            kappa = quadratic_kappa(mat[ra][both], mat[rb][both], values.size)
-            kappa_pairs.rows.append([dim.id, ds.rater_ids[ra], ds.rater_ids[rb], shared, kappa])
-            if kappa is not None:
-                rater_kappas.setdefault((ra, d), []).append(kappa)
-                rater_kappas.setdefault((rb, d), []).append(kappa)
+        # Pairwise kappa: every pair of raters' joint table at once.
+        pk = pairwise_kappas(ds.task[scored], ds.rater[scored], idx[scored], values.size, n_raters)
+        for ra, rb, shared, kappa, pair_why in zip(pk.rater_a, pk.rater_b, pk.shared, pk.kappa, pk.note, strict=True):
+            kv = fnum(kappa)
+            kappa_pairs.rows.append([dim.id, ds.rater_ids[ra], ds.rater_ids[rb], int(shared), kv, pair_why])
+            if kv is not None:
+                rater_kappas.setdefault((int(ra), d), []).append(kv)
+                rater_kappas.setdefault((int(rb), d), []).append(kv)
+            else:
+                rater_kappa_notes.setdefault(int(ra), set()).add(pair_why or "")
+                rater_kappa_notes.setdefault(int(rb), set()).add(pair_why or "")
+        in_pair[np.concatenate([pk.rater_a, pk.rater_b]).astype(np.int64)] = True
+
+        # ICC(2,1), ICC(2,k) and Gwet's AC2 on the same scores.
+        dim_cells: list[object] = [dim.id, dim.label]
+        if fixed:
+            icc_table.rows.append([*dim_cells, int((ratings_per_task > 0).sum()), n_raters, None, *[None] * 7, fixed])
+            gwet_table.rows.append([*dim_cells, int((ratings_per_task > 0).sum()), pairable, None, None, None, fixed])
+            continue
+        icc = icc_two_way(ds.task[scored], ds.rater[scored], ds.scores[scored, d])
+        icc_table.rows.append([*dim_cells, icc.tasks, icc.raters, "complete" if icc.complete else "incomplete",
+                               icc.icc1, icc.icc1_lo, icc.icc1_hi, icc.k, icc.icck, icc.icck_lo, icc.icck_hi,
+                               icc.note])
+        counts = vc[vc.sum(axis=1) > 0]
+        gw = gwet_ac2(counts, quadratic_weights(values.size))
+        gwet_table.rows.append([*dim_cells, len(counts), pairable, gw.ac2, gw.pa, gw.pe, gw.note])
 
     fm_table, fm_notes, fm_finish = _failure_modes(ds, plan, multi_rater)
     plan.run()  # every interval (the same shuffled copies for every statistic)
@@ -395,16 +435,20 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
                  for d in range(len(ds.dimensions))]
     for r, rid in enumerate(ds.rater_ids):
         na_rater.rows.append([rid, *[float(k[r] / cnt[r]) if cnt[r] else None for k in na_counts]])
-        kappa_rater.rows.append([rid, *[
-            float(np.mean(rater_kappas[(r, d)])) if (r, d) in rater_kappas else None
-            for d in range(len(ds.dimensions))
-        ]])
+        means = [float(np.mean(rater_kappas[(r, d)])) if (r, d) in rater_kappas else None
+                 for d in range(len(ds.dimensions))]
+        why: str | None = None
+        if not in_pair[r]:
+            why = "shares no scored task with another rater"
+        elif any(m is None for m in means):
+            why = "; ".join(sorted(rater_kappa_notes.get(r, set()))) or None
+        kappa_rater.rows.append([rid, *means, why])
     if multi_rater and not kappa_pairs.rows:
         notes.append(Note("agreement", "No two raters scored the same task: pairwise kappa cannot be computed."))
 
     notes.extend(fm_notes)
-    return AgreementResults([alpha_table, na_table, na_rater, kappa_rater, kappa_pairs, fm_table], notes,
-                            alpha_rows)
+    return AgreementResults([alpha_table, icc_table, gwet_table, na_table, na_rater, kappa_rater, kappa_pairs,
+                             fm_table], notes, alpha_rows)
 
 
 def _failure_modes(ds: Dataset, plan: AlphaIntervals,
@@ -416,14 +460,16 @@ def _failure_modes(ds: Dataset, plan: AlphaIntervals,
     table = Table(
         "failure_mode_agreement", "Failure modes: prevalence and agreement",
         ["failure_mode", "label", "ratings", *[f"share_{s}" for s in SEVERITIES], "share_present",
-         "alpha_presence_nominal", "presence_ci_low", "presence_ci_high", "alpha_severity_ordinal",
-         "severity_ci_low", "severity_ci_high", "note"],
+         "alpha_presence_nominal", "presence_ci_low", "presence_ci_high", "fleiss_kappa_presence",
+         "alpha_severity_ordinal", "severity_ci_low", "severity_ci_high", "note"],
         description="Prevalence = share of ratings tagging the mode at each severity (none = checked and "
-        "absent). Presence alpha (nominal) asks whether raters agree the failure is there at all; severity "
-        "alpha (ordinal, none < minor < moderate < major < critical) whether they agree how bad it is.")
+        "absent). Presence alpha (nominal) and Fleiss' kappa ask whether raters agree the failure is there at "
+        "all (kappa over tasks with two or more ratings, each task's agreement over its own rater pairs); "
+        "severity alpha (ordinal, none < minor < moderate < major < critical) whether they agree how bad it "
+        "is. The note says why a value is missing.")
     presence_values = np.array([0.0, 1.0])
     severity_values = np.arange(len(SEVERITIES), dtype=np.float64)
-    pending: list[tuple[list[object], AlphaResult, AlphaResult, str | None]] = []
+    pending: list[tuple[list[object], AlphaResult, AlphaResult, tuple[float | None, str | None], str | None]] = []
     for f, fm in enumerate(ds.rubric.failure_modes):
         sev = ds.severity[:, f]
         shares = np.bincount(sev, minlength=len(SEVERITIES)) / ds.n if ds.n else np.full(len(SEVERITIES), np.nan)
@@ -433,16 +479,19 @@ def _failure_modes(ds: Dataset, plan: AlphaIntervals,
             every = np.arange(ds.n)
             pres = plan.add(ds.task, present, every, nt, presence_values, ("nominal",), "matrix")["nominal"]
             sevr = plan.add(ds.task, sev, every, nt, severity_values, ("ordinal",), "matrix")["ordinal"]
+            kappa = fleiss_kappa(category_counts(ds.task, present, 2))
         else:
             pres = sevr = AlphaResult(None, None, None, None)
             fixed = "only one rater" if ds.n else "no ratings"
+            kappa = (None, None)
         pending.append(([fm.id, fm.label, ds.n, *[float(s) for s in shares], float(shares[1:].sum())],
-                        pres, sevr, fixed))
+                        pres, sevr, kappa, fixed))
 
     def finish() -> None:
-        for head, pres, sevr, fixed in pending:
-            reason = fixed or "; ".join(sorted({r.note for r in (pres, sevr) if r.note})) or None
-            table.rows.append([*head, pres.alpha, pres.lo, pres.hi, sevr.alpha, sevr.lo, sevr.hi, reason])
+        for head, pres, sevr, (kappa, kappa_why), fixed in pending:
+            whys = {r.note for r in (pres, sevr) if r.note} | ({f"Fleiss' kappa: {kappa_why}"} if kappa_why else set())
+            reason = fixed or "; ".join(sorted(whys)) or None
+            table.rows.append([*head, pres.alpha, pres.lo, pres.hi, kappa, sevr.alpha, sevr.lo, sevr.hi, reason])
 
     return table, notes, finish
 

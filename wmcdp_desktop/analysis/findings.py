@@ -43,7 +43,7 @@ def key_findings(tables: list[Table], scope: str | None = None) -> list[str]:
 
     kappa = _rows(by_name, "kappa_by_rater")
     if len(kappa) >= 3:
-        means = {r["rater"]: [v for k, v in r.items() if k != "rater" and v is not None] for r in kappa}
+        means = {r["rater"]: [v for k, v in r.items() if k not in ("rater", "note") and v is not None] for r in kappa}
         avg = {k: sum(v) / len(v) for k, v in means.items() if v}
         if avg:
             worst = min(avg, key=lambda k: avg[k])

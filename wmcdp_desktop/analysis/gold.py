@@ -54,9 +54,11 @@ def analyse_gold(ds: Dataset) -> GoldResults:
     notes: list[Note] = []
     by_crit = Table(
         "gold_by_criterion", "Agreement with gold per criterion",
-        ["criterion", "label", "items", "ratings", "agree", "agreement", *[f"rated_{v}" for v in VERDICTS[:4]]],
+        ["criterion", "label", "items", "ratings", "agree", "agreement", "item_weighted_agreement",
+         *[f"rated_{v}" for v in VERDICTS[:4]]],
         description="Share of ratings whose mapped verdict is one of the gold's acceptable verdicts, over "
-        "every rated item whose gold names the criterion.")
+        "every rated item whose gold names the criterion; item_weighted_agreement weighs each rating by its "
+        "item's weight in the study.")
     by_item = Table(
         "gold_by_item", "Agreement with gold per item and criterion",
         ["item", "split", "criterion", "acceptable_verdicts", "ratings", "agree", "agreement"],
@@ -129,6 +131,9 @@ def analyse_gold(ds: Dataset) -> GoldResults:
     n_crit = verdicts.shape[1]
     c_n = np.bincount(entry_col[pair_entry], minlength=n_crit)
     c_ok = np.bincount(entry_col[pair_entry], weights=ok, minlength=n_crit)
+    pair_w = ds.item_weight()[ds.item[pair_rating]]
+    c_wn = np.bincount(entry_col[pair_entry], weights=pair_w, minlength=n_crit)
+    c_wok = np.bincount(entry_col[pair_entry], weights=ok * pair_w, minlength=n_crit)
     c_items = np.bincount(entry_col[np.flatnonzero(e_n > 0)], minlength=n_crit)
     c_verdicts = np.bincount(entry_col[pair_entry] * len(VERDICTS) + v,
                              minlength=n_crit * len(VERDICTS)).reshape(n_crit, len(VERDICTS))
@@ -141,7 +146,8 @@ def analyse_gold(ds: Dataset) -> GoldResults:
         if c_items[c] == 0:
             continue
         by_crit.rows.append([cid, labels[cid], int(c_items[c]), int(c_n[c]), int(c_ok[c]),
-                             float(c_ok[c] / c_n[c]) if c_n[c] else None, *[int(x) for x in c_verdicts[c, :4]]])
+                             float(c_ok[c] / c_n[c]) if c_n[c] else None,
+                             float(c_wok[c] / c_wn[c]) if c_wn[c] else None, *[int(x) for x in c_verdicts[c, :4]]])
     if n_e == 0:
         notes.append(Note("gold", "No rated item has gold verdicts on this rubric's criteria."))
     else:

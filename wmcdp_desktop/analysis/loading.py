@@ -91,6 +91,10 @@ class Dataset:
         dim = self.rubric.dimensions[d]
         return np.arange(dim.scale.min, dim.scale.max + 1, dtype=np.float64)
 
+    def item_weight(self) -> FloatArray:
+        """Per item index: the study's ``weight`` of the item (1 for items not in the study's items/)."""
+        return np.array([self.items[i].weight if i in self.items else 1.0 for i in self.item_ids], np.float64)
+
     def calibration_items(self) -> set[str]:
         return {i for i, item in self.items.items() if item.split == "calibration"}
 
@@ -339,8 +343,9 @@ def _data_notes(ds: Dataset) -> None:
     if ds.items:
         weights = {ds.items[i].weight for i in ds.item_ids if i in ds.items}
         if len(weights) > 1:
-            notes.append(Note("models", f"Items carry different weights ({min(weights):g} to {max(weights):g}); "
-                                        "this report counts every rating equally and does not apply them."))
+            notes.append(Note("models", f"Items carry different weights ({min(weights):g} to {max(weights):g}): "
+                                        "the item_weighted_* columns (scores per model, gold per criterion) "
+                                        "apply them; every other figure counts each rating equally."))
         unknown = sorted(set(ds.item_ids) - set(ds.items))
         if unknown:
             notes.append(Note("gold", f"{len(unknown)} benchmark item(s) rated but not found in the study's items/ "

@@ -49,14 +49,17 @@ class _Cells:
     """(cells, dims) number of scores."""
 
 
-def _cells(ds: Dataset, rows: IntArray, sh: Shuffles) -> _Cells:
+def _cells(ds: Dataset, rows: IntArray, sh: Shuffles, weight: FloatArray | None = None) -> _Cells:
+    """Per cell and dimension: sum and count of scores; with ``weight`` (per rating) weighted sums and
+    summed weights (the same jackknife then gives the weighted mean's interval)."""
     n_c, n_d = sh.cell_item.size, len(ds.dimensions)
     sc = ds.scores[rows]
     ok = ~np.isnan(sc)
+    w = np.ones(len(rows)) if weight is None else weight[rows]
     flat = (sh.row_cell[rows][:, None] * n_d + np.arange(n_d)[None, :]).ravel()
-    sums = np.bincount(flat, weights=np.where(ok, sc, 0.0).ravel(), minlength=n_c * n_d).reshape(n_c, n_d)
-    counts = np.bincount(flat, weights=ok.ravel().astype(float), minlength=n_c * n_d).reshape(n_c, n_d)
-    return _Cells(sums.astype(np.float64), counts.astype(np.float64))
+    sums = np.bincount(flat, weights=(np.where(ok, sc, 0.0) * w[:, None]).ravel(), minlength=n_c * n_d)
+    counts = np.bincount(flat, weights=(ok * w[:, None]).ravel(), minlength=n_c * n_d)
+    return _Cells(sums.reshape(n_c, n_d).astype(np.float64), counts.reshape(n_c, n_d).astype(np.float64))
 
 
 def _per_item(sh: Shuffles, values: FloatArray, n_items: int) -> FloatArray:
@@ -134,9 +137,11 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
     scores_t = Table(
         "model_scores", "Scores per model and dimension",
         ["model", "dimension", "label", "items", "ratings", "na", "mean", "mean_ci_low", "mean_ci_high",
-         "median", "note"],
+         "median", "item_weighted_mean", "item_weighted_ci_low", "item_weighted_ci_high", "note"],
         description="Mean and median of the raters' scores (N/A left out). 95% interval of the mean "
         f"{scope}: two-way jackknife over benchmark items and raters, t quantile (docs/ANALYSIS.md). "
+        "item_weighted_mean weighs each rating by its item's weight in the study (items/*.json weight; "
+        "equal to the mean when every weight is the same), with its interval made the same way. "
         "The median has no interval: on a 1-5 scale it moves in half points and resampling a few raters "
         "cannot give an honest one; use the mean's.")
     fm_t = Table(
@@ -166,9 +171,11 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
 
     sh = shuffles(ds.item, ds.rater, len(ds.rater_ids), seed, 0 if fixed_raters else b)
     cells: dict[int, _Cells] = {}
+    rating_weight = ds.item_weight()[ds.item]
     for m, name in enumerate(ds.model_ids):
         rows = np.flatnonzero(ds.model == m)
         cell = cells[m] = _cells(ds, rows, sh)
+        wcell = _cells(ds, rows, sh, rating_weight)
         items_any = np.unique(ds.item[rows])
         if items_any.size < MIN_ITEMS:
             notes.append(Note("models", f"Model {name} was rated on {items_any.size} item(s): its means are "
@@ -179,17 +186,20 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
             vals = sc[:, d][~np.isnan(sc[:, d])]
             n_na = int(ds.na[rows, d].sum())
             n_items_d = int((_per_item(sh, cell.counts[:, d], n_items) > 0).sum())
-            lo = hi = None
+            lo = hi = wmean = wlo = whi = None
             note: str | None
             if vals.size == 0:
                 mean = med = None
                 note = "no scores (all N/A)" if n_na else "no ratings"
             else:
                 mean, med = float(vals.mean()), float(np.median(vals))
+                wmean = float(wcell.sums[:, d].sum() / wcell.counts[:, d].sum())
                 note = None
                 if b > 0:
                     lo, hi, note = _mean_interval(cell.sums[:, d], cell.counts[:, d], sh, n_items, fixed_raters)
-            scores_t.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med, note])
+                    wlo, whi, _ = _mean_interval(wcell.sums[:, d], wcell.counts[:, d], sh, n_items, fixed_raters)
+            scores_t.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med,
+                                  wmean, wlo, whi, note])
             prof.append((mean, lo, hi))
         profile[name] = prof
         progress(1)
@@ -215,8 +225,62 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
                             *[(float(c) / total if total else None) for c in counts]])
 
     _paired(ds, cells, sh, b, fixed_raters, pair_t, notes)
+    slice_t = _slices(ds, sh, b, fixed_raters, scope)
     progress(1)
-    return ModelResults([scores_t, fm_t, dist_t, pair_t], notes, profile, fm_present)
+    return ModelResults([scores_t, fm_t, dist_t, pair_t, slice_t], notes, profile, fm_present)
+
+
+def item_slices(ds: Dataset) -> dict[tuple[str, str], IntArray]:
+    """(kind, name) -> the item indexes in that slice: ``tag`` for each of the items' ``sliceTags``,
+    ``challenge`` for each ``challengeAttributes`` value, ``split`` for each split."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for i, item_id in enumerate(ds.item_ids):
+        item = ds.items.get(item_id)
+        if item is None:
+            continue
+        keys = [("split", item.split), *(("tag", t) for t in item.sliceTags),
+                *(("challenge", c) for c in item.challengeAttributes)]
+        for key in keys:
+            out.setdefault(key, []).append(i)
+    return {k: np.array(v, np.int64) for k, v in sorted(out.items())}
+
+
+def _slices(ds: Dataset, sh: Shuffles, b: int, fixed_raters: bool, scope: str) -> Table:
+    """Mean score per slice of items (split, slice tag, challenge attribute), model and dimension, with the
+    counts behind each; the overall judgment's mean with its interval."""
+    dims = ds.dimensions
+    table = Table(
+        "model_scores_by_slice", "Scores per slice of items and model",
+        ["slice_kind", "slice", "model", "items", "ratings", *[f"mean_{d.id}" for d in dims],
+         f"{dims[-1].id}_ci_low", f"{dims[-1].id}_ci_high", "note"],
+        description="Items grouped by their split, each of their sliceTags and each of their "
+        "challengeAttributes (an item can be in several slices): per slice and model the items and ratings "
+        "behind it, the mean of every dimension (N/A left out) and the overall judgment's 95% interval "
+        f"{scope}. Small slices give wide intervals or none (fewer than {MIN_ITEMS} items).")
+    n_items = len(ds.item_ids)
+    n_d = len(dims)
+    for (kind, name), members in item_slices(ds).items():
+        in_slice = np.zeros(n_items, bool)
+        in_slice[members] = True
+        for m, model in enumerate(ds.model_ids):
+            rows = np.flatnonzero((ds.model == m) & in_slice[ds.item])
+            if rows.size == 0:
+                continue
+            sc = ds.scores[rows]
+            ok = ~np.isnan(sc)
+            counts = ok.sum(axis=0)
+            means = [float(np.where(ok[:, d], sc[:, d], 0).sum() / counts[d]) if counts[d] else None
+                     for d in range(n_d)]
+            lo = hi = None
+            note = None
+            if b > 0 and counts[-1]:
+                cell = _cells(ds, rows, sh)
+                lo, hi, note = _mean_interval(cell.sums[:, -1], cell.counts[:, -1], sh, n_items, fixed_raters)
+            elif not counts[-1]:
+                note = "no overall judgment scores (all N/A)"
+            table.rows.append([kind, name, model, int(np.unique(ds.item[rows]).size), int(rows.size), *means, lo, hi,
+                               note])
+    return table
 
 
 def rank_biserial(diff: FloatArray) -> float | None:

@@ -56,7 +56,7 @@ def score_verdict(scale: _Scale, score: int) -> Verdict:
 
 def verdict_scores(scale: _Scale, verdicts: list[str]) -> list[int]:
     """The scores whose verdict is one of ``verdicts`` (other verdicts, e.g. ``not_applicable``, add none)."""
-    bands: dict[str, list[int]] = dict(scale_bands(scale))
+    bands: dict[str, list[int]] = {str(k): v for k, v in scale_bands(scale).items()}
     out: set[int] = set()
     for verdict in verdicts:
         out.update(bands.get(verdict, []))
