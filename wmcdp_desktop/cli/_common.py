@@ -66,6 +66,32 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON result on stdout")
 
 
+EXIT_CODES = "Exit codes: 0 ok, 1 invalid input (problems listed), 2 usage error, 3 unexpected error."
+
+
+def command(actions: Any, name: str, *, help: str, description: str, examples: Sequence[tuple[str, str]],
+            prog: str, body: Callable[[argparse.Namespace], int], json_flag: bool = True) -> argparse.ArgumentParser:
+    """One subcommand in the CLI's one help style: a one-line ``help`` (listed by the parent command), the
+    ``description`` paragraphs, then ``Examples:`` (command and what it does) and the exit codes. Every
+    command takes ``--json``."""
+    width = max(len(cmd) for cmd, _ in examples)
+    epilog = "Examples:\n" + "\n".join(f"  {cmd.ljust(width)}  # {what}" for cmd, what in examples)
+    parser: argparse.ArgumentParser = actions.add_parser(
+        name, help=help, description=description, epilog=f"{epilog}\n\n{EXIT_CODES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    if json_flag:
+        add_json_flag(parser)
+    parser.set_defaults(func=lambda args: run_command(args, body), prog=prog)
+    return parser
+
+
+def group(sub: Any, name: str, *, help: str, description: str) -> Any:
+    """A command with actions (``wmcdp study ...``): its help lists every action with its one line."""
+    parser = sub.add_parser(name, help=help, description=description,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    return subparsers(parser)
+
+
 def run_command(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
     """Run ``body``; in ``--json`` mode turn errors into a JSON result instead of text on stderr."""
     try:

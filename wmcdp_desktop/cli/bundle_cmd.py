@@ -10,13 +10,12 @@ from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     UsageError,
-    add_json_flag,
+    command,
+    group,
     print_accepted,
     print_json,
     print_problems,
     problem_obj,
-    run_command,
-    subparsers,
 )
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.bundle_reader import open_bundle
@@ -48,15 +47,15 @@ file's SHA-256, every task and the rubric against their schemas. Exit 0 only if 
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("bundle", help="build or verify rater bundles", description="Rater bundles.")
-    actions = subparsers(parser)
-
-    b = actions.add_parser(
-        "build",
-        help="build blinded per-rater bundles and the unblinding key",
-        description=BUILD_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    actions = group(sub, "bundle", help="build or verify rater bundles",
+                    description="Rater bundles: build one blinded .wmcdp per rater (and the unblinding key), or "
+                    "verify a bundle before sending it.")
+    b = command(
+        actions, "build", help="build blinded per-rater bundles and the unblinding key",
+        description=BUILD_DESCRIPTION, prog="wmcdp bundle build", body=_build,
+        examples=[("wmcdp bundle build my-study --out bundles", "every rater's bundle and the key"),
+                  ("wmcdp bundle build my-study --out bundles --raters R-002", "re-issue one rater's bundle"),
+                  ("wmcdp bundle build my-study --out demo --unassigned", "one bundle for any rater (pilots)")])
     b.add_argument("study_dir", type=Path, metavar="STUDY_DIR", help="the study folder")
     b.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the bundles and the key")
     b.add_argument("--seed", type=int, metavar="N", help="randomisation seed (default: the study's seed)")
@@ -84,18 +83,12 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="where to write the unblinding key (default: DIR/<study_id>-unblinding-key.json)",
     )
-    add_json_flag(b)
-    b.set_defaults(func=lambda args: run_command(args, _build), prog="wmcdp bundle build")
-
-    v = actions.add_parser(
-        "verify",
-        help="check a bundle's structure, schemas, hashes and zip safety",
-        description=VERIFY_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    v = command(
+        actions, "verify", help="check a bundle's structure, schemas, hashes and zip safety",
+        description=VERIFY_DESCRIPTION, prog="wmcdp bundle verify", body=_verify,
+        examples=[("wmcdp bundle verify bundles/MY-STUDY-R-001.wmcdp", "before sending it"),
+                  ("wmcdp bundle verify unzipped-bundle/ --json", "a bundle folder, machine-readable")])
     v.add_argument("bundle", type=Path, metavar="BUNDLE", help="a .wmcdp file or a bundle folder")
-    add_json_flag(v)
-    v.set_defaults(func=lambda args: run_command(args, _verify), prog="wmcdp bundle verify")
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -108,8 +101,8 @@ def _build(args: argparse.Namespace) -> int:
             raise UsageError("--raters and --unassigned cannot be used together")
     if args.bundle_file is not None and not args.unassigned:
         raise UsageError("--bundle-file is only for --unassigned")
-    study = load_study(args.study_dir)
-    with ProgressBar("Writing bundles", enabled=False if args.json else None) as bar:
+    with ProgressBar("Reading study", enabled=False if args.json else None) as bar:
+        study = load_study(args.study_dir, progress=bar)
         try:
             result = build(
                 study,
@@ -120,7 +113,7 @@ def _build(args: argparse.Namespace) -> int:
                 unassigned=args.unassigned,
                 bundle_file=args.bundle_file,
                 key_path=args.key,
-                progress=bar,
+                progress=bar.stage,
             )
         except BuildOptionError as exc:  # the build checks its options; said here in the command's terms
             raise UsageError(f"--{exc.option}: {exc}") from None
@@ -169,6 +162,20 @@ def _build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _is_results_export(path: Path) -> bool:
+    """A zip (or folder) holding a results export's manifest.json and no bundle.json."""
+    from wmcdp_desktop.core.coordinator.results_reader import MANIFEST_NAME
+    from wmcdp_desktop.core.zips.reader import open_zip_file
+
+    if path.is_dir():
+        return (path / MANIFEST_NAME).is_file() and not (path / "bundle.json").exists()
+    try:
+        names = set(open_zip_file(path, path.name).names())
+    except (DocumentError, OSError):
+        return False
+    return MANIFEST_NAME in names and "bundle.json" not in names
+
+
 def _verify(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     bundle = None
@@ -176,6 +183,9 @@ def _verify(args: argparse.Namespace) -> int:
         bundle = open_bundle(args.bundle)
     except DocumentError as exc:
         problems = exc.problems
+        if _is_results_export(args.bundle):
+            problems = [*problems, Problem(str(args.bundle), "", "this is a rater's results export, not a bundle: "
+                                           f"check it with `wmcdp results validate {args.bundle}`")]
     calibration = 0
     if bundle is not None:
         with ProgressBar("Verifying", enabled=False if args.json else None) as bar:

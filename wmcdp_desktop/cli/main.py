@@ -30,8 +30,18 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="wmcdp",
-        description="WM-CDP coordinator tools: validate a study, build blinded rater bundles, "
-        "validate and collect results, report agreement.",
+        description="WM-CDP coordinator tools: start and check a study, build blinded rater bundles, "
+        "validate and collect the raters' results, report agreement and results per model. "
+        "`wmcdp COMMAND --help` describes each command, with examples.",
+        epilog="Examples:\n"
+        "  wmcdp study init my-study                       # a starter study to edit\n"
+        "  wmcdp study validate my-study                   # check it\n"
+        "  wmcdp bundle build my-study --out bundles       # one bundle per rater + the unblinding key\n"
+        "  wmcdp results collect exports/*.zip --key bundles/MY-STUDY-unblinding-key.json --out results\n"
+        "  wmcdp report results --study my-study --out report\n\n"
+        "Every command takes --json (a machine-readable result on stdout). Exit codes: 0 ok, 1 invalid input, "
+        "2 usage error, 3 unexpected error.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"wmcdp {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

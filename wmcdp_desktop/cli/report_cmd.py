@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.cli._common import print_json, run_command, whole_number
+from wmcdp_desktop.cli._common import command, print_json, whole_number
 from wmcdp_desktop.cli.progress import ProgressBar
 
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
@@ -23,10 +23,18 @@ _non_negative = whole_number(0, "must be 0 or more")
 
 def register(sub: Any) -> None:
     help_text = "analyse collected ratings: agreement, per-model results, gold, rater behaviour"
-    parser = sub.add_parser(
-        "report", help=help_text,
-        description=help_text + ". Writes REPORT_DIR/report.html (self-contained), tables/*.csv and "
-        "summary.json. Needs the analysis extra: " + INSTALL_HINT)
+    parser = command(
+        sub, "report", help=help_text, prog="wmcdp report", body=_run, json_flag=False,
+        description="Analyse the ratings `wmcdp results collect` gathered: agreement between raters "
+        "(Krippendorff's alpha, ICC, Gwet's AC2, kappa), results per model with 95% intervals, agreement with "
+        "the gold standard, rater behaviour and blinding. Writes REPORT_DIR/report.html (one self-contained "
+        "page), tables/*.csv and summary.json (docs/ANALYSIS.md). Needs the analysis extra: " + INSTALL_HINT,
+        examples=[("wmcdp report results --study my-study --out report", "the full report"),
+                  ("wmcdp report results --study my-study --out report --fixed-raters",
+                   "intervals for these raters only"),
+                  ("wmcdp report results --study my-study --out report --bootstrap 0 --no-charts",
+                   "fast: no intervals, no charts"),
+                  ("wmcdp report results --study my-study --out report --json", "machine-readable result")])
     parser.add_argument("collected_dir", type=Path, metavar="COLLECTED_DIR",
                         help="folder written by `wmcdp results collect` (reads ratings.jsonl)")
     parser.add_argument("--study", type=Path, required=True, metavar="STUDY_DIR",
@@ -46,7 +54,6 @@ def register(sub: Any) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print a machine-readable JSON result on stdout (counts, key findings, notes, files "
                         "written; every figure is in REPORT_DIR/summary.json)")
-    parser.set_defaults(func=lambda args: run_command(args, _run), prog="wmcdp report")
 
 
 def missing_extra() -> str | None:

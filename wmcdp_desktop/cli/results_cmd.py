@@ -11,12 +11,11 @@ from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     UsageError,
-    add_json_flag,
+    command,
+    group,
     print_json,
     print_problems,
     problem_obj,
-    run_command,
-    subparsers,
 )
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.audit_chain import normalise_receipt
@@ -71,14 +70,16 @@ written either way). The outputs name the models: they are written owner-only (0
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("results", help="validate or collect rating records", description="Rating results.")
-    actions = subparsers(parser)
-    v = actions.add_parser(
-        "validate",
-        help="check record files, folders or results export zips",
-        description=VALIDATE_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    actions = group(sub, "results", help="validate or collect the raters' results",
+                    description="The raters' results: check them (validate), then merge and unblind them (collect).")
+    v = command(
+        actions, "validate", help="check record files, folders, rater data folders or results export zips",
+        description=VALIDATE_DESCRIPTION, prog="wmcdp results validate", body=_validate,
+        examples=[("wmcdp results validate wmcdp-results-R-001.zip", "one export"),
+                  ("wmcdp results validate exports/*.zip --bundle bundles", "every export against its bundle"),
+                  ("wmcdp results validate ~/.local/share/wmcdp-desktop", "a rater's data folder (Linux)"),
+                  ("wmcdp results validate R-001.zip --receipt 7K3QD-M2XWA", "with the receipt code"),
+                  ("wmcdp results validate exports/ --json", "machine-readable result")])
     v.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="record file, folder or export zip")
     v.add_argument(
         "--bundle",
@@ -94,15 +95,15 @@ def register(sub: Any) -> None:
         "matter); checks that the export is the one the rater made, unchanged. One export only",
     )
     _add_receipts_flag(v)
-    add_json_flag(v)
-    v.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp results validate")
 
-    c = actions.add_parser(
-        "collect",
-        help="merge and unblind the raters' results exports",
-        description=COLLECT_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    c = command(
+        actions, "collect", help="merge and unblind the raters' results exports",
+        description=COLLECT_DESCRIPTION, prog="wmcdp results collect", body=_collect,
+        examples=[("wmcdp results collect exports/*.zip --key bundles/S-unblinding-key.json --out results",
+                   "merge every export"),
+                  ("wmcdp results collect new/*.zip --key KEY --out results", "add new exports to a collection"),
+                  ("wmcdp results collect exports/*.zip --key KEY --out results --excel-safe",
+                   "also ratings-excel.csv")])
     c.add_argument("exports", type=Path, nargs="+", metavar="EXPORT", help="a results export zip from a rater")
     c.add_argument("--key", type=Path, required=True, metavar="KEY", help="the unblinding key from `bundle build`")
     c.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the merged results")
@@ -114,8 +115,6 @@ def register(sub: Any) -> None:
         "always exactly what the raters wrote: analyse that one",
     )
     _add_receipts_flag(c)
-    add_json_flag(c)
-    c.set_defaults(func=lambda args: run_command(args, _collect), prog="wmcdp results collect")
 
 
 def _add_receipts_flag(parser: argparse.ArgumentParser) -> None:

@@ -7,35 +7,46 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from wmcdp_desktop.cli._common import EXIT_INVALID, EXIT_OK, command, group, print_json
 from wmcdp_desktop.core.resources import schemas_dir
 from wmcdp_desktop.core.schemas import stale_schemas, write_schemas
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("schemas", help="regenerate or check schemas/ from the models")
-    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
-    actions.required = True
-    for name, func, help_text in (
-        ("write", _write, "regenerate the JSON Schemas from the pydantic models"),
-        ("check", _check, "exit 1 if a committed schema differs from the models"),
+    actions = group(sub, "schemas", help="regenerate or check schemas/ from the models",
+                    description="The published JSON Schemas (schemas/*.schema.json) are generated from the "
+                    "pydantic models: write regenerates them, check fails when one is stale.")
+    for name, body, help_text, examples in (
+        ("write", _write, "regenerate the JSON Schemas from the pydantic models",
+         [("wmcdp schemas write", "regenerate the project's schemas/"),
+          ("wmcdp schemas write --dir /tmp/schemas", "into another folder (it must hold the seed schema)")]),
+        ("check", _check, "exit 1 if a committed schema differs from the models",
+         [("wmcdp schemas check", "the project's schemas/"), ("wmcdp schemas check --json", "machine-readable")]),
     ):
-        p = actions.add_parser(name, help=help_text, description=help_text)
+        p = command(actions, name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".",
+                    prog=f"wmcdp schemas {name}", body=body, examples=examples)
         p.add_argument("--dir", type=Path, default=None, help="schemas folder (default: the project's schemas/)")
-        p.set_defaults(func=func)
 
 
 def _write(args: argparse.Namespace) -> int:
     directory = args.dir or schemas_dir()
-    for name in write_schemas(directory):
+    names = write_schemas(directory)
+    if args.json:
+        print_json({"ok": True, "dir": str(directory), "written": [str(directory / n) for n in names]})
+        return EXIT_OK
+    for name in names:
         print(f"wrote {directory / name}")
-    return 0
+    return EXIT_OK
 
 
 def _check(args: argparse.Namespace) -> int:
     directory = args.dir or schemas_dir()
     stale = stale_schemas(directory)
+    if args.json:
+        print_json({"ok": not stale, "dir": str(directory), "stale": [str(directory / n) for n in stale]})
+        return EXIT_INVALID if stale else EXIT_OK
     for name in stale:
         print(f"{directory / name}: stale; run `wmcdp schemas write`", file=sys.stderr)
     if not stale:
         print(f"{directory}: all schemas up to date")
-    return 1 if stale else 0
+    return EXIT_INVALID if stale else EXIT_OK

@@ -10,13 +10,12 @@ from typing import Any
 from wmcdp_desktop.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
-    add_json_flag,
+    command,
+    group,
     print_accepted,
     print_json,
     print_problems,
     problem_obj,
-    run_command,
-    subparsers,
 )
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.coordinator.leak_scan import scan_study
@@ -39,17 +38,43 @@ but do not fail. All problems are listed at once. Exit 0 when valid, 1 when not.
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("study", help="check a study folder", description="Commands on a study folder.")
-    actions = subparsers(parser)
-    p = actions.add_parser(
-        "validate",
-        help="check every document and cross-reference of a study folder",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    actions = group(sub, "study", help="start or check a study folder",
+                    description="A study folder: study.json, rubric.json, items/, cases/, responses/. "
+                    "Start one with init, check it with validate.")
+    i = command(
+        actions, "init", help="write a complete, valid starter study to edit", description=INIT_DESCRIPTION,
+        prog="wmcdp study init", body=_init,
+        examples=[("wmcdp study init my-study", "write the starter into a new folder"),
+                  ("wmcdp study init my-study && wmcdp study validate my-study", "it is valid as written")])
+    i.add_argument("study_dir", type=Path, metavar="DIR", help="a new or empty folder for the study")
+    p = command(
+        actions, "validate", help="check every document and cross-reference of a study folder",
+        description=DESCRIPTION, prog="wmcdp study validate", body=_validate,
+        examples=[("wmcdp study validate my-study", "every problem at once, with file and JSON path"),
+                  ("wmcdp study validate my-study --json", "machine-readable result")])
     p.add_argument("study_dir", type=Path, metavar="STUDY_DIR", help="the study folder")
-    add_json_flag(p)
-    p.set_defaults(func=lambda args: run_command(args, _validate), prog="wmcdp study validate")
+
+
+INIT_DESCRIPTION = """\
+Write a starter study into DIR (a new or empty folder): study.json (three raters, overlap 2), the default
+rubric.json, two scenarios in cases/, two benchmark items in items/ (one test item, one calibration item
+whose gold the raters see after submitting) and responses/ from two models. Every document is complete
+and valid (`wmcdp study validate` and `wmcdp bundle build` work on it as written); README.md in DIR
+explains every file and field and the next steps. Nothing existing is overwritten."""
+
+
+def _init(args: argparse.Namespace) -> int:
+    from wmcdp_desktop.core.coordinator.study_init import write_starter
+
+    paths = write_starter(args.study_dir)
+    if args.json:
+        print_json({"ok": True, "study_dir": str(args.study_dir), "files": [str(p) for p in paths]})
+        return EXIT_OK
+    for path in paths:
+        print(f"wrote {path}")
+    print(f"Starter study written. Read {args.study_dir / 'README.md'}, edit the files, then run: "
+          f"wmcdp study validate {args.study_dir}")
+    return EXIT_OK
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -63,7 +88,8 @@ def _validate(args: argparse.Namespace) -> int:
             else:
                 print_problems(exc.problems, f"{args.study_dir}: {len(exc.problems)} problem(s):")
             return EXIT_INVALID
-    scanned = scan_study(study)
+    with ProgressBar("Leak scan", enabled=None if not args.json else False) as bar:
+        scanned = scan_study(study, bar)
     warnings = study.warnings + scanned.warnings
     if scanned.findings:
         problems = scanned.problems()

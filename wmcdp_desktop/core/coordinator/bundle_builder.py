@@ -331,6 +331,10 @@ def plan_build(
 # ---------------------------------------------------------------- task documents
 
 D = TypeVar("D", bound=Document)
+StageProgress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)`` (the command line draws it)."""
+PROGRESS_EVERY = 200
+"""Task documents made between two calls of the progress callback."""
 
 
 def _doc(model: type[D], **fields: Any) -> D:
@@ -434,17 +438,24 @@ def bundle_file_name(study_id: str, rater_id: str | None) -> str:
     return study_id[: MAX_NAME_BYTES - len(tail)] + tail
 
 
-def build_bundles(plan: BuildPlan, raters: list[str] | None = None) -> list[BuiltBundle]:
-    """Make the bytes of the bundles (for ``raters``, default all; the unassigned one for an unassigned plan)."""
+def build_bundles(plan: BuildPlan, raters: list[str] | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> list[BuiltBundle]:
+    """Make the bytes of the bundles (for ``raters``, default all; the unassigned one for an unassigned plan).
+    ``progress(done, total)`` counts task documents, then bundles."""
     study = plan.study
     rubric_bytes = dumps_canonical(study.rubric.to_json_obj()).encode("utf-8")
-    task_bytes = {
-        t: dumps_canonical(task_document(p, study).to_json_obj()).encode("utf-8") for t, p in plan.tasks.items()
-    }
+    total = len(plan.tasks) + len(plan.assignment)
+    task_bytes: dict[str, bytes] = {}
+    for done, (t, p) in enumerate(plan.tasks.items(), start=1):
+        task_bytes[t] = dumps_canonical(task_document(p, study).to_json_obj()).encode("utf-8")
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(plan.tasks)):
+            progress(done, total)
     role = {r.rater_id: r.role_or_background for r in study.study.raters}
     labels = blinding_labels(study)
     out: list[BuiltBundle] = []
-    for rater, order in sorted(plan.assignment.items()):
+    for k, (rater, order) in enumerate(sorted(plan.assignment.items()), start=1):
+        if progress is not None:
+            progress(len(plan.tasks) + k, total)
         rater_id = rater or None
         if raters is not None and rater_id not in raters:
             continue
@@ -505,7 +516,7 @@ def blinding_labels(study: LoadedStudy) -> list[str] | None:
 
 def bundle_leak_problems(
     bundles: list[BuiltBundle], matcher: Matcher, accepted: set[tuple[str, str]],
-    known: dict[str, list[Match]] | None = None,
+    known: dict[str, list[Match]] | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[Problem]:
     """The leak scan run again on what the build made: every file name and every string (keys included)
     of every file of every bundle, except :data:`LABELS_FIELD`. A finding the coordinator accepted in the
@@ -526,7 +537,9 @@ def bundle_leak_problems(
             problems.add(Problem(where, path, f"contains {match.term.describe()}: blinding would be broken"))
 
     done: set[bytes] = set()
-    for bundle in bundles:
+    for k, bundle in enumerate(bundles, start=1):
+        if progress is not None:
+            progress(k, len(bundles))
         report(bundle.file_name, "", bundle.file_name)
         for name, data in bundle.files.items():
             where = f"{bundle.file_name}!{name}"
@@ -631,15 +644,20 @@ def build(
     unassigned: bool = False,
     bundle_file: Path | None = None,
     key_path: Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: StageProgress | None = None,
 ) -> BuildResult:
-    """Plan, build, check blinding, then write bundles and the key (0600). Nothing is written on error."""
+    """Plan, build, check blinding, then write bundles and the key (0600). Nothing is written on error.
+    ``progress(stage, done, total)`` hears every phase: the leak scan, making the bundles, checking them, writing."""
+
+    def stage(name: str) -> Callable[[int, int], None] | None:
+        return None if progress is None else (lambda done, total: progress(name, done, total))
+
     known = [r.rater_id for r in study.study.raters]
     if raters is not None:
         unknown = [r for r in raters if r not in known]
         if unknown:
             raise BuildOptionError("raters", f"{', '.join(unknown)} not in study.json (raters: {', '.join(known)})")
-    scanned = scan_study(study)
+    scanned = scan_study(study, stage("Leak scan"))
     if scanned.findings:
         raise DocumentError(scanned.problems())
     assert scanned.matcher is not None
@@ -647,8 +665,9 @@ def build(
     # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
     # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds
     # every rater's export (it may overwrite the original key in the same folder).
-    all_bundles = build_bundles(plan, None)
-    problems = bundle_leak_problems(all_bundles, scanned.matcher, scanned.accepted_texts(), scanned.scanned)
+    all_bundles = build_bundles(plan, None, stage("Making bundles"))
+    problems = bundle_leak_problems(all_bundles, scanned.matcher, scanned.accepted_texts(), scanned.scanned,
+                                    stage("Checking bundles"))
     if problems:
         raise DocumentError(problems)
     key = unblinding_key(plan, all_bundles)
@@ -667,7 +686,7 @@ def build(
         atomic_write_bytes(path, bundle.data)
         paths.append(path)
         if progress is not None:
-            progress(i, len(bundles))
+            progress("Writing bundles", i, len(bundles))
     key_target = key_path or child_path(out_dir, key_file_name(study.study.study_id))
     atomic_write_text(key_target, dumps_canonical(key.to_json_obj()), mode=KEY_MODE)
     return BuildResult(plan=plan, bundles=bundles, bundle_paths=paths, key_path=key_target, scan=scanned)

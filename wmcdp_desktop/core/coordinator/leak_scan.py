@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -276,13 +276,22 @@ def _place(file: str) -> str:
     return file.replace("\\", "/").removeprefix("./")
 
 
-def scan(texts: Iterable[SourceText], matcher: Matcher, accepted: list[AcceptedFinding] | None = None) -> ScanResult:
-    """Scan ``texts``: one finding per (file, path, term), accepted ones set aside."""
+PROGRESS_EVERY = 500
+"""Texts scanned between two calls of the progress callback."""
+
+
+def scan(texts: Iterable[SourceText], matcher: Matcher, accepted: list[AcceptedFinding] | None = None,
+         progress: Callable[[int, int], None] | None = None) -> ScanResult:
+    """Scan ``texts``: one finding per (file, path, term), accepted ones set aside. ``progress(done, total)``
+    counts texts scanned."""
     accepted = list(accepted or [])
     used = [False] * len(accepted)
     result = ScanResult()
     cache = result.scanned
-    for source in texts:
+    texts = list(texts)
+    for done, source in enumerate(texts, start=1):
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(texts)):
+            progress(done, len(texts))
         matches = cache.get(source.text)
         if matches is None:
             matches = cache[source.text] = matcher.find(source.text)
@@ -423,11 +432,12 @@ def study_terms(study: LoadedStudy) -> tuple[list[Term], list[Problem]]:
     return terms, warnings
 
 
-def scan_study(study: LoadedStudy) -> ScanResult:
-    """The leak scan of a loaded study (``study validate`` and ``bundle build`` run exactly this)."""
+def scan_study(study: LoadedStudy, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+    """The leak scan of a loaded study (``study validate`` and ``bundle build`` run exactly this);
+    ``progress(done, total)`` counts the texts scanned."""
     terms, warnings = study_terms(study)
     matcher = Matcher(terms)
-    result = scan(study_texts(study), matcher, list(study.study.accepted_findings or []))
+    result = scan(study_texts(study), matcher, list(study.study.accepted_findings or []), progress)
     result.matcher = matcher
     result.warnings = warnings + [
         Problem("study.json", "accepted_findings", f"{_acceptance_text(a)} matches no finding any more; remove it")

@@ -286,7 +286,8 @@ def record_files(folder: Path, problems: list[Problem]) -> list[str]:
     ``sorted()`` gives their paths (names compared case-insensitively on Windows, as pathlib does).
 
     ``drafts/``, ``quarantine/`` and hidden folders and files are skipped; symbolic links are skipped and
-    reported; a folder that cannot be listed is reported. ``os.scandir`` gives each entry's type with the
+    reported; a folder that cannot be listed is reported. In a rater's data folder (one holding
+    ``settings.json`` and ``bundles/``, at any depth) only ``bundles/`` is searched. ``os.scandir`` gives each entry's type with the
     listing (no ``stat`` per file).
     """
     found: list[str] = []
@@ -296,6 +297,8 @@ def record_files(folder: Path, problems: list[Problem]) -> list[str]:
         try:
             with os.scandir(current) as listing:
                 entries = sorted(listing, key=key)
+            names = {e.name for e in entries}
+            data_folder = all(marker in names for marker in DATA_FOLDER_MARKERS)
         except OSError as exc:
             problems.append(Problem(current, "", f"cannot be read ({exc.strerror or exc})"))
             return
@@ -305,13 +308,20 @@ def record_files(folder: Path, problems: list[Problem]) -> list[str]:
             if entry.is_symlink():
                 problems.append(Problem(path, "", "is a symbolic link (skipped)"))
             elif entry.is_dir():
-                if entry.name not in SKIPPED_FOLDERS and not entry.name.startswith("."):
+                wanted = not data_folder or entry.name == DATA_FOLDER_RECORDS
+                if wanted and entry.name not in SKIPPED_FOLDERS and not entry.name.startswith("."):
                     walk(path)
-            elif entry.name.endswith(".json") and not entry.name.startswith("."):
+            elif entry.name.endswith(".json") and not entry.name.startswith(".") and not data_folder:
                 found.append(path)
 
     walk(str(folder))
     return found
+
+
+DATA_FOLDER_MARKERS = ("settings.json", "bundles")
+DATA_FOLDER_RECORDS = "bundles"
+"""A rater's data folder (``core/rater/storage.py``) holds ``settings.json`` and ``bundles/``: only
+``bundles/`` is searched there (settings, the instance lock and logs are not records)."""
 
 
 _Outcome = tuple[TaskRecord | None, RecordSummary] | list[Problem]
