@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,14 @@ from wmcdp_desktop.cli._common import (
 )
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.audit_chain import normalise_receipt
-from wmcdp_desktop.core.coordinator.collect import collect, read_key, read_ledger, summarise, write_outputs
+from wmcdp_desktop.core.coordinator.collect import (
+    NAMES,
+    collect,
+    read_key,
+    read_ledger,
+    summarise,
+    write_outputs,
+)
 from wmcdp_desktop.core.coordinator.export_checks import read_receipts, receipt_problems, replay_problems
 from wmcdp_desktop.core.coordinator.results_against_bundles import bundle_problems, open_bundles
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, is_zip_path, read_records
@@ -113,6 +121,12 @@ def register(sub: Any) -> None:
         help="also write ratings-excel.csv, for opening by double-click in Excel: UTF-8 with a byte-order mark, "
         "and text that starts with = + - @ prefixed with ' so it is never run as a formula. ratings.csv is "
         "always exactly what the raters wrote: analyse that one",
+    )
+    c.add_argument(
+        "--names", choices=NAMES, default="original",
+        help="column names of ratings.csv: original (as the records name the fields, e.g. failure_mode.WM-FM-X; "
+        "the default) or r (R/REDCap-safe: lower case, letters, digits and underscores, at most 26 characters, "
+        "as in ratings.parquet and the REDCap files; datapackage.json maps one to the other)",
     )
     _add_receipts_flag(c)
 
@@ -235,7 +249,7 @@ def _collect(args: argparse.Namespace) -> int:
         result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
         result.report["ok"] = False
         result.summary = summarise(result)
-    paths = write_outputs(result, args.out, excel_csv=args.excel_safe)
+    paths = write_outputs(result, args.out, excel_csv=args.excel_safe, names=args.names)
     report = result.report
     if args.json:
         print_json(
@@ -252,6 +266,7 @@ def _collect(args: argparse.Namespace) -> int:
                 "cannot_rate": len(report["cannot_rate"]),
                 "tasks_every_rater_could_not_rate": report["tasks_every_rater_could_not_rate"],
                 "flagged": len(report["flagged"]),
+                "parquet": report.get("parquet") or "written",
                 "summary": result.summary,
             }
         )
@@ -278,4 +293,6 @@ def _collect(args: argparse.Namespace) -> int:
               + (f", {info['cannot_rate']} “cannot rate”" if info["cannot_rate"] else ""))
     for path in paths:
         print(f"wrote {path}")
+    if report.get("parquet"):
+        print(f"note: {report['parquet']}", file=sys.stderr)
     return EXIT_OK if result.ok else EXIT_INVALID

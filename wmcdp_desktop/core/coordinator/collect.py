@@ -33,6 +33,7 @@ report lists every "cannot rate" and flag, and the tasks every rater they went t
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import statistics
@@ -41,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_text
+from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes
 from wmcdp_desktop.core.coordinator.export_checks import (
     ChainSummary,
     ledger_entry,
@@ -556,7 +557,7 @@ def _score_stats(values: list[int | str]) -> dict[str, Any]:
         "n": len(numbers),
         "n_na": sum(1 for v in values if v == NA),
         "mean": round(statistics.fmean(numbers), 4) if numbers else None,
-        "median": statistics.median(numbers) if numbers else None,
+        "median": float(statistics.median(numbers)) if numbers else None,
     }
 
 
@@ -601,7 +602,7 @@ def summarise(result: CollectResult) -> dict[str, Any]:
         rs = rater_stats(rater)
         times = rs.pop("times")
         rs["assigned"] = assigned.get(rater)
-        rs["median_time_seconds"] = statistics.median(times) if times else None
+        rs["median_time_seconds"] = float(statistics.median(times)) if times else None
         rs["total_time_seconds"] = sum(times) if times else 0
         missing = result.report["missing_by_rater"].get(rater, [])
         rs["assigned_not_returned"] = len(missing)
@@ -658,13 +659,14 @@ def excel_safe_cell(value: Any) -> Any:
     return value
 
 
-def ratings_csv(result: CollectResult, *, excel_safe: bool = False) -> str:
+def ratings_csv(result: CollectResult, *, excel_safe: bool = False, rename: Mapping[str, str] | None = None) -> str:
     """One row per rating and per "cannot rate" (``record_kind``); scores are numbers or ``N/A`` (read as
     missing by pandas and R), empty on a "cannot rate" row.
 
     The cells hold exactly what the raters wrote. ``excel_safe``: for opening by double-click in a
     spreadsheet - a byte-order mark (so Excel reads UTF-8) and every text cell that starts like a formula
     (``= + - @``, tab, CR) prefixed with ``'``; that changes the text, so analyse ``ratings.csv`` instead.
+    ``rename``: column name -> the name to write in the header (``--names r``).
     """
     columns, fm_ids = csv_columns(result.ratings)
     split_of = {e.task_id: e.split for e in result.key.entries}
@@ -672,7 +674,7 @@ def ratings_csv(result: CollectResult, *, excel_safe: bool = False) -> str:
     if excel_safe:
         buf.write("\ufeff")
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(columns)
+    writer.writerow([rename.get(c, c) for c in columns] if rename else columns)
     for r in result.records:
         env = r.envelope
         row: list[Any] = [
@@ -716,33 +718,56 @@ def ratings_csv(result: CollectResult, *, excel_safe: bool = False) -> str:
 
 
 OUTPUT_FILES = ("ratings.jsonl", "ratings.csv", "summary.json", "collect-report.json")
+"""Always written; beside them ``ratings.parquet`` and ``failure_modes.parquet`` (with pyarrow), the REDCap
+data dictionary and import file, and ``datapackage.json`` (the codebook of them all)."""
+NAMES = ("original", "r")
+"""``ratings.csv`` column names: as the records name the fields, or R/REDCap-safe (``--names r``)."""
 
 
-def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False) -> list[Path]:
-    """Write the four output files (atomically each), and ``ratings-excel.csv`` when ``excel_csv``;
-    returns their paths."""
+def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False, names: str = "original") -> list[Path]:
+    """Write every output file (atomically each, owner-only), ``ratings-excel.csv`` when ``excel_csv``;
+    returns their paths. ``result.report["outputs"]`` gets the SHA-256 of every data file (``wmcdp report``
+    checks ``ratings.parquet`` against it) and ``result.report["parquet"]`` says when Parquet was not written."""
+    from wmcdp_desktop.core.coordinator import codebook
+
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
+    table = codebook.rating_table(result)
+    rename = {c.name: c.safe for c in table.columns} if names == "r" else None
     lines = "".join(
         json.dumps(r.to_json_obj(), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
         for r in result.records
     )
-    texts = {
-        "ratings.jsonl": lines,
-        "ratings.csv": ratings_csv(result),
-        "summary.json": dumps_canonical(result.summary),
-        "collect-report.json": dumps_canonical(result.report),
+    data: dict[str, bytes] = {
+        "ratings.jsonl": lines.encode("utf-8"),
+        "ratings.csv": ratings_csv(result, rename=rename).encode("utf-8"),
     }
-    names = list(OUTPUT_FILES)
     if excel_csv:
-        texts[EXCEL_CSV_NAME] = ratings_csv(result, excel_safe=True)
-        names.insert(2, EXCEL_CSV_NAME)
+        data[EXCEL_CSV_NAME] = ratings_csv(result, excel_safe=True, rename=rename).encode("utf-8")
+    if codebook.have_pyarrow():
+        data[codebook.PARQUET_NAME] = codebook.parquet_bytes(table.columns, table.data, title="ratings")
+        data[codebook.FM_PARQUET_NAME] = codebook.parquet_bytes(codebook.fm_columns(), codebook.failure_mode_rows(result),
+                                                                title="failure_modes")
+        result.report.pop("parquet", None)
+    else:
+        result.report["parquet"] = codebook.PYARROW_HINT
+    data["redcap-data-dictionary.csv"] = codebook.redcap_dictionary(table).encode("utf-8")
+    data["redcap-import.csv"] = codebook.redcap_import(table).encode("utf-8")
+    data["summary.json"] = dumps_canonical(result.summary).encode("utf-8")
+    hashes = {name: hashlib.sha256(blob).hexdigest() for name, blob in data.items()}
+    package = codebook.datapackage(table, hashes, csv_names="safe" if names == "r" else "original",
+                                   study_id=result.key.study_id)
+    data["datapackage.json"] = codebook.json_text(package).encode("utf-8")
+    hashes["datapackage.json"] = hashlib.sha256(data["datapackage.json"]).hexdigest()
+    result.report["outputs"] = dict(sorted(hashes.items()))
+    result.report["csv_names"] = names
+    data["collect-report.json"] = dumps_canonical(result.report).encode("utf-8")
     paths = []
-    for name in names:
+    for name, blob in data.items():
         # owner-only whatever the umask: these files name the models (unblinded), like the key
         path = child_path(out_dir, name)
-        atomic_write_text(path, texts[name], mode=OWNER_ONLY)
+        atomic_write_bytes(path, blob, mode=OWNER_ONLY)
         paths.append(path)
     return paths

@@ -1,0 +1,580 @@
+"""The collected ratings as typed columns, and everything written from them besides ``ratings.csv``:
+``ratings.parquet`` and ``failure_modes.parquet`` (when pyarrow is installed), the codebook
+``datapackage.json`` (Frictionless Data) and the REDCap data dictionary with its import file.
+
+One list of :class:`Column` describes every column once: its name in ``ratings.csv``, its R/REDCap-safe
+name (:func:`safe_names`: lower case, letters, digits and underscores, at most 26 characters, unique,
+starting with a letter), its type, meaning, allowed values and range. The Parquet files use the safe
+names (plain identifiers in DuckDB, Spark, Trino and R); ``ratings.csv`` keeps its names unless
+``--names r``. Scores are integers with N/A as null plus a boolean ``<score>_na`` column; timestamps are
+UTC timestamps; failure-mode severities are a categorical (``none`` < ``minor`` < ... < ``critical``).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS
+from wmcdp_desktop.core.models.common import SEVERITIES, SPLITS, parse_datetime
+from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
+from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
+
+if TYPE_CHECKING:
+    from wmcdp_desktop.core.coordinator.collect import CollectResult
+
+Kind = Literal["string", "text", "integer", "boolean", "datetime", "list", "severity", "score", "choice"]
+SAFE_MAX = 26
+"""Longest R/REDCap-safe name (REDCap's recommended limit, which SAS and Stata exports need)."""
+SCORE_FIELDS = list(Scoring.model_fields)
+SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+REDCAP_FORM = "ratings"
+REDCAP_COLUMNS = (
+    "Variable / Field Name", "Form Name", "Section Header", "Field Type", "Field Label",
+    "Choices, Calculations, OR Slider Labels", "Field Note", "Text Validation Type OR Show Slider Number",
+    "Text Validation Min", "Text Validation Max", "Identifier?", "Branching Logic (Show field only if...)",
+    "Required Field?", "Custom Alignment", "Question Number (surveys only)", "Matrix Group Name",
+    "Matrix Ranking?", "Field Annotation",
+)
+"""The 18 columns of a REDCap data dictionary, in REDCap's order."""
+
+
+@dataclass
+class Column:
+    name: str
+    """Name in ``ratings.csv`` (and the collected JSON's field)."""
+    kind: Kind
+    description: str
+    safe: str = ""
+    """R/REDCap-safe name (filled by :func:`table_columns`)."""
+    values: list[str] | None = None
+    """Allowed values (a categorical)."""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: list[tuple[int, str]] | None = None
+    """Coded choices (code, label) for a score (the rubric's anchors) or confidence."""
+    required: bool = False
+
+
+@dataclass
+class RatingTable:
+    """The typed columns of the collected records (one row per kept record, either kind)."""
+
+    columns: list[Column]
+    data: dict[str, list[Any]] = field(default_factory=dict)
+    """Column name -> values (None = missing)."""
+    fm_ids: list[str] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return len(next(iter(self.data.values()))) if self.data else 0
+
+
+# ---------------------------------------------------------------------------------------------- names
+
+_ABBREVIATIONS = (("failure_mode_note.WM-FM-", "fmn_"), ("failure_mode.WM-FM-", "fm_"),
+                  ("failure_mode_note.", "fmn_"), ("failure_mode.", "fm_"))
+
+
+def _snake(text: str) -> str:
+    out = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    return re.sub(r"_+", "_", out)
+
+
+SHORT_NAMES = {
+    "emotional_attunement_validation_score": "emotional_attunement",
+    "clinical_decision_quality_timing_score": "decision_quality_timing",
+    "anxiety_ocd_mechanism_sensitivity_score": "mechanism_sensitivity",
+    "evidence_informed_guidance_score": "evidence_guidance",
+    "developmental_family_context_fit_score": "developmental_fit",
+    "collaborative_non_shaming_stance_score": "collaborative_stance",
+    "safety_scope_boundaries_score": "safety_scope_boundaries",
+    "overall_clinical_judgment_score": "overall_judgment",
+    "suggested_better_clinical_move": "suggested_better_move",
+}
+"""Readable safe names of the seed's long fields (each score's N/A flag is ``<name>_na``)."""
+
+
+def safe_names(names: Sequence[str]) -> dict[str, str]:
+    """Original name -> R/REDCap-safe name: lower case, ``[a-z0-9_]``, starting with a letter, no ``__``,
+    at most :data:`SAFE_MAX` characters, all different (a clash gets ``_2``, ``_3``...). Failure-mode columns
+    become ``fm_<id>`` / ``fmn_<id>``; the seed's long fields have readable short names (:data:`SHORT_NAMES`;
+    ``overall_clinical_judgment_score`` -> ``overall_judgment``, its N/A flag ``overall_judgment_na``); another
+    ``x_score`` becomes ``x`` and ``x_score_na`` ``x_na``, shortened alike. Deterministic for a list."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in names:
+        base = name
+        short_name = SHORT_NAMES.get(name) or (SHORT_NAMES[name[:-3]] + "_na" if name[:-3] in SHORT_NAMES else None)
+        for prefix, short in _ABBREVIATIONS:
+            if base.startswith(prefix):
+                base = short + base[len(prefix):]
+                break
+        suffix = ""
+        if base.endswith("_score_na"):
+            base, suffix = base[: -len("_score_na")], "_na"
+        elif base.endswith("_score"):
+            base = base[: -len("_score")]
+        stem_max = SAFE_MAX - 3 if name.endswith(("_score", "_score_na")) else SAFE_MAX - len(suffix)
+        snake = _snake(base) or "column"
+        if not snake[0].isalpha():
+            snake = "v_" + snake
+        candidate = short_name or snake[:stem_max].rstrip("_") + suffix
+        n = 2
+        unique = candidate
+        while unique in taken:
+            tail = f"_{n}"
+            unique = candidate[: SAFE_MAX - len(tail)].rstrip("_") + tail
+            n += 1
+        taken.add(unique)
+        out[name] = unique
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- columns
+
+_FIXED: list[tuple[str, Kind, str]] = [
+    ("rater_id", "string", "The rater's anonymised id (study.json raters)."),
+    ("rater_role_or_background", "string", "The rater's role or background, when given."),
+    ("task_id", "string", "The bundle task rated (one candidate response to one item); the unit of agreement."),
+    ("benchmark_item_id", "string", "The benchmark item (study items/*.json)."),
+    ("split", "choice", "The item's split (from the unblinding key)."),
+    ("candidate_response_id", "string", "The opaque response id the rater saw (the key maps it to your response_id)."),
+    ("model_source", "string", "The model that wrote the response (filled in from the unblinding key)."),
+    ("clinical_domain_id", "string", "The case's clinical domain."),
+    ("scenario_type_ids", "list", "The case's scenario types (';'-separated in ratings.csv)."),
+    ("revision", "integer", "Revision of the kept record (1 = first submission)."),
+    ("revisions_submitted", "integer", "How many revisions of this task the rater submitted."),
+    ("record_id", "string", "Unique id of the kept record revision (32 hex digits); the REDCap record id."),
+    ("bundle_id", "string", "The bundle the task came from."),
+    ("started_at", "datetime", "When the rater first opened the task (UTC)."),
+    ("submitted_at", "datetime", "When this revision was submitted (UTC)."),
+    ("time_spent_scoring_seconds", "integer", "Active seconds on the task (idle and hidden time excluded)."),
+    ("confidence_rating", "integer", "The rater's confidence in this rating, on the rubric's confidence scale."),
+    ("brief_rationale", "text", "Why the scores were given, in the rater's words."),
+    ("best_aspect", "text", "What the response did best."),
+    ("main_concern", "text", "The main clinical concern."),
+    ("suggested_better_clinical_move", "text", "What a better next move would have been."),
+]
+_KIND_COLUMNS: list[tuple[str, Kind, str]] = [
+    ("record_kind", "choice", "rating, or cannot_rate (the rater answered that they cannot rate the task: no scores)."),
+    ("cannot_rate_reason", "choice", "Why the rater could not rate the task (cannot_rate rows only)."),
+    ("cannot_rate_detail", "text", "The rater's words about why they could not rate it."),
+    ("coordinator_flag", "text", "The rater's note when they flagged the task for the coordinator."),
+]
+
+
+def _anchor_choices(scale: Scale) -> list[tuple[int, str]]:
+    return [(a.level, a.text.split(":")[0].split(".")[0].strip()[:80] or str(a.level)) for a in scale.anchors]
+
+
+def table_columns(fm_ids: Sequence[str], rubric: Rubric | None) -> list[Column]:
+    """Every column of ``ratings.parquet`` (the CSV's, plus ``<score>_na``), with safe names filled in."""
+    cols = [Column(n, k, d) for n, k, d in _FIXED]
+    by = {c.name: c for c in cols}
+    by["split"].values = list(SPLITS)
+    for name in ("rater_id", "task_id", "benchmark_item_id", "record_id", "bundle_id", "started_at", "submitted_at",
+                 "revision", "revisions_submitted"):
+        by[name].required = True
+    by["revision"].minimum = by["revisions_submitted"].minimum = 1
+    by["time_spent_scoring_seconds"].minimum = 0
+    if rubric is not None:
+        conf = rubric.confidence_scale
+        by["confidence_rating"].minimum, by["confidence_rating"].maximum = conf.min, conf.max
+        by["confidence_rating"].choices = _anchor_choices(conf)
+    dims: dict[str, Dimension] = {str(d.field): d for d in rubric.dimensions} if rubric is not None else {}
+    for f in SCORE_FIELDS:
+        dim = dims.get(f)
+        label = f"{dim.id} {dim.label}" if dim else f.replace("_", " ")
+        col = Column(f, "score", f"{label}: the rater's score (empty/null = N/A, see {f}_na).")
+        if dim is not None:
+            col.minimum, col.maximum, col.choices = dim.scale.min, dim.scale.max, _anchor_choices(dim.scale)
+        else:
+            col.minimum, col.maximum = 0, 100
+        cols.append(col)
+    for f in SCORE_FIELDS:
+        dim = dims.get(f)
+        allowed = "" if dim is None or dim.allow_na else " (the rubric does not allow N/A here)"
+        cols.append(Column(f"{f}_na", "boolean", f"True when the rater answered N/A for {f}{allowed}."))
+    names = {fm.id: fm.label for fm in rubric.failure_modes} if rubric is not None else {}
+    for fm in fm_ids:
+        cols.append(Column(f"failure_mode.{fm}", "severity",
+                           f"{fm} {names.get(fm, '')}".strip() + ": severity (none = checked and absent).",
+                           values=list(SEVERITIES)))
+    for fm in fm_ids:
+        cols.append(Column(f"failure_mode_note.{fm}", "text", f"{fm}: the rater's evidence note."))
+    cols += [Column(n, k, d) for n, k, d in _KIND_COLUMNS]
+    by = {c.name: c for c in cols}
+    by["record_kind"].values = ["rating", "cannot_rate"]
+    by["record_kind"].required = True
+    by["cannot_rate_reason"].values = list(CANNOT_RATE_REASONS)
+    cols += [Column("candidate_response_sha256", "string",
+                    "SHA-256 of the response text rated (the text itself is in ratings.jsonl)."),
+             Column("blinding_guess", "string", "The blinding check: the label the rater chose, 'cannot_tell', or "
+                                                "empty when not asked or skipped.")]
+    for col, safe in zip(cols, safe_names([c.name for c in cols]).values(), strict=True):
+        col.safe = safe
+    return cols
+
+
+def _utc(text: str) -> str:
+    """An RFC 3339 time as ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z`` in UTC (what every table holds)."""
+    from datetime import UTC
+
+    return parse_datetime(text).astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def rating_table(result: CollectResult) -> RatingTable:
+    """The typed table of ``result``'s records (the rows of ``ratings.csv``, in its order)."""
+    records = result.records
+    fm_ids = sorted({fm for r in result.ratings for fm in r.failure_mode_annotations})
+    cols = table_columns(fm_ids, result.key.rubric)
+    data: dict[str, list[Any]] = {c.name: [] for c in cols}
+    split_of = {e.task_id: e.split for e in result.key.entries}
+    put = {name: data[name].append for name in data}
+    for r in records:
+        env = r.envelope
+        put["rater_id"](r.rater_id)
+        put["rater_role_or_background"](r.rater_role_or_background)
+        put["task_id"](env.task_id)
+        put["benchmark_item_id"](r.benchmark_item_id)
+        put["split"](split_of.get(env.task_id))
+        put["candidate_response_id"](r.candidate_response_id)
+        put["model_source"](r.model_source)
+        put["clinical_domain_id"](r.clinical_domain_id)
+        put["scenario_type_ids"](list(r.scenario_type_ids))
+        put["revision"](env.revision)
+        put["revisions_submitted"](result.revisions.get((r.rater_id, env.task_id), 1))
+        put["record_id"](env.record_id)
+        put["bundle_id"](env.bundle_id)
+        put["started_at"](_utc(env.started_at))
+        put["submitted_at"](_utc(env.submitted_at))
+        put["time_spent_scoring_seconds"](r.time_spent_scoring_seconds)
+        put["candidate_response_sha256"](hashlib.sha256(r.candidate_response_text.encode("utf-8", "surrogatepass"))
+                                         .hexdigest())
+        put["coordinator_flag"](None if r.coordinator_flag is None else r.coordinator_flag.note)
+        if isinstance(r, RatingRecord):
+            notes = r.clinician_notes
+            put["confidence_rating"](notes.confidence_rating)
+            put["brief_rationale"](notes.brief_rationale)
+            put["best_aspect"](notes.best_aspect)
+            put["main_concern"](notes.main_concern)
+            put["suggested_better_clinical_move"](notes.suggested_better_clinical_move)
+            for f in SCORE_FIELDS:
+                v = getattr(r.scoring, f)
+                put[f](None if v == NA else v)
+                put[f"{f}_na"](v == NA)
+            fm_notes = r.failure_mode_evidence_notes or {}
+            for fm in fm_ids:
+                put[f"failure_mode.{fm}"](r.failure_mode_annotations.get(fm))
+                put[f"failure_mode_note.{fm}"](fm_notes.get(fm))
+            put["record_kind"]("rating")
+            put["cannot_rate_reason"](None)
+            put["cannot_rate_detail"](None)
+            guess = r.blinding_guess
+            put["blinding_guess"](None if guess is None else ("cannot_tell" if guess.label is None else guess.label))
+        else:
+            for name in ("confidence_rating", "brief_rationale", "best_aspect", "main_concern",
+                         "suggested_better_clinical_move", "blinding_guess"):
+                put[name](None)
+            for f in SCORE_FIELDS:
+                put[f](None)
+                put[f"{f}_na"](None)
+            for fm in fm_ids:
+                put[f"failure_mode.{fm}"](None)
+                put[f"failure_mode_note.{fm}"](None)
+            put["record_kind"]("cannot_rate")
+            put["cannot_rate_reason"](r.cannot_rate.reason)
+            put["cannot_rate_detail"](r.cannot_rate.detail)
+    return RatingTable(cols, data, fm_ids)
+
+
+def failure_mode_rows(result: CollectResult) -> dict[str, list[Any]]:
+    """The long table: one row per (rating, failure mode of the catalogue)."""
+    out: dict[str, list[Any]] = {k: [] for k in (
+        "record_id", "rater_id", "task_id", "benchmark_item_id", "model_source", "failure_mode_id", "severity",
+        "severity_rank", "present", "evidence_note", "evidence_spans")}
+    for r in sorted(result.ratings, key=lambda r: (r.rater_id, r.envelope.task_id)):
+        notes = r.failure_mode_evidence_notes or {}
+        spans = r.failure_mode_evidence_spans or {}
+        for fm, severity in sorted(r.failure_mode_annotations.items()):
+            out["record_id"].append(r.envelope.record_id)
+            out["rater_id"].append(r.rater_id)
+            out["task_id"].append(r.envelope.task_id)
+            out["benchmark_item_id"].append(r.benchmark_item_id)
+            out["model_source"].append(r.model_source)
+            out["failure_mode_id"].append(fm)
+            out["severity"].append(severity)
+            out["severity_rank"].append(SEVERITY_RANK[severity])
+            out["present"].append(severity != "none")
+            out["evidence_note"].append(notes.get(fm))
+            out["evidence_spans"].append(len(spans.get(fm, [])))
+    return out
+
+
+FM_COLUMNS: list[tuple[str, Kind, str]] = [
+    ("record_id", "string", "The rating record (ratings.parquet record_id)."),
+    ("rater_id", "string", "The rater."),
+    ("task_id", "string", "The task rated."),
+    ("benchmark_item_id", "string", "The benchmark item."),
+    ("model_source", "string", "The model (unblinded)."),
+    ("failure_mode_id", "string", "The failure mode of the rubric's catalogue (WM-FM-...)."),
+    ("severity", "severity", "Its severity in this rating (none = checked and absent)."),
+    ("severity_rank", "integer", "The severity as a number: 0 none, 1 minor, 2 moderate, 3 major, 4 critical."),
+    ("present", "boolean", "True when the severity is above none."),
+    ("evidence_note", "text", "The rater's evidence note for this failure mode."),
+    ("evidence_spans", "integer", "How many evidence spans the rater selected in the response."),
+]
+
+
+# ---------------------------------------------------------------------------------------------- parquet
+
+PARQUET_NAME = "ratings.parquet"
+FM_PARQUET_NAME = "failure_modes.parquet"
+PYARROW_HINT = ('ratings.parquet and failure_modes.parquet were not written: they need pyarrow, part of the '
+                'analysis extra (pip install "wmcdp-desktop[analysis]"); ratings.csv and ratings.jsonl hold the '
+                "same ratings")
+
+
+def have_pyarrow() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pyarrow") is not None
+
+
+def _arrow_type(kind: Kind) -> Any:
+    import pyarrow as pa
+
+    return {
+        "string": pa.string(), "text": pa.string(), "choice": pa.string(), "integer": pa.int32(),
+        "boolean": pa.bool_(), "datetime": pa.timestamp("us", tz="UTC"), "list": pa.list_(pa.string()),
+        "score": pa.int16(), "severity": pa.dictionary(pa.int8(), pa.string()),
+    }[kind]
+
+
+def _arrow_array(kind: Kind, values: list[Any]) -> Any:
+    import pyarrow as pa
+
+    if kind == "severity":
+        ranks = pa.array([None if v is None else SEVERITY_RANK[v] for v in values], pa.int8())
+        return pa.DictionaryArray.from_arrays(ranks, pa.array(list(SEVERITIES), pa.string()))
+    if kind == "datetime":
+        return pa.array([None if v is None else parse_datetime(v) for v in values], pa.timestamp("us", tz="UTC"))
+    return pa.array(values, _arrow_type(kind))
+
+
+def parquet_bytes(columns: Sequence[Column], data: dict[str, list[Any]], *, title: str) -> bytes:
+    """A Parquet file of ``data`` (safe names; each field's metadata keeps its original name and meaning)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    fields, arrays = [], []
+    for col in columns:
+        arr = _arrow_array(col.kind, data[col.name])
+        fields.append(pa.field(col.safe, arr.type, metadata={"wmcdp:name": col.name, "description": col.description}))
+        arrays.append(arr)
+    table = pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata={"wmcdp:table": title}))
+    sink = pa.BufferOutputStream()
+    # No creation time or library version in the footer beyond pyarrow's own "created_by": same data, same bytes.
+    pq.write_table(table, sink, compression="zstd", use_dictionary=True, write_statistics=True)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def fm_columns() -> list[Column]:
+    cols = [Column(n, k, d) for n, k, d in FM_COLUMNS]
+    cols[6].values = list(SEVERITIES)
+    for col in cols:
+        col.safe = col.name
+    return cols
+
+
+# ---------------------------------------------------------------------------------------------- codebook
+
+_FRICTIONLESS = {"string": "string", "text": "string", "choice": "string", "integer": "integer",
+                 "boolean": "boolean", "datetime": "datetime", "list": "string", "score": "integer",
+                 "severity": "string"}
+
+
+def _schema_fields(columns: Sequence[Column], *, names: str, csv: bool) -> list[dict[str, Any]]:
+    out = []
+    for col in columns:
+        if csv and col.name.endswith("_na") and col.kind == "boolean":
+            continue  # ratings.csv writes N/A in the score column itself
+        if csv and col.name in ("candidate_response_sha256", "blinding_guess"):
+            continue
+        kind = "array" if col.kind == "list" and not csv else _FRICTIONLESS[col.kind]
+        f: dict[str, Any] = {"name": col.safe if names == "safe" else col.name, "type": kind,
+                             "description": col.description}
+        if names != "safe" and col.safe != col.name:
+            f["x-r-name"] = col.safe
+        elif names == "safe" and col.safe != col.name:
+            f["x-original-name"] = col.name
+        constraints: dict[str, Any] = {}
+        if col.values:
+            constraints["enum"] = col.values
+        if col.minimum is not None:
+            constraints["minimum"] = col.minimum
+        if col.maximum is not None:
+            constraints["maximum"] = col.maximum
+        if col.required and not csv:
+            constraints["required"] = True
+        if constraints:
+            f["constraints"] = constraints
+        if col.kind == "datetime":
+            f["format"] = "any"
+        if col.kind == "list" and csv:
+            f["description"] += " Separated by ';'."
+        if col.kind == "score" and csv:
+            f["missingValues"] = ["", NA]
+        out.append(f)
+    return out
+
+
+_MEDIATYPES = {"jsonl": "application/x-ndjson", "json": "application/json", "csv": "text/csv"}
+
+
+def datapackage(table: RatingTable, files: dict[str, str], *, csv_names: str, study_id: str) -> dict[str, Any]:
+    """The Frictionless Data package describing every output table (``files``: name -> sha256)."""
+    resources: list[dict[str, Any]] = []
+    if "ratings.csv" in files:
+        resources.append({
+            "name": "ratings-csv", "path": "ratings.csv", "profile": "tabular-data-resource", "format": "csv",
+            "mediatype": "text/csv", "encoding": "utf-8", "hash": f"sha256:{files['ratings.csv']}",
+            "description": "One row per collected record (rating or cannot_rate); scores are numbers or N/A.",
+            "dialect": {"delimiter": ",", "lineTerminator": "\n", "quoteChar": '"', "doubleQuote": True},
+            "schema": {"fields": _schema_fields(table.columns, names=csv_names, csv=True), "missingValues": [""],
+                       "primaryKey": ["record_id"]},
+        })
+    if PARQUET_NAME in files:
+        resources.append({
+            "name": "ratings-parquet", "path": PARQUET_NAME, "profile": "tabular-data-resource", "format": "parquet",
+            "mediatype": "application/vnd.apache.parquet", "hash": f"sha256:{files[PARQUET_NAME]}",
+            "description": "The same records, typed: scores as integers (null = N/A, see <score>_na), timestamps "
+                           "in UTC, failure-mode severities as a categorical; R/REDCap-safe column names.",
+            "schema": {"fields": _schema_fields(table.columns, names="safe", csv=False), "missingValues": [""],
+                       "primaryKey": ["record_id"]},
+        })
+    if FM_PARQUET_NAME in files:
+        resources.append({
+            "name": "failure-modes-parquet", "path": FM_PARQUET_NAME, "profile": "tabular-data-resource",
+            "format": "parquet", "mediatype": "application/vnd.apache.parquet",
+            "hash": f"sha256:{files[FM_PARQUET_NAME]}",
+            "description": "One row per rating x failure mode of the catalogue (long format).",
+            "schema": {"fields": _schema_fields(fm_columns(), names="safe", csv=False), "missingValues": [""],
+                       "primaryKey": ["record_id", "failure_mode_id"]},
+        })
+    for name, what in (("ratings.jsonl", "One full record per line (schemas/rating-record.schema.json and "
+                                         "cannot-rate-record.schema.json), response texts included."),
+                       ("summary.json", "Counts per rater and per model (medians are always numbers with a "
+                                        "decimal point)."),
+                       ("collect-report.json", "Every problem, history, duplicate, conflict, unknown and unrated "
+                                               "task, cannot-rate answer and flag; the sha256 of every output."),
+                       ("redcap-data-dictionary.csv", "REDCap data dictionary (form 'ratings'); import it first."),
+                       ("redcap-import.csv", "The records, coded for REDCap (import after the dictionary).")):
+        if name in files:
+            resources.append({"name": name.replace(".", "-").replace("_", "-"), "path": name, "type": "file",
+                              "mediatype": _MEDIATYPES[name.rsplit(".", 1)[1]], "hash": f"sha256:{files[name]}",
+                              "description": what})
+    return {
+        "profile": "data-package",
+        "name": _snake(study_id).replace("_", "-") + "-ratings" if study_id else "wmcdp-ratings",
+        "title": f"WM-CDP collected ratings, study {study_id}",
+        "description": "Written by wmcdp results collect. Column meanings, types, allowed values and missing "
+                       "values per table; x-r-name gives each ratings.csv column's R/REDCap-safe name (the "
+                       "names of the Parquet files and of REDCap).",
+        "resources": resources,
+        "x-name-mapping": {c.name: c.safe for c in table.columns},
+    }
+
+
+# ---------------------------------------------------------------------------------------------- REDCap
+
+_REDCAP_REASON_CODES = {reason: i for i, reason in enumerate(CANNOT_RATE_REASONS, start=1)}
+_REDCAP_KIND_CODES = {"rating": 1, "cannot_rate": 2}
+_SPLIT_CODES = {s: i for i, s in enumerate(SPLITS, start=1)}
+
+
+def _choices_text(choices: Sequence[tuple[int | str, str]]) -> str:
+    return " | ".join(f"{code}, {label.replace('|', '/').replace(',', ';')}" for code, label in choices)
+
+
+def redcap_order(columns: Sequence[Column]) -> list[Column]:
+    """record_id first (REDCap's record identifier), then the others in table order."""
+    first = [c for c in columns if c.name == "record_id"]
+    return first + [c for c in columns if c.name != "record_id"]
+
+
+def redcap_dictionary(table: RatingTable) -> str:
+    """The REDCap data dictionary (CSV, the 18 standard columns) of ``ratings``."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(REDCAP_COLUMNS)
+    for col in redcap_order(table.columns):
+        field_type, choices, validation, lo, hi = "text", "", "", "", ""
+        if col.kind == "score" and col.choices:
+            field_type, choices = "radio", _choices_text(col.choices)
+        elif col.kind in ("score", "integer"):
+            validation = "integer"
+            lo = "" if col.minimum is None else str(col.minimum)
+            hi = "" if col.maximum is None else str(col.maximum)
+            if col.name == "confidence_rating" and col.choices:
+                field_type, choices, validation, lo, hi = "radio", _choices_text(col.choices), "", "", ""
+        elif col.kind == "boolean":
+            field_type = "yesno"
+        elif col.kind == "datetime":
+            validation = "datetime_seconds_ymd"
+        elif col.kind == "severity":
+            field_type, choices = "radio", _choices_text([(SEVERITY_RANK[s], s) for s in SEVERITIES])
+        elif col.kind == "text":
+            field_type = "notes"
+        elif col.name == "record_kind":
+            field_type, choices = "radio", _choices_text([(c, k) for k, c in _REDCAP_KIND_CODES.items()])
+        elif col.name == "cannot_rate_reason":
+            field_type, choices = "dropdown", _choices_text([(c, r) for r, c in _REDCAP_REASON_CODES.items()])
+        elif col.name == "split":
+            field_type, choices = "dropdown", _choices_text([(c, s) for s, c in _SPLIT_CODES.items()])
+        label = col.description.split(":")[0] if col.kind in ("score", "severity") else col.name.replace("_", " ")
+        writer.writerow([col.safe, REDCAP_FORM, "", field_type, label, choices, col.description[:500], validation,
+                         lo, hi, "", "", "y" if col.name == "record_id" else "", "", "", "", "", ""])
+    return buf.getvalue()
+
+
+def _redcap_value(col: Column, value: Any) -> str:
+    if value is None:
+        return ""
+    if col.kind == "boolean":
+        return "1" if value else "0"
+    if col.kind == "datetime":
+        return str(value)[:19].replace("T", " ")
+    if col.kind == "severity":
+        return str(SEVERITY_RANK[value])
+    if col.kind == "list":
+        return ";".join(value)
+    if col.name == "record_kind":
+        return str(_REDCAP_KIND_CODES[value])
+    if col.name == "cannot_rate_reason":
+        return str(_REDCAP_REASON_CODES[value])
+    if col.name == "split":
+        return str(_SPLIT_CODES[value])
+    return str(value)
+
+
+def redcap_import(table: RatingTable) -> str:
+    """The records coded as the dictionary says (one row per record, REDCap's field names as the header)."""
+    cols = redcap_order(table.columns)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([c.safe for c in cols])
+    for i in range(table.rows):
+        writer.writerow([_redcap_value(c, table.data[c.name][i]) for c in cols])
+    return buf.getvalue()
+
+
+def json_text(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
