@@ -8,6 +8,7 @@ stops the command with a :class:`DocumentError` naming the file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -61,7 +62,8 @@ class Dataset:
     """Active time on the task, NaN when not given."""
     submitted: FloatArray
     """Submission time as POSIX seconds (orders a rater's work for drift)."""
-    rationale: list[str]
+    rationale: Sequence[str]
+    """Per rating: the brief rationale (read where it is looked at when it comes from ratings.parquet)."""
     blinding_guess: list[str | None] = field(default_factory=list)
     """Per rating: the blinding-check label chosen, ``""`` for "I can't tell", None when not answered."""
     gold_target: BoolArray | None = None
@@ -353,17 +355,30 @@ def _data_notes(ds: Dataset) -> None:
 
 
 def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgress | None = None) -> Dataset:
-    """Read everything ``wmcdp report`` needs, with the garbage collector paused (30,000 records and 5,000
-    items read in 4.3-6.1 s instead of 5.8-7.2 s, docs/PERFORMANCE.md). ``progress`` hears how many lines
-    of ``ratings.jsonl`` are read (stage ``Reading ratings``). A file without ratings is refused before the
-    study's items are read.
-    """
+    """Read everything ``wmcdp report`` needs. The ratings come from ``ratings.parquet`` when ``collect`` wrote
+    it (checked against the SHA-256 in ``collect-report.json``; :mod:`~wmcdp_desktop.analysis.collected_parquet`),
+    else from ``ratings.jsonl``, each line validated again (slower; a note says so). ``progress`` hears how far
+    the reading is (stage ``Reading ratings``). A file without ratings is refused before the study's items are
+    read."""
     study, rubric = load_study_and_rubric(study_dir)
+    if (collected_dir / "ratings.parquet").is_file():
+        from wmcdp_desktop.analysis.collected_parquet import dataset_from_parquet, verified_bytes
+
+        verified_bytes(collected_dir)  # a changed file is refused before the study's items are read
+        items, notes = load_items(study_dir)
+        gold = load_gold_responses(study_dir, items, notes)
+        ds = dataset_from_parquet(collected_dir, rubric, study, items, notes, gold, progress)
+        if ds.records_read == 0:
+            raise DocumentError.single(str(collected_dir / "ratings.parquet"), "holds no ratings")
+        return ds
     reading = None if progress is None else partial(progress, "Reading ratings")
     found = read_rating_rows(collected_dir, rubric, reading)
     if found.lines == 0:
         raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
     items, notes = load_items(study_dir)
+    notes.insert(0, Note("data", "ratings.parquet was not found (collected without pyarrow, or by an older wmcdp): "
+                                 "the ratings were read from ratings.jsonl, every line validated again (slow on big "
+                                 "studies). Run `wmcdp results collect` with the analysis extra installed to get it."))
     gold = load_gold_responses(study_dir, items, notes)
     return dataset_from_rows(found.rows, rubric, study, items, notes, found.problems, found.lines, gold,
                              excluded=found.excluded, cannot_rate=found.cannot_rate)

@@ -96,7 +96,7 @@ def _disagreements(ds: Dataset) -> Table:
                 ds.task_ids[t], ds.item_ids[ds.item[r]],
                 ds.model_ids[ds.model[r]] if ds.model[r] >= 0 else "", ds.rater_ids[ds.rater[r]],
                 *["N/A" if ds.na[r, d] else int(ds.scores[r, d]) for d in range(ds.scores.shape[1])],
-                ds.rationale[r]])
+                ds.rationale[int(r)]])
     return table
 
 
