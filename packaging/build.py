@@ -32,7 +32,7 @@ SPEC = HERE / "wmcdp.spec"
 SHIPPED = ["PySide6-Essentials", "shiboken6", "pydantic", "pydantic-core", "annotated-types",
            "typing-extensions", "typing-inspection", "platformdirs", "filelock", "pyinstaller"]
 SHIPPED_WITH_ANALYSIS = ["numpy", "scipy", "matplotlib", "krippendorff", "contourpy", "cycler", "fonttools",
-                         "kiwisolver", "packaging", "pillow", "pyparsing", "python-dateutil"]
+                         "kiwisolver", "packaging", "pillow", "pyparsing", "python-dateutil", "pyarrow"]
 LICENSE_NAME = re.compile(r"(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)
 
 

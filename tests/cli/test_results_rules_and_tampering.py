@@ -122,6 +122,9 @@ def test_a_309_digit_number_is_refused_cleanly_everywhere(
     line["time_spent_scoring_seconds" if field == "seconds" else "scoring"] = (
         10**308 if field == "seconds" else {**line["scoring"], "overall_clinical_judgment_score": 10**308})
     (merged / "ratings.jsonl").write_text("\n".join([json.dumps(line), *lines[1:]]) + "\n")
+    # the report reads the collected ratings.parquet when there is one (checked against its SHA-256): without
+    # it, it validates the edited JSON lines again
+    (merged / "ratings.parquet").unlink(missing_ok=True)
     code, _, text = run(capsys, "report", merged, "--study", tmp_path / "study", "--out", tmp_path / "report", "--no-charts")
     assert code in (0, 1) and "Traceback" not in text
     assert "1 invalid record(s) were left out" in text
@@ -291,6 +294,6 @@ def test_collect_outputs_are_owner_only(study: Study, capsys: pytest.CaptureFixt
     finally:
         os.umask(old)
     assert code == 0, messages(result)
-    for path in (study.root / "merged").iterdir():
-        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    for path in (study.root / "merged").rglob("*"):
+        assert stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600), path
     assert stat.S_IMODE(study.key.stat().st_mode) == 0o600

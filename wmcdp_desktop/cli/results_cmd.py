@@ -28,6 +28,7 @@ from wmcdp_desktop.core.coordinator.collect import (
     summarise,
     write_outputs,
 )
+from wmcdp_desktop.core.coordinator.export_cache import load_cache
 from wmcdp_desktop.core.coordinator.export_checks import read_receipts, receipt_problems, replay_problems
 from wmcdp_desktop.core.coordinator.results_against_bundles import bundle_problems, open_bundles
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, is_zip_path, read_records
@@ -239,11 +240,13 @@ def _print_chains(exports: list[ExportRead], problems: list[Problem], receipts_c
 def _collect(args: argparse.Namespace) -> int:
     key = read_key(args.key)
     receipts, receipts_source, bad_lines = _receipts(args, [])
+    known, cache_problems = load_cache(args.out)
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
         result = collect(
             args.exports, key, progress=bar, key_source=str(args.key), receipts=receipts,
-            receipts_source=receipts_source, seen=read_ledger(args.out),
+            receipts_source=receipts_source, seen=read_ledger(args.out), known=known,
         )
+    bad_lines = [*cache_problems, *bad_lines]
     if bad_lines:
         result.problems[:0] = bad_lines
         result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
@@ -267,13 +270,20 @@ def _collect(args: argparse.Namespace) -> int:
                 "tasks_every_rater_could_not_rate": report["tasks_every_rater_could_not_rate"],
                 "flagged": len(report["flagged"]),
                 "parquet": report.get("parquet") or "written",
+                "exports_read": [k.file for k in result.read],
+                "exports_already_collected": result.already_collected,
+                "exports_in_collection": len(report["exports"]),
                 "summary": result.summary,
             }
         )
         return EXIT_OK if result.ok else EXIT_INVALID
     print_problems(result.problems, f"{len(result.problems)} problem(s):")
+    if known or result.already_collected:
+        print(f"{len(result.read)} new export(s) read; {len(known)} collected earlier into {args.out}"
+              + (f"; already collected, not counted twice: {', '.join(result.already_collected)}"
+                 if result.already_collected else "") + ".")
     print(
-        f"{len(result.ratings)} rating(s) from {len(args.exports)} export(s): "
+        f"{len(result.ratings)} rating(s) from {len(report['exports'])} export(s): "
         f"{len(report['history'])} revised, {len(report['duplicates'])} duplicate(s), "
         f"{len(report['conflicts'])} conflict(s), {len(report['unknown_tasks'])} for unknown tasks, "
         f"{len(report['tasks_nobody_rated'])} task(s) nobody rated."

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes
+from wmcdp_desktop.core.coordinator.export_cache import KnownExport, canonical_order, file_sha256, write_cache
 from wmcdp_desktop.core.coordinator.export_checks import (
     ChainSummary,
     ledger_entry,
@@ -106,6 +107,10 @@ class CollectResult:
     problems: list[Problem] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
+    read: list[KnownExport] = field(default_factory=list)
+    """The exports read from their zips in this run (:func:`write_outputs` records them for the next run)."""
+    already_collected: list[str] = field(default_factory=list)
+    """Exports given again whose zip an earlier run into the same folder already read (not counted twice)."""
 
     @property
     def ok(self) -> bool:
@@ -168,11 +173,13 @@ def collect(
     receipts: Mapping[str, set[str]] | None = None,
     receipts_source: str = "receipts",
     seen: Ledger | None = None,
+    known: dict[str, KnownExport] | None = None,
 ) -> CollectResult:
     """Read, check, merge and unblind the exports (the steps of this module's description).
 
     ``receipts``: rater id -> receipt codes the raters sent (``export_checks.read_receipts``); ``seen``:
-    the chains an earlier run saw (:func:`read_ledger`)."""
+    the chains an earlier run saw (:func:`read_ledger`); ``known``: the exports an earlier run into the same
+    folder recorded (``export_cache.load_cache``), merged with those given."""
     problems: list[Problem] = []
     if key.rubric is None:
         problems.append(Problem(
@@ -181,7 +188,9 @@ def collect(
             "checked against the rubric, nor response texts against the tasks; run `wmcdp bundle build` again "
             "with the same study and seed to refresh the key (the bundles come out byte-identical)",
         ))
-    records, exports_report, chains = _read_exports(exports, key, problems, progress)
+    read: list[KnownExport] = []
+    already: list[str] = []
+    records, exports_report, chains = _read_exports(exports, key, problems, progress, known or {}, read, already)
     trust = _Trust({c.label for c in chains})
     problems += replay_problems(chains)
     if seen:
@@ -224,7 +233,7 @@ def collect(
     }
     result = CollectResult(
         key=key, ratings=merged.ratings, revisions=merged.revisions, cannot_rate=merged.cannot_rate,
-        problems=problems, report=report,
+        problems=problems, report=report, read=read, already_collected=already,
     )
     result.summary = summarise(result)
     return result
@@ -282,19 +291,37 @@ def _rule_abiding(records: list[ReadRecord], key: UnblindingKey, problems: list[
 
 
 def _read_exports(
-    exports: list[Path], key: UnblindingKey, problems: list[Problem], progress: Callable[[int, int], None] | None
+    exports: list[Path], key: UnblindingKey, problems: list[Problem], progress: Callable[[int, int], None] | None,
+    known: dict[str, KnownExport], read: list[KnownExport], already: list[str],
 ) -> tuple[list[ReadRecord], list[dict[str, Any]], list[ChainSummary]]:
-    """The records of every usable export, a line of the report per export, and the audit chains that hold."""
+    """The records of every usable export (those given and those ``known`` from an earlier run into the same
+    folder), a line of the report per export, and the audit chains that hold. A zip whose SHA-256 is known is
+    not read again (its path goes to ``already``); those read go to ``read``."""
     records: list[ReadRecord] = []
     exports_report: list[dict[str, Any]] = []
     chains: list[ChainSummary] = []
+    every = dict(known)
     for done, path in enumerate(exports, start=1):
         path = Path(path)
         if path.is_dir():
             problems.append(Problem(str(path), "", "is a folder; give the results export zip the rater sent"))
             exports_report.append({"file": str(path), "ok": False, "records": 0})
             continue
-        export = read_export(path)
+        try:
+            sha = file_sha256(path)
+        except OSError as exc:
+            problems.append(Problem(str(path), "", f"cannot be read ({exc.strerror or exc})"))
+            exports_report.append({"file": str(path), "ok": False, "records": 0})
+            continue
+        if sha in every:
+            already.append(str(path))
+            continue
+        every[sha] = KnownExport(str(path), sha, read_export(path), cached=False)
+        read.append(every[sha])
+        if progress is not None:
+            progress(done, len(exports))
+    for item in canonical_order(list(every.values())):
+        export = item.export
         export_problems, usable = _match_key(export, key)
         export_problems[:0] = export.problems
         problems.extend(export_problems)
@@ -305,7 +332,8 @@ def _read_exports(
         manifest = export.manifest
         exports_report.append(
             {
-                "file": str(path),
+                "file": item.file,
+                "sha256": item.sha256,
                 "label": export.label,
                 "rater_id": manifest.rater_id if manifest else None,
                 "bundle_id": manifest.bundle_id if manifest else None,
@@ -315,8 +343,6 @@ def _read_exports(
                 "ok": not export_problems,
             }
         )
-        if progress is not None:
-            progress(done, len(exports))
     return records, exports_report, chains
 
 
@@ -764,6 +790,7 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
     result.report["outputs"] = dict(sorted(hashes.items()))
     result.report["csv_names"] = names
     data["collect-report.json"] = dumps_canonical(result.report).encode("utf-8")
+    write_cache(out_dir, result.read)
     paths = []
     for name, blob in data.items():
         # owner-only whatever the umask: these files name the models (unblinded), like the key
