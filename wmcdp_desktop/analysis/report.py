@@ -79,16 +79,20 @@ def _disagreements(ds: Dataset) -> Table:
         "raters' own words help tell a rubric ambiguity from a misreading.")
     if ds.n == 0 or len(ds.rater_ids) < 2:
         return table
-    nt = len(ds.task_ids)
-    cube = np.full((len(ds.rater_ids), nt, ds.scores.shape[1]), np.nan)
-    cube[ds.rater, ds.task] = ds.scores
-    has = ~np.isnan(cube)
-    hi = np.where(has, cube, -np.inf).max(axis=0)
-    lo = np.where(has, cube, np.inf).min(axis=0)
-    valid = has.sum(axis=0) >= 2
+    # Per task and dimension: the highest and lowest score and how many there are (one sort, no
+    # raters x tasks cube: 200 raters x 333,000 tasks x 8 would be 4 GB).
+    order = np.argsort(ds.task, kind="stable")
+    tasks_sorted = ds.task[order]
+    starts = np.flatnonzero(np.r_[True, tasks_sorted[1:] != tasks_sorted[:-1]])
+    sc = ds.scores[order]
+    has = ~np.isnan(sc)
+    hi = np.maximum.reduceat(np.where(has, sc, -np.inf), starts, axis=0)
+    lo = np.minimum.reduceat(np.where(has, sc, np.inf), starts, axis=0)
+    valid = np.add.reduceat(has.astype(np.int64), starts, axis=0) >= 2
     spread = np.where(valid, hi - lo, 0.0)
     k = valid.sum(axis=1)
-    score = np.where(k > 0, spread.sum(axis=1) / np.maximum(k, 1), -1)
+    score = np.full(len(ds.task_ids), -1.0)
+    score[tasks_sorted[starts]] = np.where(k > 0, spread.sum(axis=1) / np.maximum(k, 1), -1)
     top = [t for t in np.argsort(-score, kind="stable")[:TOP_DISAGREEMENTS] if score[t] > 0]
     for t in top:
         for r in np.flatnonzero(ds.task == t):

@@ -47,16 +47,29 @@ def analyse_unrated(ds: Dataset) -> UnratedResults:
         counts = table.setdefault(key, {"ratings": 0, "cannot_rate": 0, "flagged": 0})
         counts[what] += 1
 
-    for r in range(ds.n):
-        rater, task = ds.rater_ids[ds.rater[r]], ds.task_ids[ds.task[r]]
-        bump(per_rater, rater, "ratings")
-        bump(per_task, task, "ratings")
-        task_item[task] = ds.item_ids[ds.item[r]]
-        if ds.model[r] >= 0:
-            task_model[task] = ds.model_ids[ds.model[r]]
-        if flagged_rating[r]:
-            bump(per_rater, rater, "flagged")
-            bump(per_task, task, "flagged")
+    # Ratings and flags counted per rater and per task with bincounts (no loop over a million ratings); only
+    # the tasks a table lists (a "cannot rate" or a flag) get an entry.
+    n_r, n_t = len(ds.rater_ids), len(ds.task_ids)
+    rater_n = np.bincount(ds.rater, minlength=n_r)
+    rater_f = np.bincount(ds.rater, weights=flagged_rating, minlength=n_r).astype(np.int64)
+    for r, rater in enumerate(ds.rater_ids):
+        if rater_n[r]:
+            per_rater[rater] = {"ratings": int(rater_n[r]), "cannot_rate": 0, "flagged": int(rater_f[r])}
+    task_n = np.bincount(ds.task, minlength=n_t)
+    task_f = np.bincount(ds.task, weights=flagged_rating, minlength=n_t).astype(np.int64)
+    listed = set(np.flatnonzero(task_f).tolist()) | {t for t, name in enumerate(ds.task_ids)
+                                                     if name in {c.task_id for c in ds.cannot_rate}}
+    first = np.full(n_t, -1, np.int64)
+    present, first_row = np.unique(ds.task, return_index=True)
+    first[present] = first_row
+    for t in sorted(listed):
+        task = ds.task_ids[t]
+        per_task[task] = {"ratings": int(task_n[t]), "cannot_rate": 0, "flagged": int(task_f[t])}
+        r = int(first[t])
+        if r >= 0:
+            task_item[task] = ds.item_ids[ds.item[r]]
+            if ds.model[r] >= 0:
+                task_model[task] = ds.model_ids[ds.model[r]]
     for c in ds.cannot_rate:
         bump(per_rater, c.rater_id, "cannot_rate")
         bump(per_task, c.task_id, "cannot_rate")
