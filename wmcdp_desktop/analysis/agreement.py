@@ -37,8 +37,8 @@ from wmcdp_desktop.analysis.common import (
     fnum,
     no_progress,
 )
+from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.analysis.intervals import scope_text, shuffles, sum_rows, two_way_interval
-from wmcdp_desktop.analysis.loading import Dataset
 from wmcdp_desktop.core.models.common import SEVERITIES
 
 Level = Literal["nominal", "ordinal", "interval"]

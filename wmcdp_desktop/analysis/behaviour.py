@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wmcdp_desktop.analysis.common import FloatArray, Note, Table, fnum, group_index
-from wmcdp_desktop.analysis.loading import Dataset
+from wmcdp_desktop.analysis.dataset import Dataset
 
 STRAIGHT_MIN_SCORED = 6
 """A rating counts as straight-lined when at least this many dimensions got a number and all are equal."""

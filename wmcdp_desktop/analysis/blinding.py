@@ -34,7 +34,7 @@ import math
 from dataclasses import dataclass, field
 
 from wmcdp_desktop.analysis.common import Note, Table
-from wmcdp_desktop.analysis.loading import Dataset
+from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.analysis.rating_rows import CANNOT_TELL
 
 INTRO = (

@@ -21,7 +21,7 @@ from typing import Any, overload
 import numpy as np
 
 from wmcdp_desktop.analysis.common import Note, StageProgress
-from wmcdp_desktop.analysis.loading import Dataset, GoldResponses, _data_notes
+from wmcdp_desktop.analysis.dataset import Dataset, GoldResponses, _data_notes
 from wmcdp_desktop.analysis.rating_rows import MAX_LINES_WITH_PROBLEMS, CannotRateRow, text_digest
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wmcdp_desktop.analysis.common import IntArray, Note, Table
-from wmcdp_desktop.analysis.loading import Dataset
+from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.core.models.rubric import Dimension
 from wmcdp_desktop.core.verdicts import scale_bands
 

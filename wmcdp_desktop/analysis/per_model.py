@@ -24,8 +24,8 @@ from wmcdp_desktop.analysis.common import (
     holm,
     no_progress,
 )
+from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.analysis.intervals import MIN_ITEMS, Shuffles, scope_text, shuffles, two_way_interval
-from wmcdp_desktop.analysis.loading import Dataset
 from wmcdp_desktop.core.models.common import SEVERITIES
 
 
@@ -60,6 +60,17 @@ def _cells(ds: Dataset, rows: IntArray, sh: Shuffles, weight: FloatArray | None 
     sums = np.bincount(flat, weights=(np.where(ok, sc, 0.0) * w[:, None]).ravel(), minlength=n_c * n_d)
     counts = np.bincount(flat, weights=(ok * w[:, None]).ravel(), minlength=n_c * n_d)
     return _Cells(sums.reshape(n_c, n_d).astype(np.float64), counts.reshape(n_c, n_d).astype(np.float64))
+
+
+def _item_sums(ds: Dataset, rows: IntArray) -> _Cells:
+    """Per item and dimension: sum and count of the scores of ``rows`` (N/A left out)."""
+    n_i, n_d = len(ds.item_ids), len(ds.dimensions)
+    sc = ds.scores[rows]
+    ok = ~np.isnan(sc)
+    flat = (ds.item[rows][:, None] * n_d + np.arange(n_d)[None, :]).ravel()
+    sums = np.bincount(flat, weights=np.where(ok, sc, 0.0).ravel(), minlength=n_i * n_d)
+    counts = np.bincount(flat, weights=ok.ravel().astype(np.float64), minlength=n_i * n_d)
+    return _Cells(sums.reshape(n_i, n_d).astype(np.float64), counts.reshape(n_i, n_d).astype(np.float64))
 
 
 def _per_item(sh: Shuffles, values: FloatArray, n_items: int) -> FloatArray:
@@ -171,11 +182,16 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
 
     sh = shuffles(ds.item, ds.rater, len(ds.rater_ids), seed, 0 if fixed_raters else b)
     cells: dict[int, _Cells] = {}
+    by_item: dict[int, _Cells] = {}
     rating_weight = ds.item_weight()[ds.item]
     for m, name in enumerate(ds.model_ids):
         rows = np.flatnonzero(ds.model == m)
-        cell = cells[m] = _cells(ds, rows, sh)
-        wcell = _cells(ds, rows, sh, rating_weight)
+        # Per item (items x dims) for the point estimates; per (item, rater) cell only for the intervals: at a
+        # million ratings the cells of every model would take over a GB (docs/ANALYSIS.md, "At scale").
+        item_sums = by_item[m] = _item_sums(ds, rows)
+        if b > 0:
+            cell = cells[m] = _cells(ds, rows, sh)
+            wcell = _cells(ds, rows, sh, rating_weight)
         items_any = np.unique(ds.item[rows])
         if items_any.size < MIN_ITEMS:
             notes.append(Note("models", f"Model {name} was rated on {items_any.size} item(s): its means are "
@@ -185,7 +201,7 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         for d, dim in enumerate(dims):
             vals = sc[:, d][~np.isnan(sc[:, d])]
             n_na = int(ds.na[rows, d].sum())
-            n_items_d = int((_per_item(sh, cell.counts[:, d], n_items) > 0).sum())
+            n_items_d = int((item_sums.counts[:, d] > 0).sum())
             lo = hi = wmean = wlo = whi = None
             note: str | None
             if vals.size == 0:
@@ -193,7 +209,8 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
                 note = "no scores (all N/A)" if n_na else "no ratings"
             else:
                 mean, med = float(vals.mean()), float(np.median(vals))
-                wmean = float(wcell.sums[:, d].sum() / wcell.counts[:, d].sum())
+                w = rating_weight[rows][~np.isnan(sc[:, d])]
+                wmean = float((vals * w).sum() / w.sum())
                 note = None
                 if b > 0:
                     lo, hi, note = _mean_interval(cell.sums[:, d], cell.counts[:, d], sh, n_items, fixed_raters)
@@ -224,7 +241,7 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         dist_t.rows.append([name, n_r, *[int(c) for c in counts], int(ds.na[rows, -1].sum()),
                             *[(float(c) / total if total else None) for c in counts]])
 
-    _paired(ds, cells, sh, b, fixed_raters, pair_t, notes)
+    _paired(ds, by_item, cells, sh, b, fixed_raters, pair_t, notes)
     slice_t = _slices(ds, sh, b, fixed_raters, scope)
     progress(1)
     return ModelResults([scores_t, fm_t, dist_t, pair_t, slice_t], notes, profile, fm_present)
@@ -317,8 +334,8 @@ def wilcoxon_p(diff: FloatArray) -> float | None:
     return fnum(res.pvalue)
 
 
-def _paired(ds: Dataset, cells: dict[int, _Cells], sh: Shuffles, b: int, fixed_raters: bool, table: Table,
-            notes: list[Note]) -> None:
+def _paired(ds: Dataset, by_item: dict[int, _Cells], cells: dict[int, _Cells], sh: Shuffles, b: int,
+            fixed_raters: bool, table: Table, notes: list[Note]) -> None:
     dims = ds.dimensions
     if len(ds.model_ids) < 2:
         notes.append(Note("models", "Only one model in the data: no paired comparison between models."))
@@ -326,11 +343,9 @@ def _paired(ds: Dataset, cells: dict[int, _Cells], sh: Shuffles, b: int, fixed_r
     start = len(table.rows)
     pvals: list[float | None] = []
     for ma, mb in combinations(range(len(ds.model_ids)), 2):
-        ca_, cb_ = cells[ma], cells[mb]
         name_a, name_b = ds.model_ids[ma], ds.model_ids[mb]
         n_items = len(ds.item_ids)
-        per_item = [np.stack([_per_item(sh, x[:, d], n_items) for d in range(len(dims))], axis=1)
-                    for x in (ca_.sums, ca_.counts, cb_.sums, cb_.counts)]
+        per_item = [by_item[ma].sums, by_item[ma].counts, by_item[mb].sums, by_item[mb].counts]
         diff = _ratio(per_item[0], per_item[1]) - _ratio(per_item[2], per_item[3])  # (items, D), NaN: unshared
         valid = ~np.isnan(diff)
         if not valid.any():
@@ -346,6 +361,7 @@ def _paired(ds: Dataset, cells: dict[int, _Cells], sh: Shuffles, b: int, fixed_r
                 continue
             lo = hi = None
             if b > 0:
+                ca_, cb_ = cells[ma], cells[mb]
                 lo, hi, note = _diff_interval(ca_.sums[:, d], ca_.counts[:, d], cb_.sums[:, d], cb_.counts[:, d],
                                               sh, n_items, fixed_raters)
             p = wilcoxon_p(dd) if dd.size >= 2 else None

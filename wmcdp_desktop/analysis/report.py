@@ -21,6 +21,7 @@ import numpy as np
 from wmcdp_desktop import __version__
 from wmcdp_desktop.analysis import agreement, behaviour, blinding, charts, gold, per_model, unrated
 from wmcdp_desktop.analysis.common import Note, StageProgress, Table, clean
+from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.analysis.findings import key_findings
 from wmcdp_desktop.analysis.intervals import (
     SCOPE_FIXED,
@@ -29,7 +30,7 @@ from wmcdp_desktop.analysis.intervals import (
     count_cells,
     scope_text,
 )
-from wmcdp_desktop.analysis.loading import Dataset, load_dataset
+from wmcdp_desktop.analysis.loading import load_dataset
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.paths import child_path

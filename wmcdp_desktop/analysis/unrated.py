@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wmcdp_desktop.analysis.common import Note, Table
-from wmcdp_desktop.analysis.loading import Dataset
+from wmcdp_desktop.analysis.dataset import Dataset
 
 LISTED_TASKS = 20
 """Tasks named in a note before the rest are counted."""
