@@ -226,8 +226,13 @@ def measure_report(collected: Path, study: Path, out: Path, *extra: str) -> dict
 def run(ratings: int, raters: int, overlap: int, models: int, reps: int, bootstrap: bool, out: Path) -> dict[str, Any]:
     n_items = max(1, ratings // overlap // models)
     t0 = time.perf_counter()
-    study = write_study(out / "study", n_items, raters, overlap)
-    collected = write_collection(out / "collected", ratings, raters, overlap, models)
+    study, collected = out / "study", out / "collected"
+    stamp = out / "made.json"
+    wanted = {"ratings": ratings, "raters": raters, "overlap": overlap, "models": models, "version": 1}
+    if not (stamp.is_file() and json.loads(stamp.read_text(encoding="utf-8")) == wanted):
+        write_study(study, n_items, raters, overlap)
+        write_collection(collected, ratings, raters, overlap, models)
+        stamp.write_text(json.dumps(wanted), encoding="utf-8")
     made = time.perf_counter() - t0
     figure, floor, peaks, phases = [], [], [], []
     for rep in range(reps):
@@ -255,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=int, default=10)
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--bootstrap", action="store_true", help="also time the report with the default intervals")
-    parser.add_argument("--out", type=Path, default=None, help="working folder (default: a temporary one)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="working folder (default: a temporary one); data made there before for the same sizes "
+                        "is used again")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="wmcdp-scale-"))

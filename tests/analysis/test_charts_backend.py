@@ -39,3 +39,17 @@ def test_box_plot_does_not_import_pyplot() -> None:
 
 def test_a_backend_chosen_by_the_user_is_kept() -> None:
     assert _run("svg") == "no-pyplot svg"
+
+
+def test_time_chart_with_many_raters_shows_the_extremes() -> None:
+    import numpy as np
+
+    from wmcdp_desktop.analysis import charts
+
+    times = {f"R{i:03d}": np.full(30, float(i)) for i in range(200)}
+    shown = charts.time_chart_raters(times)
+    assert len(shown) == charts.MAX_TIME_CHART_RATERS
+    assert shown[:20] == [f"R{i:03d}" for i in range(20)] and shown[-20:] == [f"R{i:03d}" for i in range(180, 200)]
+    few = {f"R{i}": np.ones(3) for i in range(5)} | {"silent": np.empty(0)}
+    assert charts.time_chart_raters(few) == [f"R{i}" for i in range(5)]
+    assert charts.time_chart(times)  # a PNG

@@ -143,19 +143,40 @@ def failure_heatmap(models: Sequence[str], fm_labels: Sequence[str],
     return _png(fig)
 
 
-def time_chart(times: dict[str, FloatArray]) -> bytes | None:
-    """Box plot of active seconds per rater."""
+MAX_TIME_CHART_RATERS = 40
+"""Raters drawn in the time chart at most (the fastest and slowest by median; all are in rater_time.csv)."""
+MAX_FLIER_POINTS = 20_000
+"""Beyond this many times, the box plot leaves out the single outlying points (each is a drawn marker)."""
+
+
+def time_chart_raters(times: dict[str, FloatArray]) -> list[str]:
+    """The raters the time chart shows: every rater with a time, or, beyond :data:`MAX_TIME_CHART_RATERS`, the
+    half with the shortest and the half with the longest median time."""
     data = {k: v for k, v in times.items() if v.size}
+    if len(data) <= MAX_TIME_CHART_RATERS:
+        return list(data)
+    by_median = sorted(data, key=lambda k: (float(np.median(data[k])), k))
+    half = MAX_TIME_CHART_RATERS // 2
+    keep = set(by_median[:half] + by_median[-half:])
+    return [k for k in data if k in keep]
+
+
+def time_chart(times: dict[str, FloatArray]) -> bytes | None:
+    """Box plot of active seconds per rater (at most :data:`MAX_TIME_CHART_RATERS`: see
+    :func:`time_chart_raters`)."""
+    shown = time_chart_raters(times)
+    data = {k: times[k] for k in shown}
     if not data:
         return None
+    fliers = sum(v.size for v in data.values()) <= MAX_FLIER_POINTS
     fig = _figure(7.5, 0.35 * len(data) + 1.4)
     ax = fig.add_subplot()
     import inspect
 
     if "orientation" in inspect.signature(ax.boxplot).parameters:  # matplotlib >= 3.10
-        ax.boxplot(list(data.values()), orientation="horizontal", showfliers=True)
+        ax.boxplot(list(data.values()), orientation="horizontal", showfliers=fliers)
     else:
-        ax.boxplot(list(data.values()), vert=False, showfliers=True)
+        ax.boxplot(list(data.values()), vert=False, showfliers=fliers)
     ax.set_yticks(range(1, len(data) + 1), [_short(k, 30) for k in data])
     ax.invert_yaxis()
     ax.set_xlabel("active seconds per task")

@@ -213,7 +213,12 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
             sections[1].charts.append(Chart("failure_modes", "Share of ratings tagging each failure mode.", png))
         png = charts.time_chart(beh.times)
         if png:
-            sections[3].charts.append(Chart("time", "Active seconds per task, per rater.", png))
+            timed = sum(1 for v in beh.times.values() if v.size)
+            shown = len(charts.time_chart_raters(beh.times))
+            caption = "Active seconds per task, per rater." if shown == timed else (
+                f"Active seconds per task for {shown} of {timed} raters: the {shown // 2} with the shortest and the "
+                f"{shown // 2} with the longest median time (every rater is in the table).")
+            sections[3].charts.append(Chart("time", caption, png))
         timings["charts"] = time.perf_counter() - t4
 
     study = ds.study
