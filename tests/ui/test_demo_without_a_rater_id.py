@@ -40,16 +40,16 @@ def test_a_real_bundle_still_asks_once(
         return True
 
     monkeypatch.setattr(window.prefs, "ask_rater", ask)
-    window.open_demo()
-    qtbot.waitUntil(lambda: window.session is not None, timeout=20_000)
+    with qtbot.waitSignal(window.openingDone, timeout=20_000):
+        window.open_demo()
     assert asked == [] and window.session is not None and window.session.rater.rater_id == "demo"
     window.close_bundle()
-    with qtbot.waitSignal(window.opener.finished, timeout=20_000):
+    with qtbot.waitSignal(window.openingDone, timeout=20_000):
         window.open_bundle_path(bundle_dir)
     assert asked == ["rater id"] and window.session is not None and window.session.rater.rater_id == "R01"
     assert window.page is not None and not window.page.notice_banner.isVisible()
     window.close_bundle()
-    window.open_demo()  # with a rater id set, the demo is rated under it: nothing asked, no notice
-    qtbot.waitUntil(lambda: window.session is not None, timeout=20_000)
+    with qtbot.waitSignal(window.openingDone, timeout=20_000):
+        window.open_demo()  # with a rater id set, the demo is rated under it: nothing asked, no notice
     assert asked == ["rater id"] and window.session.rater.rater_id == "R01"
     assert window.page is not None and not window.page.notice_banner.isVisible()
