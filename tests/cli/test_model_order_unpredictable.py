@@ -147,3 +147,72 @@ def test_which_model_comes_first_stays_balanced(tmp_path: Path, n_items: int, n_
     for rank in (1, 2):
         shares = [later[(rank, m)] / sum(later[(rank, x)] for x in MODELS) for m in MODELS]
         assert max(shares) - min(shares) < 0.12, (rank, shares)
+
+
+@pytest.mark.parametrize(("n_models", "n_items"), [(2, 12), (3, 12), (5, 10)])
+def test_first_model_of_the_next_item_is_no_more_predictable_than_chance(
+    tmp_path: Path, n_models: int, n_items: int
+) -> None:
+    # A rater who recognised the first response of one item must learn nothing about the first response of
+    # the next item. Balancing which model comes first used to pick, item after item in presentation order,
+    # a model seen first least often so far: the firsts came in blocks of one of each model, and with two
+    # models the next item's first model was predicted 77% of the time against 55% by chance.
+    # Chance here: the same rater's first models in a random order (their counts are balanced on purpose).
+    models = [f"model-{chr(97 + i)}" for i in range(n_models)]
+    study = load_study(write_study(tmp_path / "s", n_items=n_items, n_raters=3, overlap=3, models=models,
+                                   calibration_items=0))
+    rng = random.Random(14)
+    observed: list[list[str]] = []
+    for seed in range(60):
+        plan = plan_build(study, seed=seed)
+        observed += [[run[0] for run in _runs_by_item(plan, rater).values()] for rater in plan.assignment]
+    learnt = predictability(observed)
+    by_chance = sum(predictability(shuffled(observed, rng)) for _ in range(20)) / 20
+    assert learnt <= by_chance + 0.03, (learnt, by_chance)
+
+
+def test_next_model_stays_unpredictable_when_items_have_different_models(tmp_path: Path) -> None:
+    # Three models, the third answering only a third of the items. Putting every model first equally often
+    # forced the third to come first wherever it was, so in those items the next response was never of
+    # it: "after model X comes model Y" was right 82% of the time against 75% by chance.
+    models = ["model-a", "model-b", "model-c"]
+    root = write_study(tmp_path / "s", n_items=12, n_raters=3, overlap=3, models=models, calibration_items=0)
+    path = root / "responses" / "responses.jsonl"
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    kept = [line for line in lines if "model-c" not in line or any(f'"ITEM-00{i}"' in line for i in (1, 2, 3, 4))]
+    path.write_text("\n".join(kept) + "\n")
+    study = load_study(root)
+    runs: list[list[str]] = []
+    for seed in range(60):
+        plan = plan_build(study, seed=seed)
+        runs += [run for rater in plan.assignment for run in item_runs_of(plan, rater)]
+    rng = random.Random(14)
+    observed = predictability(runs)
+    chance = sum(predictability(shuffled(runs, rng)) for _ in range(20)) / 20
+    assert observed <= chance + 0.03, (observed, chance)
+
+
+def test_first_places_follow_what_a_random_order_gives_when_items_have_different_models(tmp_path: Path) -> None:
+    # Each model comes first as often as a uniformly random order would put it first on average (the sum of
+    # 1 / responses over the rater's items it answers), within one: not equally often when it answers fewer
+    # items, which would force it first wherever it is.
+    models = ["model-a", "model-b", "model-c", "model-d"]
+    root = write_study(tmp_path / "s", n_items=18, n_raters=3, overlap=2, models=models, calibration_items=0)
+    path = root / "responses" / "responses.jsonl"
+    pick = random.Random(5)
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    kept = []
+    for i in range(18):
+        of_item = [line for line in lines if f'"ITEM-{i + 1:03d}"' in line]
+        kept += pick.sample(of_item, pick.randint(1, 4))
+    path.write_text("\n".join(kept) + "\n")
+    study = load_study(root)
+    for seed in range(10):
+        plan = plan_build(study, seed=seed)
+        for rater in plan.assignment:
+            runs = list(_runs_by_item(plan, rater).values())
+            expected: Counter[str] = Counter()
+            for run in runs:
+                expected.update({m: 1 / len(run) for m in run})
+            first = Counter(run[0] for run in runs)
+            assert all(abs(first[m] - expected[m]) < 1 for m in expected), (seed, rater, first, expected)

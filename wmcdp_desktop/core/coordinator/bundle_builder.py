@@ -22,7 +22,8 @@ The rules, in the order they are applied (docs/COORDINATORS.md explains them for
    placing two responses to the same item back to back unless that is unavoidable. Which response of an
    item comes first, second... is drawn per rater and item from its own seeded stream (so one recognised
    response says nothing about the next response to the same item): the first is a model this rater has
-   seen first least often so far (which model comes first stays balanced), the rest uniformly random.
+   seen first least often so far, the items taken in a seeded order of their own (which model comes first
+   stays balanced, with no pattern from one shown item to the next), the rest uniformly random.
 6. **Blinding.** A task holds the scenario, the item id, domain and scenario types, the opaque response
    id and the response text; calibration tasks also hold :class:`CalibrationFeedback` (criterion
    verdicts, severities, criterion notes, acceptable decisions; never adjudication notes) - only on
@@ -48,6 +49,7 @@ import hmac
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -234,10 +236,12 @@ def _order(rater: str, task_ids: list[str], item_of: dict[str, str], model_of: d
     Positions: a seeded shuffle that never puts two responses to the same item back to back where
     avoidable (:func:`_arrange`). Which response of an item takes which of the item's positions is drawn
     for this rater and item from its own seeded stream: the first is a model seen first least often in this
-    rater's items so far (so which model comes first stays balanced), the others follow in a uniformly
-    random order. Seeing one response of an item therefore says nothing about the next one, in this item
-    or any other (balancing every later position too would make the orders of different items repeat one
-    cycle: with three models, the only orders that balance every position are the three rotations of one).
+    rater's items so far, the items taken in a seeded order independent of the presentation order (so which
+    model comes first stays balanced without following a pattern from one shown item to the next), the
+    others follow in a uniformly random order. Seeing one response of an item therefore says nothing about
+    the next one, in this item or the next item shown (balancing every later position too would make the
+    orders of different items repeat one cycle: with three models, the only orders that balance every
+    position are the three rotations of one).
     """
     sequence = _arrange(task_ids, item_of, SeededRandom(seed, f"order:{rater}"))
     slots: dict[str, list[int]] = {}
@@ -246,17 +250,27 @@ def _order(rater: str, task_ids: list[str], item_of: dict[str, str], model_of: d
     mine_of: dict[str, list[str]] = {}
     for task_id in sorted(task_ids):
         mine_of.setdefault(item_of[task_id], []).append(task_id)
-    first_counts: dict[str, int] = {}
+    # How often each model has come first, minus how often a uniformly random order would have put it first.
+    deficit: dict[str, Fraction] = {}
     ordered = list(sequence)
-    for item, positions in slots.items():  # items in the order their first response is shown
+    # Which model comes first is balanced over the items in an order of their own, drawn independently of the
+    # presentation order: balancing in presentation order would show each model first once per block of
+    # consecutive items, so a rater who recognised the first response of one item would know the next item's
+    # first response is probably of another model. The target is what a uniformly random order gives on
+    # average (each model of an item first with chance 1 / its responses): an equal count when every item
+    # has every model; when some have only some, a model that answers fewer items is not put first more
+    # often (that would tell a rater who recognised the first response something about the next).
+    for item in SeededRandom(seed, f"firsts:{rater}").shuffled(sorted(slots)):
         rng = SeededRandom(seed, f"within:{rater}:{item}")
         mine = mine_of[item]
-        fewest = min(first_counts.get(model_of[t], 0) for t in mine)
-        choices = [t for t in mine if first_counts.get(model_of[t], 0) == fewest]
+        for t in mine:
+            deficit[model_of[t]] = deficit.get(model_of[t], Fraction(0)) + Fraction(1, len(mine))
+        most = max(deficit[model_of[t]] for t in mine)
+        choices = [t for t in mine if deficit[model_of[t]] == most]
         first = choices[rng.below(len(choices))]
-        first_counts[model_of[first]] = fewest + 1
+        deficit[model_of[first]] -= 1
         rest = rng.shuffled([t for t in mine if t != first])
-        for pos, task_id in zip(positions, [first, *rest], strict=True):
+        for pos, task_id in zip(slots[item], [first, *rest], strict=True):
             ordered[pos] = task_id
     return ordered
 
