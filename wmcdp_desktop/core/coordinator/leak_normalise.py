@@ -6,8 +6,10 @@ spellings a reader takes for the same name are the same string:
 - **NFKC, case folding, accents**: each character is NFKC-normalised and case-folded, then decomposed
   and stripped of combining marks (``Ｃｌａｕｄｅ``, ``𝐂𝐥𝐚𝐮𝐝𝐞``, ``CLAUDE`` and ``Cláude`` -> ``claude``);
   decimal digits of any script become ``0``-``9``;
-- **look-alike letters**: Cyrillic and Greek letters that look like Latin ones (``С`` U+0421, ``о`` U+043E,
-  ``Ρ`` U+03A1...) become those Latin letters (:data:`CONFUSABLES`);
+- **look-alike letters**: letters of any script that look like a Latin letter or a digit (Cyrillic ``С``
+  U+0421, Greek ``Ρ`` U+03A1, Armenian ``օ`` U+0585, Cherokee ``Ꮯ`` U+13DF, small capitals ``ᴄ``, Latin
+  ``ɑ``...) become that letter or digit (:data:`CONFUSABLES`: Unicode's confusables data, UTS #39, in
+  :mod:`leak_confusables`, with a few hand-made choices on top);
 - **invisible characters** (format characters such as zero-width spaces and joiners, soft hyphens,
   bidirectional controls, other control characters, combining marks, variation selectors, Hangul fillers)
   are removed;
@@ -18,7 +20,8 @@ spellings a reader takes for the same name are the same string:
   that a name does not run across, unless the name itself has one there: ``meta-llama/Llama``).
 
 Symbols whose NFKC form is not a single letter or digit (``™`` -> ``TM``, ``㎏`` -> ``kg``) become a hard
-separator, so ``ChatGPT™`` still ends at ``chatgpt``.
+separator, so ``ChatGPT™`` still ends at ``chatgpt``; parenthesised letters and numbers (``⒞``, ``⑴``) are
+the letter or number.
 
 :func:`normalise` keeps a map from every position of the normal form back to the original text, so a
 finding quotes the text the coordinator wrote. Plain texts (every character maps to exactly one) cost one
@@ -32,6 +35,8 @@ import re
 import unicodedata
 from bisect import bisect_right
 
+from wmcdp_desktop.core.coordinator.leak_confusables import LOOK_ALIKES
+
 SOFT = "\x01"
 """A space, dot, dash/hyphen or underscore in the normal form."""
 HARD = " "
@@ -44,7 +49,7 @@ DOTS = frozenset(".\u00b7\u2024\u2027\u30fb\uff0e\u0387\u2219\u22c5\uff61\u3002"
 BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Blank-looking letters and symbols (Hangul fillers, the blank Braille pattern): read as a space."""
 
-CONFUSABLES: dict[str, str] = {
+_BY_HAND: dict[str, str] = {
     # Cyrillic, upper and lower case (before case folding, so the upper-case look-alikes map too)
     "А": "a", "В": "b", "Е": "e", "К": "k", "М": "m", "Н": "h", "О": "o", "Р": "p", "С": "c", "Т": "t",
     "Х": "x", "У": "y", "І": "i", "Ј": "j", "Ѕ": "s", "Ԛ": "q", "Ԝ": "w", "Ү": "y",
@@ -55,7 +60,10 @@ CONFUSABLES: dict[str, str] = {
     "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x", "ο": "o", "ν": "v", "ι": "i", "α": "a", "ρ": "p", "ϲ": "c",
     "Ϲ": "c", "ϳ": "j", "κ": "k", "τ": "t", "υ": "u", "χ": "x",
 }
-"""Letters of other scripts that look like Latin letters; mapped before case folding."""
+"""Cyrillic and Greek look-alikes as a reader takes them (``І`` is a capital I, where UTS #39 says ``l``)."""
+
+CONFUSABLES: dict[str, str] = {**LOOK_ALIKES, **_BY_HAND}
+"""Letters of other scripts that look like a Latin letter or digit; mapped before case folding."""
 
 _WORD = re.compile(r"[a-z0-9]")
 
@@ -86,6 +94,9 @@ def _fold_one(ch: str) -> str:
     return HARD
 
 
+_PARENTHESISED = re.compile(r"\(([^\W_]+)\)")
+
+
 def _fold(ch: str) -> str:
     if ch in CONFUSABLES:
         return CONFUSABLES[ch]
@@ -94,7 +105,10 @@ def _fold(ch: str) -> str:
     if unicodedata.category(ch) in ("Cf", "Cc", "Mn", "Me"):
         return ""
     expanded = unicodedata.normalize("NFKC", ch)
-    if unicodedata.category(ch)[0] == "S" and not (len(expanded) == 1 and expanded.isalnum()):
+    enclosed = _PARENTHESISED.fullmatch(expanded)
+    if enclosed and unicodedata.category(ch)[0] in "SN":
+        expanded = enclosed.group(1)  # a parenthesised letter or number (⒞, ⑴) reads as the letter
+    elif unicodedata.category(ch)[0] == "S" and not (len(expanded) == 1 and expanded.isalnum()):
         return HARD  # a symbol such as (TM) is punctuation here, not the letters it abbreviates
     parts = []
     for part in expanded:
@@ -144,16 +158,22 @@ def _fold_ascii(text: str) -> str:
 
 
 def normal_form(text: str) -> str:
-    """``text`` in normal form (see the module's docstring), without the map back to its offsets.
+    """``text`` in normal form (see the module's docstring), without the map back to its offsets."""
+    return normal_form_and_others(text)[0]
+
+
+def normal_form_and_others(text: str) -> tuple[str, set[str]]:
+    """``text`` in normal form, and the set of its characters outside ASCII.
 
     The ASCII stretches of a text are translated as bytes, its other characters through a table that
     grows with the characters met (most texts are mostly ASCII: a curly quote or a dash here and there).
     """
     if text.isascii():
-        return _fold_ascii(text)
+        return _fold_ascii(text), set()
     pieces = _NON_ASCII.split(text)  # ASCII, other, ASCII, other, ..., ASCII
-    table = _table_for(set("".join(pieces[1::2])))
-    return "".join(piece.translate(table) if i % 2 else _fold_ascii(piece) for i, piece in enumerate(pieces))
+    others = set("".join(pieces[1::2]))
+    table = _table_for(others)
+    return "".join(piece.translate(table) if i % 2 else _fold_ascii(piece) for i, piece in enumerate(pieces)), others
 
 
 class Normalised:
@@ -209,6 +229,21 @@ class Normalised:
         if self._linear[k]:
             return self._origins[k] + (position - self._starts[k])
         return self._origins[k]
+
+    def position(self, offset: int) -> int:
+        """The position in the normal form of the original character at ``offset`` (one that does not
+        vanish: for an expanding character, where its expansion starts)."""
+        if self._starts is None:
+            self._map()
+        assert self._starts is not None
+        if not self._starts:
+            return offset
+        k = bisect_right(self._origins, offset) - 1
+        if k < 0:
+            return offset
+        if self._linear[k]:
+            return self._starts[k] + (offset - self._origins[k])
+        return self._starts[k]
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original ``[start, end)`` of the normal form's ``[start, end)`` (``end > start``)."""
