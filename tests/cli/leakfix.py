@@ -30,6 +30,21 @@ LEAK_KINDS: dict[str, tuple[str, list[str]]] = {
     "fullwidth": ("\uff2d\uff49\uff53\uff54\uff52\uff41\uff4c", ["Mistral"]),
     "ordinary word with a version": ("Phi-3 would", ["Phi"]),
     "vendor in context": ("trained by Google", ["by Google"]),
+    # disguises a reader still reads as the name
+    "look-alike letter of another script": ("Gr\u0585k", ["Grok"]),  # Armenian oh
+    "letter with a stroke": ("Micr\u00f8soft", ["Microsoft"]),
+    "small capitals": ("\u1d05\u1d07\u1d07\u1d18s\u1d07\u1d07\u1d0b", ["DeepSeek"]),
+    "ambiguous capital I": ("NV\ua4f2DIA", ["NVIDIA"]),  # Lisu letter I
+    "digits for letters": ("Qw3n", ["Qwen"]),
+    "punctuation inside the word": ("Mix*tral", ["Mixtral"]),
+    "run together": ("NemotronAI", ["Nemotron"]),
+    "plural": ("two Jambas", ["Jamba"]),
+    "right-to-left override": ("\u202eudiaB\u202c", ["Baidu"]),
+    "tag characters": ("".join(chr(0xE0000 + ord(c)) for c in "Tencent"), ["Tencent"]),
+    "HTML character reference": ("&#72;unyuan", ["Hunyuan"]),
+    "percent-encoding": ("Mini%4Dax", ["MiniMax"]),
+    "HTML tags inside the word": ("Ali<b>baba</b>", ["Alibaba"]),
+    "tier and version": ("Sonnet 3.5", ["sonnet-3-5"]),
 }
 LEAK_TEXT = " | ".join(text for text, _ in LEAK_KINDS.values())
 LEAK_TERMS = sorted(term for _, terms in LEAK_KINDS.values() for term in terms)

@@ -7,8 +7,9 @@ One implementation serves both commands and the build's last check of the bundle
   JSON path (the builder copies exactly these: scenario and conversation, response, calibration
   feedback, rubric, item, domain and scenario-type ids, study id and title, rater ids and roles);
 - :func:`study_terms` lists what must not appear in them (:mod:`leak_terms`);
-- :class:`Matcher` finds the terms in the normal form of :mod:`leak_normalise`, and maps each match
-  back to the original text;
+- :class:`Matcher` finds the terms in the normal form of :mod:`leak_normalise` (and in words put back
+  together, and in the other readings of :mod:`leak_readings`), and maps each match back to the original
+  text;
 - :func:`scan` reports each (file, path, term) once, with the text around the first occurrence, and
   sets aside the findings the coordinator accepted in ``study.json`` (``accepted_findings``).
 """
@@ -22,13 +23,16 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from wmcdp_desktop.core.coordinator.leak_normalise import (
+    CONFUSABLES,
     HARD,
     SOFT,
     Normalised,
     is_word_char,
     normal_form,
+    normal_form_and_others,
     skeleton,
 )
+from wmcdp_desktop.core.coordinator.leak_readings import readings
 from wmcdp_desktop.core.coordinator.leak_terms import (
     Term,
     built_in_terms,
@@ -183,8 +187,44 @@ def _trie_pattern(node: dict[str, Any], first: bool, depth: int = CANDIDATE_DEPT
     return "(?:" + "|".join(alternatives) + ")" + ("?" if ends_here else "")
 
 
+_CLASSES = bytes(
+    ord("a") if 97 <= i <= 122 else ord("A") if 65 <= i <= 90 else ord("0") if 48 <= i <= 57
+    else ord(HARD) if i == ord(HARD) else ord("@") if chr(i) in "@$|!" else ord(".") for i in range(256)
+)
+"""Byte classes for fast searches: lower-case letter, capital, digit, the hard separator, a symbol written
+for a letter, anything else."""
+
+
+def _classes(text: str) -> bytes:
+    """``text`` as one class byte per character (:data:`_CLASSES`; characters outside Latin-1 are "?")."""
+    return text.encode("latin-1", "replace").translate(_CLASSES)
+
+
+_CAMEL = re.compile(rb"(?<=[a0])A|(?<=A)A(?=a)")
+"""Where a word starts inside a run of letters (in :func:`_classes`): ``Claude|AI``, ``Ask|Claude``,
+``GPT|Model``, ``4|Claude``."""
+_BROKEN = re.compile(rb"w +w")
+"""A word broken by punctuation (``Cl*aude``), in the classes of the normal form with letters and digits as
+``w`` (a search that starts at the rare separator is several times faster than one at every letter)."""
+_MIXED = re.compile(rb"a0|0a")
+"""Letters and digits in one word (``Cl4ude``), in the classes of the normal form."""
+_WORD_CHARS = bytes.maketrans(b"a0", b"ww")
+_LEET_INSIDE = re.compile(rb"(?<=[aA0])@+(?=[aA0])")
+_NOT_SOFT = re.compile(f"[^{SOFT}]+")
+_LEET_SYMBOLS = str.maketrans({"@": "a", "$": "s", "|": "l", "!": "i"})
+"""Symbols written for letters (``Cl@ude``), read as those letters when a word is put back together."""
+_JOIN_KEYS = str.maketrans("0123456789l", "oizeasgtbgi")
+"""Digits written for letters (``Cl4ude``, ``G3m1n1``), and ``l`` and ``i`` taken as one letter (``I``, ``l``
+and ``1`` look alike in many fonts and scripts), when a word is put back together."""
+_AMBIGUOUS_IL = frozenset(ch for ch, to in CONFUSABLES.items() if to in "il" and not ch.isascii())
+"""Letters of other scripts that read as ``I`` or ``l``: with one of them, every word is put back together."""
+JOINED_MIN = 4
+"""Names shorter than this are not looked for in words put back together (``GPT`` would match ``6pt``)."""
+
+
 class Matcher:
-    """Finds a set of terms in texts (normal form, modes of :mod:`leak_terms`)."""
+    """Finds a set of terms in texts (normal form, modes of :mod:`leak_terms`, other readings of
+    :mod:`leak_readings`)."""
 
     def __init__(self, terms: Iterable[Term]) -> None:
         self.terms = merge(list(terms))
@@ -197,6 +237,18 @@ class Matcher:
         body = _trie_pattern(self._trie, True)
         # Every mode starts at a word start; the lookahead finds overlapping candidates too.
         self._candidates = re.compile(f"(?<![a-z0-9])(?={body})") if body else None
+        # One-word names (of letters only, not the ordinary words matched only with a version), as they
+        # read when a word broken by punctuation or written with digits is put back together.
+        self._joined: dict[str, Term] = {}
+        for word, term in self.terms.items():
+            single = SOFT not in normal_form(term.display) and HARD not in normal_form(term.display)
+            if term.mode != "versioned" and single and len(word) >= JOINED_MIN and word.isalpha() and word.isascii():
+                self._joined.setdefault(word.translate(_JOIN_KEYS), term)
+        # each name as a whole run of pieces of one word (pieces: what hard separators leave, in the
+        # normal form read with _JOIN_KEYS), the longest first
+        alternatives = "|".join(" *".join(re.escape(ch) for ch in key)
+                                for key in sorted(self._joined, key=lambda k: (-len(k), k)))
+        self._joined_re = re.compile(f"(?<![^ {SOFT}])(?:{alternatives})(?![^ {SOFT}])") if self._joined else None
 
     def _walk(self, text: str, node: dict[str, Any], at: int, out: list[tuple[str, int]], root: bool) -> None:
         if _END in node:
@@ -216,11 +268,15 @@ class Matcher:
             self._walk(text, node[text[k]], k + 1, out, False)
 
     @staticmethod
-    def _fits(term: Term, text: str, start: int, end: int) -> bool:
+    def _fits(term: Term, text: str, start: int, end: int, word_starts: set[int]) -> bool:
         after = text[end] if end < len(text) else ""
+        if end in word_starts:  # ClaudeAI: a word starts right after the name
+            after = ""
         if term.mode == "word":
             return not is_word_char(after)
         if term.mode == "family":
+            if after == "s" and (end + 1 == len(text) or not ("a" <= text[end + 1] <= "z")):
+                return True  # a plural: GPTs, Claudes (Claudette is not Claude)
             return not ("a" <= after <= "z")
         k = end  # versioned: a digit must follow, across soft separators
         while k < len(text) and text[k] == SOFT:
@@ -228,31 +284,83 @@ class Matcher:
         return not ("a" <= after <= "z") and k < len(text) and "0" <= text[k] <= "9"
 
     def find(self, text: str) -> list[Match]:
-        """Every term in ``text``: the longest at each place; a match inside a longer one is not repeated."""
+        """Every term in ``text`` and in its other readings (:mod:`leak_readings`): the longest at each
+        place; a match inside a longer one is not repeated."""
         if self._candidates is None or not text:
             return []
-        s = normal_form(text)
-        raw: list[tuple[int, int, Term]] = []
-        for candidate in self._candidates.finditer(s):
-            start = candidate.start()
-            ends: list[tuple[str, int]] = []
-            self._walk(s, self._trie, start, ends, True)
-            fitting = [(end, self.terms[word]) for word, end in ends if self._fits(self.terms[word], s, start, end)]
-            if fitting:
-                end, term = max(fitting, key=lambda pair: pair[0])
-                raw.append((start, end, term))
-        if not raw:
-            return []
-        norm = Normalised(text, s)
+        s, others = normal_form_and_others(text)
+        raw = self._find_in(text, s, others)
+        for reading in readings(text, others):
+            found = self._find_in(reading.text, *normal_form_and_others(reading.text))
+            raw += [(*reading.span(start, end), term) for start, end, term in found]
         matches: list[Match] = []
         covered_to = -1
         for start, end, term in sorted(raw, key=lambda r: (r[0], -r[1])):
             if end <= covered_to:
                 continue  # inside a longer match already reported
             covered_to = max(covered_to, end)
-            o_start, o_end = norm.span(start, end)
-            matches.append(Match(term, o_start, o_end))
+            matches.append(Match(term, start, end))
         return matches
+
+    def _find_in(self, text: str, s: str, others: set[str]) -> list[tuple[int, int, Term]]:
+        """The terms of ``text`` (normal form ``s``, characters outside ASCII ``others``) as written, each
+        with its original offsets."""
+        assert self._candidates is not None
+        norm: Normalised | None = None
+        word_starts: set[int] = set()
+        starts = [candidate.start() for candidate in self._candidates.finditer(s)]
+        classes = _classes(text)
+        if b"aA" in classes or b"0A" in classes or b"AAa" in classes:
+            norm = Normalised(text, s)
+            word_starts = {norm.position(m.start()) for m in _CAMEL.finditer(classes)}
+            starts = sorted(set(starts) | {q for q in word_starts if q < len(s) and s[q] in self._trie})
+        raw: list[tuple[int, int, Term]] = []
+        for start in starts:
+            ends: list[tuple[str, int]] = []
+            self._walk(s, self._trie, start, ends, True)
+            fitting = [(end, self.terms[word]) for word, end in ends
+                       if self._fits(self.terms[word], s, start, end, word_starts)]
+            if fitting:
+                end, term = max(fitting, key=lambda pair: pair[0])
+                raw.append((start, end, term))
+        raw += self._joined_words(text, s, others, classes)
+        if not raw:
+            return []
+        norm = norm or Normalised(text, s)
+        return [(*norm.span(start, end), term) for start, end, term in raw]
+
+    def _joined_words(self, text: str, s: str, others: set[str], classes_of_text: bytes) -> list[tuple[int, int, Term]]:
+        """One-word names in words broken by punctuation or written with digits or symbols for letters
+        (``**Cl**aude``, ``Cl'aude``, ``Cl4ude``, ``G3m1n1``, ``Cl@ude``), in normal-form offsets."""
+        if not self._joined:
+            return []
+        # symbols written for letters, inside a word: read them as letters (each symbol is one letter, so
+        # the normal form keeps its length)
+        inside = _LEET_INSIDE.search(classes_of_text) if any(symbol in text for symbol in "@$|!") else None
+        s2 = normal_form(text.translate(_LEET_SYMBOLS)) if inside else s
+        if not _AMBIGUOUS_IL.isdisjoint(others):
+            tokens = [(m.start(), m.end()) for m in _NOT_SOFT.finditer(s)]
+        else:
+            classes = _classes(s)
+            seeds = [m.start() for m in _BROKEN.finditer(classes.translate(_WORD_CHARS))]
+            if b"a0" in classes or b"0a" in classes:
+                seeds = sorted(seeds + [m.start() for m in _MIXED.finditer(classes)])
+            tokens = []
+            done = 0
+            for seed in seeds:
+                if seed < done:
+                    continue
+                start = s.rfind(SOFT, 0, seed) + 1
+                end = s.find(SOFT, seed)
+                done = len(s) if end < 0 else end
+                tokens.append((start, done))
+        assert self._joined_re is not None
+        read = s2.translate(_JOIN_KEYS)
+        out: list[tuple[int, int, Term]] = []
+        for start, end in tokens:
+            for match in self._joined_re.finditer(read, start, end):
+                out.append((match.start(), match.end(), self._joined[match.group().replace(HARD, "")]))
+        return out
 
 
 def _context(text: str, start: int, end: int) -> str:

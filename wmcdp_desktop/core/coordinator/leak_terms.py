@@ -8,7 +8,11 @@ must sit in the text is its *mode*:
 - ``word``: a whole word: neither the character before nor the one after is a letter or digit
   (``o1`` matches ``o1``, ``O-1`` and ``o1-preview``, not ``co1`` or ``o12``);
 - ``family``: starts a word and is not followed by a letter, so a version may follow (``claude`` matches
-  ``Claude``, ``Claude's`` and ``Claude3``, not ``Claudette``; ``gpt`` matches ``GPT-4o``);
+  ``Claude``, ``Claude's`` and ``Claude3``, not ``Claudette``; ``gpt`` matches ``GPT-4o``), except a plural
+  ``s`` (``GPTs``);
+
+A capital inside a word starts a new word (``ClaudeAI``, ``AskClaude``), and one-word names are also
+looked for in words put back together (:class:`leak_scan.Matcher`).
 - ``versioned``: an ordinary word that names a model only with a version number after it (``phi``
   matches ``Phi-3`` and ``phi 3.5``, not ``phi`` the Greek letter or the phi coefficient).
 
@@ -139,6 +143,9 @@ TIERS = frozenset({
     "turbo", "sonnet", "opus", "haiku", "vision", "omni", "light", "air",
 })
 """Tier words: dropped last, for the shortest natural spelling (``Claude 3.5``, ``Gemini 1.5``)."""
+PRODUCT_TIERS = frozenset({"sonnet", "opus", "haiku"})
+"""Tier words people name a model by with its version alone (``Sonnet 3.5``, ``3.5 Sonnet``, ``Opus 4``);
+not searched on their own (poems)."""
 _DATE8 = re.compile(r"20[0-9]{2}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])")
 _MMDD_OR_YYMM = re.compile(r"(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])|2[3-9](0[1-9]|1[0-2])")
 _VERSION_TAG = re.compile(r"v[0-9]+(\.[0-9]+)*|0[0-9]{2}")
@@ -163,8 +170,9 @@ def _strip_dates_and_tags(tokens: list[str]) -> list[str]:
 def natural_spellings(model_id: str) -> list[str]:
     """How people write ``model_id`` besides the id itself: without its provider path or cloud prefix,
     without dates, version tags and qualifiers, without size and tier (``meta-llama/Llama-3.1-70B-Instruct``
-    -> ``Llama-3.1-70B-Instruct``, ``Llama-3.1-70B``, ``Llama-3.1``). Single words without a digit are left
-    out (a family name is searched only when it is in the built-in list or an alias)."""
+    -> ``Llama-3.1-70B-Instruct``, ``Llama-3.1-70B``, ``Llama-3.1``); a product tier with the version alone
+    (``claude-3-5-sonnet`` -> ``sonnet-3-5``, ``3-5-sonnet``). Single words without a digit are left out (a
+    family name is searched only when it is in the built-in list or an alias)."""
     found: list[str] = []
 
     def add(tokens: list[str]) -> None:
@@ -187,6 +195,11 @@ def natural_spellings(model_id: str) -> list[str]:
         return [s for s in found if skeleton(s) != skeleton(model_id)]
     tokens = _strip_dates_and_tags(tokens)
     add(tokens)
+    versions = [t for t in tokens if t.isdigit()]
+    for tier in (t for t in tokens if t.lower() in PRODUCT_TIERS):
+        if versions:  # claude-3-5-sonnet is also "Sonnet 3.5" and "3.5 Sonnet"
+            add([tier, *versions])
+            add([*versions, tier])
     while len(tokens) > 1 and (_SIZE.fullmatch(tokens[-1].lower()) or tokens[-1].lower() in TIERS):
         tokens = _strip_dates_and_tags(tokens[:-1])
         add(tokens)
