@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.studyfix import export_zip, record_obj, write_study
+from tests.cli.studyfix import MODELS, export_zip, record_obj, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.coordinator import codebook
@@ -22,8 +22,20 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 
-def _collect(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[Path, dict[str, Any]]:
+GUESSES: list[dict[str, str] | None] = [{"answer": "label", "label": "System A"}, {"answer": "cannot_tell"}, None,
+                                        {"answer": "label", "label": "System C (decoy)"}]
+"""Blinding-check answers given in turn to a rater's records (with ``guesses``)."""
+
+
+def _collect(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str,
+             guesses: bool = False) -> tuple[Path, dict[str, Any]]:
     study = write_study(tmp_path / "study", n_items=4, n_raters=3, overlap=2)
+    if guesses:  # the study asks the blinding check, and the raters answer it
+        study_json = json.loads((study / "study.json").read_text(encoding="utf-8"))
+        study_json["blinding_check"] = {"labels": [{"label": "System A", "model_source": MODELS[0]},
+                                                   {"label": "System B", "model_source": MODELS[1]},
+                                                   {"label": "System C (decoy)"}]}
+        (study / "study.json").write_text(json.dumps(study_json), encoding="utf-8")
     assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
     capsys.readouterr()
     exports = []
@@ -32,6 +44,9 @@ def _collect(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) ->
         recs = [record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, score=2 + (n + i) % 3)
                 for i, t in enumerate(b.task_ids)]
         recs[0]["clinician_notes"]["brief_rationale"] = "=1+1, \"quoted\"\nand | pipes"
+        for i, rec in enumerate(recs if guesses else []):
+            if GUESSES[i % len(GUESSES)] is not None:
+                rec["blinding_guess"] = GUESSES[i % len(GUESSES)]
         path = tmp_path / f"export-{rater}.zip"
         path.write_bytes(export_zip(recs, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
                                     bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids)))
@@ -74,7 +89,7 @@ def test_parquet_columns_are_typed(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_datapackage_is_valid_frictionless(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     frictionless = pytest.importorskip("frictionless")
-    out, _ = _collect(tmp_path, capsys)
+    out, _ = _collect(tmp_path, capsys, guesses=True)
     package = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
     names = {r["path"] for r in package["resources"]}
     assert {"ratings.csv", "ratings.parquet", "failure_modes.parquet", "ratings.jsonl", "redcap-data-dictionary.csv",
@@ -107,6 +122,22 @@ def test_datapackage_is_valid_frictionless(tmp_path: Path, capsys: pytest.Captur
     assert score["type"] == "integer" and score["missingValues"] == ["", "N/A"]
     assert score["constraints"] == {"minimum": 1, "maximum": 5} and score["x-r-name"] == "overall_judgment"
     assert package["x-name-mapping"]["failure_mode.WM-FM-REASSURANCE"] == "fm_reassurance"
+
+
+def test_the_blinding_check_answer_is_in_every_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = _collect(tmp_path, capsys, guesses=True)
+    jsonl = [json.loads(line) for line in (out / "ratings.jsonl").read_text(encoding="utf-8").splitlines()]
+    expected = [None if "blinding_guess" not in r else r["blinding_guess"].get("label", "cannot_tell") for r in jsonl]
+    assert {"System A", "System C (decoy)", "cannot_tell", None} == set(expected)
+    rows = list(csv.DictReader(io.StringIO((out / "ratings.csv").read_text(encoding="utf-8"))))
+    assert list(rows[0])[-1] == "blinding_guess"  # the last column: scripts that read the earlier ones by place still work
+    assert [row["blinding_guess"] or None for row in rows] == expected
+    assert pq.read_table(out / "ratings.parquet").column("blinding_guess").to_pylist() == expected
+    redcap = list(csv.DictReader(io.StringIO((out / "redcap-import.csv").read_text(encoding="utf-8"))))
+    assert [row["blinding_guess"] or None for row in redcap] == expected
+    package = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
+    csv_fields = next(r for r in package["resources"] if r["path"] == "ratings.csv")["schema"]["fields"]
+    assert csv_fields[-1]["name"] == "blinding_guess" and "cannot_tell" in csv_fields[-1]["description"]
 
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")

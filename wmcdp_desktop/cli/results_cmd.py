@@ -69,7 +69,7 @@ are kept like ratings and listed in the report, with the tasks every rater they 
 they are left out of the per-model figures. model_source is filled in from the key. Writes to DIR:
 ratings.jsonl (one full record per line, record_kind "rating" or "cannot_rate"), ratings.csv (one row
 per record, a column per score, failure mode and note, then record_kind, cannot_rate_reason,
-cannot_rate_detail and coordinator_flag), summary.json (per rater and per model) and
+cannot_rate_detail, coordinator_flag and blinding_guess), summary.json (per rater and per model) and
 collect-report.json (every problem, history, duplicates, conflicts, unknown and unrated tasks,
 "cannot rate" answers and flags).
 ratings.csv holds the raters' text exactly, so a note such as "=1+1" or "-ve" may be run as a formula

@@ -232,6 +232,8 @@ def _utc(text: str) -> str:
 
 def rating_table(result: CollectResult) -> RatingTable:
     """The typed table of ``result``'s records (the rows of ``ratings.csv``, in its order)."""
+    from wmcdp_desktop.core.coordinator.collect import blinding_answer
+
     records = result.records
     fm_ids = sorted({fm for r in result.ratings for fm in r.failure_mode_annotations})
     cols = table_columns(fm_ids, result.key.rubric)
@@ -277,8 +279,7 @@ def rating_table(result: CollectResult) -> RatingTable:
             put["record_kind"]("rating")
             put["cannot_rate_reason"](None)
             put["cannot_rate_detail"](None)
-            guess = r.blinding_guess
-            put["blinding_guess"](None if guess is None else ("cannot_tell" if guess.label is None else guess.label))
+            put["blinding_guess"](blinding_answer(r))
         else:
             for name in ("confidence_rating", "brief_rationale", "best_aspect", "main_concern",
                          "suggested_better_clinical_move", "blinding_guess"):
@@ -406,7 +407,7 @@ def _schema_fields(columns: Sequence[Column], *, names: str, csv: bool) -> list[
     for col in columns:
         if csv and col.name.endswith("_na") and col.kind == "boolean":
             continue  # ratings.csv writes N/A in the score column itself
-        if csv and col.name in ("candidate_response_sha256", "blinding_guess"):
+        if csv and col.name == "candidate_response_sha256":
             continue
         kind = "array" if col.kind == "list" and not csv else _FRICTIONLESS[col.kind]
         f: dict[str, Any] = {"name": col.safe if names == "safe" else col.name, "type": kind,

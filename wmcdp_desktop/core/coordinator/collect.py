@@ -91,9 +91,21 @@ CSV_FIXED_COLUMNS = [
 ]
 """The first CSV columns; then one per score (``scoring.*`` field name), per failure-mode severity
 (``failure_mode.<id>``) and per failure-mode note (``failure_mode_note.<id>``), then :data:`CSV_KIND_COLUMNS`."""
-CSV_KIND_COLUMNS = ["record_kind", "cannot_rate_reason", "cannot_rate_detail", "coordinator_flag"]
+CSV_KIND_COLUMNS = ["record_kind", "cannot_rate_reason", "cannot_rate_detail", "coordinator_flag", "blinding_guess"]
 """The last CSV columns: ``rating`` or ``cannot_rate`` (a "cannot rate" row has no scores, failure modes or
-notes), the reason and the rater's words for a "cannot rate", and the rater's note when they flagged the task."""
+notes), the reason and the rater's words for a "cannot rate", the rater's note when they flagged the task, and
+the answer to the blinding check (:func:`blinding_answer`)."""
+CANNOT_TELL = "cannot_tell"
+"""``blinding_guess`` of a rater who answered "I can't tell" (in ``ratings.csv``, Parquet and REDCap)."""
+
+
+def blinding_answer(record: RatingRecord | CannotRateRecord) -> str | None:
+    """The blinding check's answer as the tables hold it: the label the rater chose, :data:`CANNOT_TELL`, or
+    None when the question was not asked or skipped (and on a "cannot rate", which is never asked)."""
+    guess = record.blinding_guess if isinstance(record, RatingRecord) else None
+    if guess is None:
+        return None
+    return CANNOT_TELL if guess.label is None else guess.label
 
 
 @dataclass
@@ -739,6 +751,7 @@ def ratings_csv(result: CollectResult, *, excel_safe: bool = False, rename: Mapp
             row += [""] * (5 + len(SCORE_FIELDS) + 2 * len(fm_ids))
             row += ["cannot_rate", r.cannot_rate.reason, r.cannot_rate.detail or ""]
         row.append("" if r.coordinator_flag is None else r.coordinator_flag.note)
+        row.append(blinding_answer(r) or "")
         writer.writerow([excel_safe_cell(v) for v in row] if excel_safe else row)
     return buf.getvalue()
 
