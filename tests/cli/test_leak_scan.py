@@ -288,3 +288,31 @@ def test_unknown_models_get_a_warning_to_add_aliases(tmp_path: Path, capsys: pyt
     assert Counter(line.split(": ")[1] for line in err.splitlines() if "has no vendor or family name" in line) == {
         "models": 1}
     assert "'zeta-llm-large' has no vendor or family name" in err
+
+
+def test_a_clumsy_coordinators_aliases(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a letter, a number and dashes name nothing: said so and not searched (not one finding per "a" or "42")
+    extra = {"models": [{"model_source": "o1", "aliases": ["a", "42", "---", "Bard"]},
+                        {"model_source": "gpt-4o-2024-08-06", "aliases": [f"Codename{i:03d}" for i in range(500)]}]}
+    study = write_model_study(tmp_path / "s", study_extra=extra)
+    responses = read_responses(study)
+    responses[0]["text"] = "A bard of 42 years, the Bard of Avon --- and O1s, co1, o12."  # an alias that is a word
+    responses[1]["text"] = "Codename250 and Codename499 say so."  # the 500 aliases are all searched
+    responses[2]["text"] = "She is a Gemini; Geminis are curious, says her horoscope."  # astrology, not the model
+    write_responses(study, responses)
+    code, result = validate_json(capsys, study)
+    assert code == 1
+    assert sorted((x["file"], x["term"], x["count"]) for x in result["leaks"]) == [
+        ("responses/responses.jsonl:1", "Bard", 2), ("responses/responses.jsonl:2", "Codename250", 1),
+        ("responses/responses.jsonl:2", "Codename499", 1), ("responses/responses.jsonl:3", "Gemini", 2)]
+    unsearched = [w["message"] for w in result["warnings"] if "alias(es)" in w["message"]]
+    assert len(unsearched) == 1 and all(f"'{a}'" in unsearched[0] for a in ("a", "42", "---"))
+    # each is accepted with a reason, and then the study passes
+    accepted = [{"response_id": "resp-0001", "term": "Bard", "reason": "Shakespeare"},
+                {"response_id": "resp-0003", "term": "Gemini", "reason": "the star sign"}]
+    edit_json(study / "study.json", lambda o: o.update(accepted_findings=accepted))
+    responses[1]["text"] = "A plain answer."
+    write_responses(study, responses)
+    code, result = validate_json(capsys, study)
+    assert code == 0, result["leaks"]
+    assert len(result["accepted_findings"]) == 2

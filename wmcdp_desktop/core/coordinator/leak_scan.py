@@ -499,6 +499,7 @@ def study_terms(study: LoadedStudy) -> tuple[list[Term], list[Problem]]:
     aliases = {m.model_source: list(m.aliases) for m in study.study.models or []}
     built_in = Matcher(built_in_terms())
     unsearchable = []
+    unsearchable_aliases = []
     for model in models:
         if searchable(model):
             terms.append(Term(skeleton(model), model, "model id", "word", model))
@@ -508,7 +509,10 @@ def study_terms(study: LoadedStudy) -> tuple[list[Term], list[Problem]]:
             if searchable(spelling):
                 terms.append(Term(skeleton(spelling), spelling, "natural spelling", "word", model))
         for alias in aliases.get(model, []):
-            terms.append(Term(skeleton(alias), alias, "alias", "word", model))
+            if searchable(alias):
+                terms.append(Term(skeleton(alias), alias, "alias", "word", model))
+            else:
+                unsearchable_aliases.append(alias)
         if not aliases.get(model) and not built_in.find(model):
             warnings.append(Problem(
                 "study.json", "models",
@@ -522,6 +526,13 @@ def study_terms(study: LoadedStudy) -> tuple[list[Term], list[Problem]]:
             f"model id(s) {', '.join(repr(m) for m in unsearchable[:5])} are a number or a single letter: they "
             "cannot be told apart from ordinary text and are not searched (they name no model; add aliases "
             "for the names that do)",
+        ))
+    if unsearchable_aliases:
+        warnings.append(Problem(
+            "study.json", "models",
+            f"alias(es) {', '.join(repr(a) for a in unsearchable_aliases[:5])} are a number, a single letter or no "
+            "letter at all: they cannot be told apart from ordinary text (or are nothing once spaces and dashes "
+            "are ignored) and are not searched; give the names as raters would read them",
         ))
     skipped = []
     for loaded in study.responses:
