@@ -33,22 +33,27 @@ LABELS = [
 @dataclass(frozen=True)
 class View:
     member: str
-    """Zip member ("" for the bundle's file name)."""
+    """Zip member ("" for the bundle's file name; ``#comment`` and ``#extra`` after a member's name for its
+    comment and extra field, ``#comment`` alone for the archive's)."""
     path: str | None
     """JSON path of a string; None for a whole text or a name."""
     text: str
 
 
-def views(path: Path) -> list[View]:
-    """Every way a rater can read the bundle: its file name, every member's name, every member's whole
-    text and every string (keys included) of its JSON."""
-    out = [View("", None, path.name)]
-    with zipfile.ZipFile(io.BytesIO(path.read_bytes())) as zf:
+def views(data: bytes, name: str) -> list[View]:
+    """Every way a rater can read the bundle ``data`` (file ``name``): its file name, the archive's comment,
+    every member's name, comment and extra field, every member's whole text and every string (keys
+    included) of its JSON."""
+    out = [View("", None, name)]
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        out.append(View("#comment", None, zf.comment.decode("utf-8", "replace")))
         for info in zf.infolist():
-            data = zf.read(info)
+            member = zf.read(info)
             out.append(View(info.filename, None, info.filename))
-            out.append(View(info.filename, None, data.decode("utf-8")))
-            out += [View(info.filename, p, text) for p, text in walk_strings(json.loads(data))]
+            out.append(View(f"{info.filename}#comment", None, info.comment.decode("utf-8", "replace")))
+            out.append(View(f"{info.filename}#extra", None, info.extra.decode("latin-1")))
+            out.append(View(info.filename, None, member.decode("utf-8")))
+            out += [View(info.filename, p, text) for p, text in walk_strings(json.loads(member))]
     return out
 
 
@@ -77,27 +82,90 @@ def built(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, lis
     return study, [*sorted((tmp_path / "out").glob("*.wmcdp")), tmp_path / "open.wmcdp"]
 
 
+@dataclass
+class Terms:
+    matcher: Matcher
+    long: list[str]
+    """Term skeletons of 6 characters or more: searched in the normal form of the raw bytes too."""
+    exact: list[bytes]
+    """Model ids (longer than 3 characters) and response ids, lower case: searched in the raw bytes."""
+
+
+def terms_of(study_dir: Path) -> Terms:
+    terms, _ = study_terms(load_study(study_dir))
+    return Terms(Matcher(terms), sorted({t.skeleton for t in terms if len(t.skeleton) >= 6}),
+                 [m.lower().encode() for m in MODELS if len(m) > 3]
+                 + [r["response_id"].lower().encode() for r in read_responses(study_dir)])
+
+
+def leaks_in(data: bytes, name: str, terms: Terms) -> list[str]:
+    """Every place of the bundle ``data`` that names a model, alias, vendor, family or response id under the
+    scan's normalisation, outside the blinding check's labels; [] for a blind bundle."""
+    out = []
+    raw = data.lower()
+    out += [f"raw bytes: {e!r}" for e in terms.exact if e in raw]  # compressed data and zip headers included
+    flat_raw = normalise(data.decode("latin-1")).text.replace(SOFT, "")
+    out += [f"raw bytes, normalised: {t!r}" for t in terms.long if t in flat_raw]
+    labels_seen = False
+    for view in views(data, name):
+        kept = exempt(view)
+        labels_seen |= kept != view.text
+        out += [f"{view.member}:{view.path}: {m.term.display!r} in {kept[m.start:m.end]!r}"
+                for m in terms.matcher.find(kept)]
+        # independently of the matcher: no long term even as a bare substring of the normal form
+        flat = normalise(kept).text.replace(SOFT, "")
+        out += [f"{view.member}:{view.path}: {t!r} in the normal form" for t in terms.long if t in flat]
+    if not labels_seen:
+        out.append("the blinding check's labels are not in bundle.json")
+    return out
+
+
 def test_no_bundle_byte_names_a_model_outside_the_labels(built: tuple[Path, list[Path]]) -> None:
     study_dir, bundles = built
-    study = load_study(study_dir)
-    terms, _ = study_terms(study)
-    matcher = Matcher(terms)
-    long_terms = sorted({t.skeleton for t in terms if len(t.skeleton) >= 6})
-    exact = [m.lower().encode() for m in MODELS if len(m) > 3] + [r["response_id"].encode() for r in read_responses(study_dir)]
+    terms = terms_of(study_dir)
     assert len(bundles) == 4
     for path in bundles:
-        raw = path.read_bytes().lower()
-        assert not [e for e in exact if e in raw]  # the plain bytes, compressed data included
-        labels_seen = False
-        for view in views(path):
-            kept = exempt(view)
-            labels_seen |= kept != view.text
-            found = matcher.find(kept)
-            assert found == [], (path.name, view, [(m.term.display, kept[m.start:m.end]) for m in found])
-            # independently of the matcher: no long term even as a bare substring of the normal form
-            flat = normalise(kept).text.replace(SOFT, "")
-            assert not [t for t in long_terms if t in flat], (path.name, view)
-        assert labels_seen
+        assert leaks_in(path.read_bytes(), path.name, terms) == [], path.name
+
+
+def _rewritten(data: bytes, change: str) -> bytes:
+    """``data`` (a blind bundle) with one leak planted by ``change``."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            member = src.read(info)
+            if change == "a task's string, look-alike letters" and info.filename.startswith("tasks/"):
+                obj = json.loads(member)
+                obj["candidate_response_text"] += " \u0421l\u0430ude 3.5 S\u043ennet"
+                member = json.dumps(obj).encode()
+            if change == "a member's comment":
+                info.comment = b"gpt-4o-2024-08-06"
+            if change == "a member's extra field" and info.filename == "bundle.json":
+                info.extra = b"\xca\xfe\x11\x00" + b"resp-0001".ljust(17, b" ")
+            dst.writestr(info, member)
+        if change == "a member named after a response id":
+            dst.writestr("tasks/RESP-0002.json", b"{}")
+        if change == "the archive's comment, spaced out":
+            dst.comment = b"L l a m a"
+        if change == "bundle.json outside the labels field, zero-width space":
+            obj = json.loads(src.read("bundle.json"))
+            obj["title"] = "Anthro\u200bpic study"
+            dst.writestr("extra.json", json.dumps(obj).encode())
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("change", [
+    "a task's string, look-alike letters", "a member's comment", "a member's extra field",
+    "a member named after a response id", "the archive's comment, spaced out",
+    "bundle.json outside the labels field, zero-width space",
+])
+def test_the_byte_check_finds_a_leak_planted_anywhere_in_the_zip(built: tuple[Path, list[Path]], change: str) -> None:
+    study_dir, bundles = built
+    terms = terms_of(study_dir)
+    data = bundles[0].read_bytes()
+    assert leaks_in(data, bundles[0].name, terms) == []
+    assert leaks_in(_rewritten(data, change), bundles[0].name, terms), change
 
 
 def test_the_labels_field_is_the_same_everywhere_and_is_the_only_exception(built: tuple[Path, list[Path]]) -> None:
