@@ -134,3 +134,21 @@ def test_report_without_a_check_has_no_blinding_section(tmp_path: Path, capsys: 
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert "blinding_index" not in summary["tables"]
     assert "5. Blinding" not in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_accepted_findings_are_in_the_report_without_a_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
+    study = write_study(tmp_path / "study", spec)
+    obj = json.loads((study / "study.json").read_text())
+    obj["accepted_findings"] = [{"response_id": "resp-x", "term": "Gemini", "reason": "the child's star sign"}]
+    (study / "study.json").write_text(json.dumps(obj))
+    collected = write_collected(tmp_path / "collected", make_ratings(spec))
+    assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"),
+                 "--bootstrap", "0", "--no-charts"]) == 0
+    capsys.readouterr()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert "blinding_index" not in summary["tables"]
+    assert summary["tables"]["blinding_accepted_findings"] == [
+        {"where": "response resp-x", "term": "Gemini", "reason": "the child's star sign"}]
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert "5. Blinding" in html and ("the child&#x27;s star sign" in html or "the child's star sign" in html)
