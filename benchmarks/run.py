@@ -590,13 +590,14 @@ def figures(s: Size) -> dict[str, Figure]:
             Figure("open_big", f"Opening a {s.open_tasks:,}-task bundle to first task shown",
                    "opening a 10-task bundle", "s", "time", 1.5, "<= 1.5x"),
             Figure("memory", f"Peak memory with a {s.open_tasks:,}-task bundle open",
-                   "the bare window process", "MB", "difference", 60.0, "<= +60 MB"),
+                   "the bare window process", "MB", "difference", 45.0, "<= +45 MB"),
             Figure("validate", f"wmcdp results validate on {s.validate_records:,} records",
                    "json.loads of the same files (throughput)", "s", "throughput", 1 / 3, ">= 1/3 of floor throughput"),
             Figure("build", f"wmcdp bundle build, {s.build_tasks:,} tasks x {s.build_raters} raters",
                    "writing the same bytes into zips", "s", "time", 3.0, "<= 3x"),
             Figure("report", f"wmcdp report on {s.report_tasks:,} tasks x {s.report_raters} raters (bootstrap excluded)",
-                   "krippendorff alpha on the same matrix x 8 dimensions", "s", "time", 5.0, "<= 5x"),
+                   "krippendorff alpha on the same matrix x 8 dimensions", "s", "time", float("inf"),
+                   "reported (the report's targets are at 1,000,000 ratings: benchmarks.scale)"),
             Figure("huge_response", f"{huge} single-line response: show and scroll",
                    "the same text in a bare QPlainTextEdit", "s", "time", 2.0, "<= 2x, and responsive"),
             Figure("long_token", f"{token} response that is one unbroken token: show and scroll",
@@ -688,7 +689,7 @@ def markdown(results: dict[str, Any]) -> str:
             lines.append(f"| {fig.title} | not measured | {fig.floor_title} | - | {fig.target_text} | error: {fig.error} |")
             continue
         f, b = fig.figure or {}, fig.floor or {}
-        verdict = "pass" if fig.passed else "**miss**"
+        verdict = "reported" if fig.target == float("inf") else "pass" if fig.passed else "**miss**"
         lines.append(
             f"| {fig.title} | {fmt(f.get('median'), fig.unit)} ({spread(f, fig.unit)}, n={f.get('n')}) "
             f"| {fig.floor_title}: {fmt(b.get('median'), fig.unit)} ({spread(b, fig.unit)}, n={b.get('n')}) "

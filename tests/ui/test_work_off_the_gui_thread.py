@@ -190,6 +190,28 @@ def test_the_background_check_names_a_damaged_task_in_a_banner_without_taking_th
     assert window.rating.checker.problems is not None and len(window.rating.checker.problems) == 1
 
 
+def test_the_background_check_reads_the_open_bundle_and_notices_bundle_json_changed_since_opening(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = bundle_check.check_bundle
+    checked: list[Any] = []
+
+    def changed_first(opened: Any, progress: Any) -> Any:
+        checked.append(opened)  # the session's own bundle object: the bundle is not opened a second time
+        manifest = bundle_dir / "bundle.json"
+        manifest.write_bytes(manifest.read_bytes() + b"\n")  # changed on disk after it was opened
+        return real(opened, progress)
+
+    monkeypatch.setattr(bundle_check, "check_bundle", changed_first)
+    window = make_window(["--data-dir", str(data_dir), "--rater", "R01"])
+    assert open_and_wait(qtbot, window, bundle_dir)
+    assert window.rating is not None
+    qtbot.waitUntil(lambda: not window.rating.checker.busy, timeout=WAIT_MS)  # type: ignore[union-attr]
+    assert window.session is not None and checked == [window.session.bundle]
+    assert window.page is not None and "changed on disk since it was opened" in window.page.notice_text.text()
+
+
 def test_stop_checking_stops_the_check_of_a_big_bundle_midway(
     qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, sample_docs: Any, data_dir: Path,
     monkeypatch: pytest.MonkeyPatch, gate: Gate,
@@ -208,14 +230,14 @@ def test_stop_checking_stops_the_check_of_a_big_bundle_midway(
     real = bundle_check.check_bundle
     checked: list[int] = []
 
-    def held_at_100(path: Path, sha256: str, progress: Any) -> Any:
+    def held_at_100(opened: Any, progress: Any) -> Any:
         def counting(done: int, total: int) -> None:
             progress(done, total)  # raises once "Stop checking" was pressed
             checked.append(done)
             if done == 100:
                 gate.hold()
 
-        return real(path, sha256, counting)
+        return real(opened, counting)
 
     monkeypatch.setattr(bundle_check, "check_bundle", held_at_100)
     window = make_window(["--data-dir", str(data_dir), "--rater", "R01"])

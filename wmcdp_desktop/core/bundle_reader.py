@@ -270,6 +270,14 @@ class OpenedBundle:
             while len(self._cache) > TASK_CACHE_SIZE:
                 self._cache.popitem(last=False)
 
+    def manifest_unchanged(self) -> bool:
+        """Whether bundle.json still has the bytes it had when the bundle was opened (a zip that changed at
+        all is refused on its next read anyway; a folder's bundle.json is read again and hashed)."""
+        try:
+            return sha256_hex(self._source.read(MANIFEST_NAME)) == self.manifest_sha256
+        except DocumentError:
+            return False
+
     def verify(self, progress: Callable[[int, int], None] | None = None) -> Verification:
         """Every file's size and SHA-256, every task valid and named as its file, no candidate response id
         used by two tasks; and how many tasks are calibration tasks. Each file is read once and no task is

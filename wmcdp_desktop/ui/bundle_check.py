@@ -2,8 +2,9 @@
 
 Opening reads only the bundle's manifest and rubric; each task is checked (SHA-256, schema) when it is
 shown. Right after a bundle opens, :class:`BundleChecker` checks all of them on a worker thread
-(``OpenedBundle.verify``, the same check as ``wmcdp bundle verify``), on a bundle object of its own, so a
-damaged or changed task is reported at once rather than when the rater reaches it. The status bar shows
+(``OpenedBundle.verify``, the same check as ``wmcdp bundle verify``), on the session's own bundle object (its
+reads are locked; opening the bundle a second time for the check cost a 10,000-task bundle about 10 MB of
+peak memory), so a damaged or changed task is reported at once rather than when the rater reaches it. The status bar shows
 the progress and a "Stop checking" button; closing the bundle stops it. What it finds is shown in a
 banner on the rating page (``problemsFound``), never in a dialog: a finding must not take the keyboard
 from a rater who is typing.
@@ -11,11 +12,9 @@ from a rater who is typing.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.bundle_reader import OpenedBundle
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.ui.bundle_opening import Plurals
 from wmcdp_desktop.ui.jobs import Job, Progress, Workers
@@ -23,13 +22,12 @@ from wmcdp_desktop.ui.jobs import Job, Progress, Workers
 MAX_PROBLEMS_SHOWN = 8
 
 
-def check_bundle(path: Path, manifest_sha256: str, progress: Progress) -> list[Problem]:
-    """Every problem of the bundle at ``path``; it must still be the bundle opened (same bundle.json)."""
+def check_bundle(bundle: OpenedBundle, progress: Progress) -> list[Problem]:
+    """Every problem of the open ``bundle``; it must still be the bundle opened (same bundle.json)."""
     progress(0, 0)
-    bundle = open_bundle(path)
-    if bundle.manifest_sha256 != manifest_sha256:
+    if not bundle.manifest_unchanged():
         changed = QCoreApplication.translate("BundleChecker", "changed on disk since it was opened: close it and open it again")
-        return [Problem(str(path), "", changed)]
+        return [Problem(str(bundle.path), "", changed)]
     return bundle.verify(progress).problems
 
 
@@ -67,10 +65,10 @@ class BundleChecker(QObject):
     def busy(self) -> bool:
         return self._job is not None
 
-    def check(self, path: Path, manifest_sha256: str) -> None:
+    def check(self, bundle: OpenedBundle) -> None:
         self._job = self._workers.run(
             self.tr("Checking the bundle's files"),
-            lambda progress: check_bundle(path, manifest_sha256, progress),
+            lambda progress: check_bundle(bundle, progress),
             cancel_label=self.tr("Stop checking"),
         )
         self._job.succeeded.connect(self._checked)

@@ -48,6 +48,8 @@ class StartedSession:
 
     path: Path
     session: RatingSession
+    bundle: OpenedBundle
+    """The session's bundle (the background check reads its files through it)."""
     first_task_error: str | None = None
 
 
@@ -91,7 +93,7 @@ def start_session(request: SessionRequest, bundle: OpenedBundle, progress: Progr
     store = RaterStore(r.data_dir, bundle.manifest.bundle_id, r.rater.rater_id, r.clock, r.lock)
     session = RatingSession(bundle, store, r.rater, r.clock, idle_timeout=r.idle_timeout)
     first = session.next_unfinished() or (session.task_ids[0] if session.task_ids else None)
-    started = StartedSession(r.path, session)
+    started = StartedSession(r.path, session, bundle)
     if first is not None:
         try:
             session.open_task(first)

@@ -283,7 +283,7 @@ class MainWindow(QMainWindow):
                 problem=False,
             )
         self._update_actions()
-        rating.start(started.path, started.first_task_error)
+        rating.start(started.bundle, started.first_task_error)
         QTimer.singleShot(0, self, lambda: self._opened(started))
 
     def _opened(self, started: StartedSession) -> None:

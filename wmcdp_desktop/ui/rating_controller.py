@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
+from wmcdp_desktop.core.bundle_reader import OpenedBundle
 from wmcdp_desktop.core.errors import Problem, WmcdpError
 from wmcdp_desktop.core.models.rating_record import BlindingGuess
 from wmcdp_desktop.core.models.task_record import record_kind
@@ -93,11 +94,11 @@ class RatingController(QObject):
         self.checker.status.connect(self.status)
 
     # ----- showing tasks -----------------------------------------------------------------------------------
-    def start(self, path: Path, first_task_error: str | None = None) -> None:
+    def start(self, bundle: OpenedBundle, first_task_error: str | None = None) -> None:
         """Show the task the session opened, tell what the rater must know about the bundle's files, and
-        start checking every file of the bundle (``path``) in the background."""
+        start checking every file of the session's ``bundle`` in the background."""
         self.show_open_task()
-        self.checker.check(path, self.session.bundle.manifest_sha256)
+        self.checker.check(bundle)
         quarantined = self.session.store.quarantined
         if quarantined:
             moved = "\n".join(str(q) for q in quarantined)
