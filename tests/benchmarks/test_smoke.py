@@ -83,4 +83,5 @@ def test_smoke_run_reports_every_figure_with_floor_and_ratio(tmp_path: Path) -> 
         assert isinstance(fig["ratio"], float) and math.isfinite(fig["ratio"]), key
         assert isinstance(fig["passed"], bool) and fig["target_text"], key
         assert fig["title"] in table and fig["floor_title"] in table, key
-    assert table.count("| pass |") + table.count("| **miss** |") == len(FIGURES)
+    assert table.count("| pass |") + table.count("| **miss** |") + table.count("| reported |") == len(FIGURES)
+    assert table.count("| reported |") == 1  # the 30,000-rating report: no target of its own (issue 12)

@@ -109,7 +109,7 @@ def test_hostile_bundles_through_the_windows_open(
             if case.startswith("zip: traversal") or case.startswith("zip: bomb"):
                 # Through File > Open bundle… itself (the file dialog answers with the hostile file).
                 monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, _p=str(path), **k: (_p, "")))
-                window.act_open.trigger()
+                window.menu.act_open.trigger()
                 wait_opened(window)
                 opened = window.session is not None
             else:

@@ -108,7 +108,7 @@ def test_text_size_reaches_menus_dialogs_message_boxes_and_tooltips(qtbot: Any, 
     qtbot.keyClick(window, Qt.Key.Key_Equal, CTRL)
     qtbot.keyClick(window, Qt.Key.Key_Equal, CTRL)
     size = before + 2
-    menu = window.menus["&File"]
+    menu = window.menu.menus["&File"]
     assert isinstance(menu, QMenu) and menu.font().pointSize() == size
     box = QMessageBox(window)
     qtbot.addWidget(box)
@@ -171,7 +171,7 @@ def test_buttons_have_alt_mnemonics_unique_in_the_window(
 
 def test_the_rater_guide_lists_every_menu_shortcut(window: MainWindow, repo_root: Path) -> None:
     guide = (repo_root / "docs" / "RATER_GUIDE.md").read_text(encoding="utf-8")
-    for action in window.findChildren(type(window.act_open)):
+    for action in window.findChildren(type(window.menu.act_open)):
         for key in action.shortcuts():
             text = key.toString()
             assert f"`{text}`" in guide, f"{action.text()!r} ({text}) is not in docs/RATER_GUIDE.md"

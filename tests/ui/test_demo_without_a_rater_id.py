@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.ui.main_window import DEMO_RATER_ID, MainWindow
+from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.ui.preferences import DEMO_RATER_ID
 
 pytestmark = pytest.mark.skipif(not demo_bundle_path().exists(), reason="the demo bundle is not built")
 

@@ -479,7 +479,7 @@ def test_export_results_from_the_menu(
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
     assert window.rating is not None
     with qtbot.waitSignal(window.rating.exporter.finished, timeout=20_000):
-        window.act_export.trigger()
+        window.menu.act_export.trigger()
     assert target.exists()
     with zipfile.ZipFile(target) as zf:
         manifest = json.loads(zf.read("manifest.json"))
@@ -804,7 +804,7 @@ def test_rubric_text_with_markup_is_shown_literally_in_labels_and_tooltips(
     fm_tip = next(iter(window.page.form.failure_modes.rows.values())).check.toolTip()  # type: ignore[union-attr]
     assert "&lt;h1&gt;big&lt;/h1&gt;" in fm_tip and "<h1>" not in fm_tip
     assert window.page.help.toPlainText() == ""  # type: ignore[union-attr]  # written when first shown
-    window.act_help.trigger()
+    window.menu.act_help.trigger()
     assert "<img" in window.page.help.toPlainText()  # type: ignore[union-attr]  # literally, as text
 
 
@@ -817,7 +817,7 @@ def test_idle_timeout_is_configurable_and_remembered(
     argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
     window = make_window(argv)
     monkeypatch.setattr(QInputDialog, "getInt", staticmethod(lambda *a, **k: (30, True)))
-    action = next(a for a in window.menus["&Settings"].actions() if a.text() == "&Idle timeout…")
+    action = next(a for a in window.menu.menus["&Settings"].actions() if a.text() == "&Idle timeout…")
     action.trigger()
     assert window.session is not None
     for _ in range(100):  # no input

@@ -101,7 +101,7 @@ def test_the_language_menu_saves_the_choice(make_window: Callable[..., MainWindo
     from wmcdp_desktop.core.rater.settings import load_settings
 
     window = make_window(["--data-dir", str(data_dir), "--rater", "R01"])
-    choices = {a.text(): a for a in window.language_menu.actions()}  # Settings > Language
+    choices = {a.text(): a for a in window.menu.language_menu.actions()}  # Settings > Language
     computer, spanish = choices["The computer's language"], choices["Español"]
     assert computer.isChecked()
     spanish.trigger()

@@ -100,13 +100,13 @@ def test_the_window_answers_while_a_slow_bundle_opens_then_shows_it(
     assert window.opener.busy and window.session is None
     # The event loop runs and the window takes input while the worker is held.
     assert event_loop_turns(qtbot, lambda: cancel_button(qtbot, window, "Cancel opening").isVisible()) > 3
-    assert not window.welcome.open_button.isEnabled() and not window.act_open.isEnabled()  # one opening at a time
-    qtbot.keyClick(window, "=", window.act_bigger.shortcuts()[0][0].keyboardModifiers())  # Ctrl+= works meanwhile
+    assert not window.welcome.open_button.isEnabled() and not window.menu.act_open.isEnabled()  # one opening at a time
+    qtbot.keyClick(window, "=", window.menu.act_bigger.shortcuts()[0][0].keyboardModifiers())  # Ctrl+= works meanwhile
     with qtbot.waitSignal(window.opener.opened, timeout=WAIT_MS):
         slow_open.release.set()
     wait_opened(qtbot, window)
     assert window.session is not None and window.session.current_id == "T-0001"
-    assert window.welcome.open_button.isEnabled() and window.act_open.isEnabled()
+    assert window.welcome.open_button.isEnabled() and window.menu.act_open.isEnabled()
 
 
 def test_cancel_while_opening_leaves_nothing_open_and_the_late_result_is_dropped(

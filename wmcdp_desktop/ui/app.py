@@ -22,8 +22,8 @@ from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.rater.settings import MAX_IDLE, MIN_IDLE, load_settings, rater_id_problem
 from wmcdp_desktop.core.rater.storage import InstanceLock, default_data_dir
 from wmcdp_desktop.core.rater.timing import Clock, SystemClock
-from wmcdp_desktop.ui.i18n import install_translators
-from wmcdp_desktop.ui.main_window import APP_TITLE, MainWindow
+from wmcdp_desktop.ui.i18n import app_title, install_translators
+from wmcdp_desktop.ui.main_window import MainWindow
 from wmcdp_desktop.ui.qt_guard import protect_none
 from wmcdp_desktop.ui.system_check import missing_message, missing_xcb_packages
 from wmcdp_desktop.ui.theme import apply_accessible_palette
@@ -106,7 +106,7 @@ def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainW
 
 def _fatal(text: str) -> None:
     """A blocking, plain-text error box (used before or outside the main window)."""
-    box = QMessageBox(QMessageBox.Icon.Critical, QCoreApplication.translate("MainWindow", APP_TITLE), "")
+    box = QMessageBox(QMessageBox.Icon.Critical, app_title(), "")
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setText(text)
     box.exec()

@@ -35,6 +35,14 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
     return text
 
 
+APP_TITLE = QT_TRANSLATE_NOOP("MainWindow", "WM-CDP Desktop")
+
+
+def app_title() -> str:
+    """The app's name as windows and message boxes show it, in the chosen language."""
+    return QCoreApplication.translate("MainWindow", APP_TITLE)
+
+
 def chosen_locale(language: str | None) -> QLocale:
     """The locale the app uses: the rater's chosen language, else the computer's locale."""
     return QLocale(language) if language else QLocale.system()

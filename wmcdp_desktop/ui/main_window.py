@@ -13,48 +13,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QHideEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QHideEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget
 
-from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
+from wmcdp_desktop.core.rater.rating_session import RatingSession
 from wmcdp_desktop.core.rater.settings import Settings
 from wmcdp_desktop.core.rater.storage import InstanceLock
 from wmcdp_desktop.core.rater.timing import Clock
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.ui.about_dialog import add_about_action
 from wmcdp_desktop.ui.bundle_opening import BundleOpener, SessionRequest, StartedSession
-from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP
+from wmcdp_desktop.ui.i18n import QT_TRANSLATE_NOOP, app_title
 from wmcdp_desktop.ui.jobs import Workers
-from wmcdp_desktop.ui.language_menu import LanguageMenu
 from wmcdp_desktop.ui.message_box import open_message
 from wmcdp_desktop.ui.plain_text import safe_line
-from wmcdp_desktop.ui.preferences import Preferences
+from wmcdp_desktop.ui.preferences import DEMO_RATER_ID, Preferences
 from wmcdp_desktop.ui.rating_controller import RatingController
 from wmcdp_desktop.ui.rating_page import RatingPage
 from wmcdp_desktop.ui.status_bar import StatusBar
 from wmcdp_desktop.ui.theme import rescale_fonts, set_text_size
 from wmcdp_desktop.ui.welcome import WelcomeScreen
+from wmcdp_desktop.ui.window_menus import WindowMenus
 from wmcdp_desktop.ui.window_size import fitted_size
 
 if TYPE_CHECKING:  # shown after an export, imported then
     from wmcdp_desktop.ui.export_receipt import ReceiptDialog
 
-APP_TITLE = QT_TRANSLATE_NOOP("MainWindow", "WM-CDP Desktop")
-DEMO_RATER_ID = "demo"
-"""The rater id of someone trying the demo before any rater id is set (never remembered)."""
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except (OSError, RuntimeError):
-        return False
-
-
 BUNDLE_FILTER = QT_TRANSLATE_NOOP(
     "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
 )
-
 
 
 class MainWindow(QMainWindow):
@@ -69,13 +55,13 @@ class MainWindow(QMainWindow):
         self.rating: RatingController | None = None
         """The open bundle's controller (None on the welcome screen)."""
         self.messages: list[str] = []
+        """Every message shown to the rater in a dialog (tests read it)."""
         self.receipt_dialog: ReceiptDialog | None = None
         """The receipt of the last export while it is shown."""
-        """Every message shown to the rater in a dialog (tests read it)."""
         self._closed = False
         self._showing = False
         """True while an opened bundle's page is being put on screen (over a few turns of the event loop)."""
-        self.setWindowTitle(self.tr(APP_TITLE))
+        self.setWindowTitle(app_title())
         self.setObjectName("main_window")
         self.resize(*fitted_size(self))
         self.status_bar = StatusBar()
@@ -102,7 +88,8 @@ class MainWindow(QMainWindow):
         self.opener.failed.connect(lambda text: self.tell(text, error=True))
         self.opener.busyChanged.connect(self._opening)
         self.opener.finished.connect(lambda: None if self._showing else self.openingDone.emit())
-        self._build_menus()
+        self.menu = WindowMenus(self, self)
+        """The menus and their shortcuts (``menu.act_open`` …)."""
         if settings.font_point_size:
             self._apply_font(settings.font_point_size)
         rescale_fonts(self)
@@ -125,18 +112,6 @@ class MainWindow(QMainWindow):
         """True from a bundle asked for until ``openingDone``."""
         return self.opener.busy or self._showing
 
-    # ----- menus and shortcuts -------------------------------------------------------------------------
-    def _action(self, menu: str, text: str, slot: Callable[[], object], keys: tuple[str, ...] = (), *, rating: bool = False) -> QAction:
-        """A menu entry (its shortcuts work anywhere in the window); ``rating``: enabled while a bundle is open."""
-        action = QAction(text, self)
-        action.setShortcuts([QKeySequence(k) for k in keys])
-        action.triggered.connect(slot)
-        self.menus[menu].addAction(action)
-        self.addAction(action)
-        if rating:
-            self._rating_actions.append(action)
-        return action
-
     def _rated(self, call: Callable[[RatingController], object]) -> Callable[[], None]:
         """A slot that calls ``call`` with the open bundle's controller (nothing on the welcome screen)."""
 
@@ -146,57 +121,17 @@ class MainWindow(QMainWindow):
 
         return slot
 
-    def _build_menus(self) -> None:
-        bar, act, on = self.menuBar(), self._action, self._rated
-        titles = {"&File": self.tr("&File"), "&Task": self.tr("&Task"), "&View": self.tr("&View"), "&Settings": self.tr("&Settings")}
-        self.menus = {key: bar.addMenu(title) for key, title in titles.items()}
-        self._rating_actions: list[QAction] = []
-        self.act_open = act("&File", self.tr("&Open bundle…"), self.choose_bundle, ("Ctrl+O",))
-        self.act_demo = act("&File", self.tr("Open the &demo bundle"), self.open_demo)
-        self.act_export = act("&File", self.tr("&Export results…"), on(lambda r: r.choose_export(self)), ("Ctrl+E",), rating=True)
-        self.act_close_bundle = act("&File", self.tr("&Close bundle"), self.close_bundle, rating=True)
-        self.menus["&File"].addSeparator()
-        act("&File", self.tr("&Quit"), self.close, ("Ctrl+Q",))
-        self.act_submit = act("&Task", self.tr("&Submit rating"), on(lambda r: r.submit()), ("Ctrl+Return", "Ctrl+Enter"), rating=True)
-        self.act_save = act("&Task", self.tr("Save &draft now"), on(lambda r: r.save_draft_now()), ("Ctrl+S",), rating=True)
-        self.act_next = act("&Task", self.tr("&Next task"), on(lambda r: r.step(1)), ("Ctrl+PgDown", "Alt+Right"), rating=True)
-        self.act_prev = act("&Task", self.tr("&Previous task"), on(lambda r: r.step(-1)), ("Ctrl+PgUp", "Alt+Left"), rating=True)
-        self.act_next_unfinished = act(
-            "&Task", self.tr("Next &unfinished task"), on(lambda r: r.next_unfinished()), ("Ctrl+Shift+PgDown",), rating=True
-        )
-        self.act_evidence = act(
-            "&Task", self.tr("Use selected text as &evidence"), on(lambda r: r.use_selection()), ("Ctrl+Shift+E",), rating=True
-        )
-        self.act_pause = act(
-            "&Task", self.tr("&Pause or resume the timer"), on(lambda r: r.toggle_pause()), ("Ctrl+Shift+P",), rating=True
-        )
-        self.act_revise = act(
-            "&Task", self.tr("&Revise this rating"), on(lambda r: r.revise_submitted()), ("Ctrl+Shift+R",), rating=True
-        )
-        self.act_find = act("&Task", self.tr("&Find…"), on(lambda r: r.page.open_find()), ("Ctrl+F",), rating=True)
-        self.act_bigger = act("&View", self.tr("&Larger text"), lambda: self.change_font(1), ("Ctrl+=", "Ctrl++"))
-        self.act_smaller = act("&View", self.tr("&Smaller text"), lambda: self.change_font(-1), ("Ctrl+-",))
-        self.act_help = act("&View", self.tr("Rubric &help"), on(lambda r: r.page.toggle_help()), ("F1",), rating=True)
-        act("&Settings", self.tr("&Rater id…"), self.change_rater)
-        act("&Settings", self.tr("&Idle timeout…"), lambda: self.prefs.ask_idle_timeout(self, self.tr(APP_TITLE)))
-        self.language_menu = LanguageMenu(self.prefs, self)
-        self.language_menu.told.connect(self.tell)
-        self.menus["&Settings"].addMenu(self.language_menu)
-        self.act_about = add_about_action(self)
-
     def _update_actions(self) -> None:
-        for action in self._rating_actions:
-            action.setEnabled(self.rating is not None)
+        self.menu.update(rating=self.rating is not None, opening=self.opener.busy)
 
     def _opening(self, busy: bool) -> None:
         self.welcome.set_busy(busy)
-        for action in (self.act_open, self.act_demo):
-            action.setEnabled(not busy)
+        self._update_actions()
 
     def tell(self, text: str, *, error: bool = False) -> None:
         """A non-blocking message box (and remembered in ``messages``)."""
         self.messages.append(text)
-        open_message(self, self.tr(APP_TITLE), text, error=error)
+        open_message(self, app_title(), text, error=error)
 
     def show_receipt(self, summary: str, receipt: str) -> None:
         """After an export: what it holds and its receipt code, in a window of its own (non-modal)."""
@@ -245,15 +180,9 @@ class MainWindow(QMainWindow):
     def open_bundle_path(self, path: Path, *, demo: bool = False) -> None:
         """Open a bundle (zip or folder); ``opener`` reports how it went (and the window shows it). ``demo``
         (also the demo bundle chosen from the recent list): no rater id is asked for (see :meth:`open_demo`)."""
-        if self.opening:
+        rater = None if self.opening else self.prefs.rater_for(path, self, demo=demo)
+        if rater is None:
             return
-        if (demo or _same_file(path, demo_bundle_path())) and not self.settings.rater_id:
-            rater = RaterIdentity(DEMO_RATER_ID)
-        else:
-            if not self.settings.rater_id and not self.change_rater():
-                return
-            assert self.settings.rater_id is not None
-            rater = RaterIdentity(self.settings.rater_id, self.settings.rater_role_or_background)
         self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock))
 
     def _show_opened(self, started: StartedSession) -> None:
@@ -273,17 +202,10 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(rating.page)
         rescale_fonts(self)
         self.stack.setCurrentWidget(rating.page)
-        self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {self.tr(APP_TITLE)}")
-        if started.session.rater.rater_id == DEMO_RATER_ID and not self.settings.rater_id:
-            rating.page.show_notice(
-                self.tr(
-                    "Demo: you are rating as the demo rater “demo”. Nothing here goes to a study. When your "
-                    "coordinator sends you a bundle, the app asks once for the rater id they gave you."
-                ),
-                problem=False,
-            )
+        self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {app_title()}")
         self._update_actions()
-        rating.start(started.bundle, started.first_task_error)
+        demo = started.session.rater.rater_id == DEMO_RATER_ID and not self.settings.rater_id
+        rating.start(started.bundle, started.first_task_error, demo=demo)
         QTimer.singleShot(0, self, lambda: self._opened(started))
 
     def _opened(self, started: StartedSession) -> None:
@@ -301,7 +223,7 @@ class MainWindow(QMainWindow):
         rating.deleteLater()
         self.status_bar.show_save_state("")
         self.stack.setCurrentWidget(self.welcome)
-        self.setWindowTitle(self.tr(APP_TITLE))
+        self.setWindowTitle(app_title())
         self._update_actions()
 
     # ----- window state and closing ----------------------------------------------------------------------
@@ -319,7 +241,7 @@ class MainWindow(QMainWindow):
         if not self._closed and self.rating is not None:
             if not self.rating.save_now() and self.rating.session.save_error:  # (a vanished folder: already told)
                 question = (self.rating.session.save_error or "") + "\n\n" + self.tr("Close anyway? Your last changes would be lost.")
-                if QMessageBox.question(self, self.tr(APP_TITLE), question) != QMessageBox.StandardButton.Yes:
+                if QMessageBox.question(self, app_title(), question) != QMessageBox.StandardButton.Yes:
                     event.ignore()
                     return
             self.rating.close()

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from wmcdp_desktop.core.errors import DocumentError, StorageError
+from wmcdp_desktop.core.rater.rating_session import RaterIdentity
 from wmcdp_desktop.core.rater.settings import (
     MAX_FONT,
     MAX_IDLE,
@@ -25,7 +26,18 @@ from wmcdp_desktop.core.rater.settings import (
     with_recent,
 )
 from wmcdp_desktop.core.rater.storage import InstanceLock
+from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.ui.rater_dialog import RaterDialog
+
+DEMO_RATER_ID = "demo"
+"""The rater id of someone trying the demo before any rater id is set (never remembered)."""
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):
+        return False
 
 
 class Preferences(QObject):
@@ -87,6 +99,18 @@ class Preferences(QObject):
             return False
         self.set_rater(dialog.rater_id(), dialog.role())
         return True
+
+    def rater_for(self, path: Path, parent: QWidget, *, demo: bool = False) -> RaterIdentity | None:
+        """Who rates the bundle at ``path``: the rater set up here; before one is set, the demo rater for the
+        demo bundle (``demo``, or the demo chosen from the recent list: nothing is asked, someone trying the
+        demo has no rater id yet), else the rater id asked for once (None when the rater cancels)."""
+        if not self.settings.rater_id:
+            if demo or _same_file(path, demo_bundle_path()):
+                return RaterIdentity(DEMO_RATER_ID)
+            self.ask_rater(parent)
+        if not self.settings.rater_id:
+            return None
+        return RaterIdentity(self.settings.rater_id, self.settings.rater_role_or_background)
 
     def ask_idle_timeout(self, parent: QWidget, title: str) -> None:
         text = self.tr("Seconds without any input after which the task timer pauses:")

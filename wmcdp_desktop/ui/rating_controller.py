@@ -94,9 +94,18 @@ class RatingController(QObject):
         self.checker.status.connect(self.status)
 
     # ----- showing tasks -----------------------------------------------------------------------------------
-    def start(self, bundle: OpenedBundle, first_task_error: str | None = None) -> None:
-        """Show the task the session opened, tell what the rater must know about the bundle's files, and
-        start checking every file of the session's ``bundle`` in the background."""
+    def start(self, bundle: OpenedBundle, first_task_error: str | None = None, *, demo: bool = False) -> None:
+        """Show the task the session opened, tell what the rater must know about the bundle's files (and, for
+        the ``demo`` rater, what the demo is), and start checking every file of the session's ``bundle`` in the
+        background."""
+        if demo:
+            self.page.show_notice(
+                self.tr(
+                    "Demo: you are rating as the demo rater “demo”. Nothing here goes to a study. When your "
+                    "coordinator sends you a bundle, the app asks once for the rater id they gave you."
+                ),
+                problem=False,
+            )
         self.show_open_task()
         self.checker.check(bundle)
         quarantined = self.session.store.quarantined

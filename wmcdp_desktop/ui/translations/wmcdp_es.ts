@@ -389,98 +389,6 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Paquete WM-CDP (*.wmcdp *.zip);;Carpeta de paquete: elija su bundle.json (bundle.json)</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>&amp;Archivo</translation>
-    </message>
-    <message>
-        <source>&amp;Task</source>
-        <translation>&amp;Tarea</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;Ver</translation>
-    </message>
-    <message>
-        <source>&amp;Settings</source>
-        <translation>&amp;Configuración</translation>
-    </message>
-    <message>
-        <source>&amp;Open bundle…</source>
-        <translation>&amp;Abrir paquete…</translation>
-    </message>
-    <message>
-        <source>Open the &amp;demo bundle</source>
-        <translation>Abrir el paquete de &amp;demostración</translation>
-    </message>
-    <message>
-        <source>&amp;Export results…</source>
-        <translation>&amp;Exportar resultados…</translation>
-    </message>
-    <message>
-        <source>&amp;Close bundle</source>
-        <translation>&amp;Cerrar paquete</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Salir</translation>
-    </message>
-    <message>
-        <source>&amp;Submit rating</source>
-        <translation>&amp;Enviar valoración</translation>
-    </message>
-    <message>
-        <source>Save &amp;draft now</source>
-        <translation>Guardar &amp;borrador ahora</translation>
-    </message>
-    <message>
-        <source>&amp;Next task</source>
-        <translation>&amp;Siguiente tarea</translation>
-    </message>
-    <message>
-        <source>&amp;Previous task</source>
-        <translation>Tarea &amp;anterior</translation>
-    </message>
-    <message>
-        <source>Next &amp;unfinished task</source>
-        <translation>Siguiente tarea sin &amp;terminar</translation>
-    </message>
-    <message>
-        <source>Use selected text as &amp;evidence</source>
-        <translation>Usar el texto seleccionado como e&amp;videncia</translation>
-    </message>
-    <message>
-        <source>&amp;Pause or resume the timer</source>
-        <translation>&amp;Pausar o reanudar el cronómetro</translation>
-    </message>
-    <message>
-        <source>&amp;Revise this rating</source>
-        <translation>&amp;Revisar esta valoración</translation>
-    </message>
-    <message>
-        <source>&amp;Find…</source>
-        <translation>B&amp;uscar…</translation>
-    </message>
-    <message>
-        <source>&amp;Larger text</source>
-        <translation>Texto más &amp;grande</translation>
-    </message>
-    <message>
-        <source>&amp;Smaller text</source>
-        <translation>Texto más &amp;pequeño</translation>
-    </message>
-    <message>
-        <source>Rubric &amp;help</source>
-        <translation>&amp;Ayuda de la rúbrica</translation>
-    </message>
-    <message>
-        <source>&amp;Rater id…</source>
-        <translation>&amp;Identificador de evaluador…</translation>
-    </message>
-    <message>
-        <source>&amp;Idle timeout…</source>
-        <translation>&amp;Tiempo de inactividad…</translation>
-    </message>
-    <message>
         <source>Receipt code</source>
         <translation>Código de recibo</translation>
     </message>
@@ -495,10 +403,6 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>The demo bundle is missing from this installation ({path}).</source>
         <translation>Falta el paquete de demostración en esta instalación ({path}).</translation>
-    </message>
-    <message>
-        <source>Demo: you are rating as the demo rater “demo”. Nothing here goes to a study. When your coordinator sends you a bundle, the app asks once for the rater id they gave you.</source>
-        <translation>Demostración: está valorando como el evaluador de demostración «demo». Nada de esto va a ningún estudio. Cuando la coordinación le envíe un paquete, la aplicación le pedirá una vez el identificador de evaluador que le hayan dado.</translation>
     </message>
     <message>
         <source>Close anyway? Your last changes would be lost.</source>
@@ -656,6 +560,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>Task {id} cannot be shown:</source>
         <translation>No se puede mostrar la tarea {id}:</translation>
+    </message>
+    <message>
+        <source>Demo: you are rating as the demo rater “demo”. Nothing here goes to a study. When your coordinator sends you a bundle, the app asks once for the rater id they gave you.</source>
+        <translation>Demostración: está valorando como el evaluador de demostración «demo». Nada de esto va a ningún estudio. Cuando la coordinación le envíe un paquete, la aplicación le pedirá una vez el identificador de evaluador que le hayan dado.</translation>
     </message>
     <message>
         <source>Some saved drafts could not be read and were moved aside (nothing was deleted):</source>
@@ -1266,6 +1174,101 @@ Abra el paquete que le envió la coordinación del estudio. Todo se queda en est
     <message>
         <source>Rater id not set yet: you will be asked for it when you open a bundle.</source>
         <translation>Todavía no hay identificador de evaluador: se le pedirá al abrir un paquete.</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation>&amp;Tarea</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ver</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Configuración</translation>
+    </message>
+    <message>
+        <source>&amp;Larger text</source>
+        <translation>Texto más &amp;grande</translation>
+    </message>
+    <message>
+        <source>&amp;Smaller text</source>
+        <translation>Texto más &amp;pequeño</translation>
+    </message>
+    <message>
+        <source>Rubric &amp;help</source>
+        <translation>&amp;Ayuda de la rúbrica</translation>
+    </message>
+    <message>
+        <source>&amp;Rater id…</source>
+        <translation>&amp;Identificador de evaluador…</translation>
+    </message>
+    <message>
+        <source>&amp;Idle timeout…</source>
+        <translation>&amp;Tiempo de inactividad…</translation>
+    </message>
+    <message>
+        <source>&amp;Open bundle…</source>
+        <translation>&amp;Abrir paquete…</translation>
+    </message>
+    <message>
+        <source>Open the &amp;demo bundle</source>
+        <translation>Abrir el paquete de &amp;demostración</translation>
+    </message>
+    <message>
+        <source>&amp;Export results…</source>
+        <translation>&amp;Exportar resultados…</translation>
+    </message>
+    <message>
+        <source>&amp;Close bundle</source>
+        <translation>&amp;Cerrar paquete</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+    <message>
+        <source>&amp;Submit rating</source>
+        <translation>&amp;Enviar valoración</translation>
+    </message>
+    <message>
+        <source>Save &amp;draft now</source>
+        <translation>Guardar &amp;borrador ahora</translation>
+    </message>
+    <message>
+        <source>&amp;Next task</source>
+        <translation>&amp;Siguiente tarea</translation>
+    </message>
+    <message>
+        <source>&amp;Previous task</source>
+        <translation>Tarea &amp;anterior</translation>
+    </message>
+    <message>
+        <source>Next &amp;unfinished task</source>
+        <translation>Siguiente tarea sin &amp;terminar</translation>
+    </message>
+    <message>
+        <source>Use selected text as &amp;evidence</source>
+        <translation>Usar el texto seleccionado como e&amp;videncia</translation>
+    </message>
+    <message>
+        <source>&amp;Pause or resume the timer</source>
+        <translation>&amp;Pausar o reanudar el cronómetro</translation>
+    </message>
+    <message>
+        <source>&amp;Revise this rating</source>
+        <translation>&amp;Revisar esta valoración</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>B&amp;uscar…</translation>
     </message>
 </context>
 <context>
