@@ -54,3 +54,23 @@ def test_a_real_bundle_still_asks_once(
         window.open_demo()  # with a rater id set, the demo is rated under it: nothing asked, no notice
     assert asked == ["rater id"] and window.session.rater.rater_id == "R01"
     assert window.page is not None and not window.page.notice_banner.isVisible()
+
+
+def test_a_real_bundle_opened_over_the_demo_asks_for_the_rater_id_and_opens(
+    make_window: Callable[..., MainWindow], tmp_path: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot: Any
+) -> None:
+    window = make_window(["--data-dir", str(tmp_path / "data")])
+    asked: list[str] = []
+
+    def ask(parent: Any) -> bool:
+        asked.append("rater id")
+        window.prefs.set_rater("R01", None)
+        return True
+
+    monkeypatch.setattr(window.prefs, "ask_rater", ask)
+    with qtbot.waitSignal(window.openingDone, timeout=20_000):
+        window.open_demo()
+    with qtbot.waitSignal(window.openingDone, timeout=20_000):
+        window.open_bundle_path(bundle_dir)  # the demo still open: no "close the bundle first"
+    assert asked == ["rater id"] and window.messages == []
+    assert window.session is not None and window.session.rater.rater_id == "R01"
