@@ -59,6 +59,8 @@ def test_writes_html_tables_and_summary(full_report: Path) -> None:
     if os.name == "posix":  # results per model, unblinded: owner-only like the key (issue 13, item 7)
         for path in [out / "report.html", out / "summary.json", *(out / "tables").iterdir()]:
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+        for folder in (out, out / "tables"):  # the folders the report made, too
+            assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
     summary = _strict_json(out / "summary.json")
     assert summary["meta"]["ratings"] == 108 and summary["meta"]["seed"] == 3
     assert summary["meta"]["intervals"] == "for raters and items like these"

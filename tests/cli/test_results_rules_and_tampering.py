@@ -294,6 +294,7 @@ def test_collect_outputs_are_owner_only(study: Study, capsys: pytest.CaptureFixt
     finally:
         os.umask(old)
     assert code == 0, messages(result)
+    assert stat.S_IMODE((study.root / "merged").stat().st_mode) == 0o700  # the folder collect made, too
     for path in (study.root / "merged").rglob("*"):
         assert stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600), path
     assert stat.S_IMODE(study.key.stat().st_mode) == 0o600

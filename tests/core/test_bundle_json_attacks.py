@@ -112,7 +112,8 @@ ATTACKS: dict[str, tuple[str | bytes, str | None]] = {
     "top-level-array": ("[" + BASE + "]", 'must be an object, not a list'),
     "empty": ("", 'is empty'),
     "deep-nesting-in-extra-key": (top('"x": ' + "[" * 50_000 + "]" * 50_000), 'expands more than 100 times'),
-    "deep-nesting-unclosed": (top('"x": ' + "[" * 50_000), 'is nested more than 64 levels deep'),
+    # 50,000 values in a bundle of 6 files: measured before parsing (issue 13 item 1), never parsed
+    "deep-nesting-unclosed": (top('"x": ' + "[" * 50_000), 'is far larger than a bundle of 6 files needs (not read)'),
     "deep-nesting-65": (top('"x": ' + "[" * 65 + "]" * 65), 'is nested more than 64 levels deep'),
     # file entries with unusual paths, digests and shapes
     "path-traversal": (BASE.replace("tasks/t0002.json", "tasks/../t0002.json"), 'files[3].path:'),
@@ -382,9 +383,8 @@ def test_a_million_empty_entries_in_a_small_bundle_are_refused_in_bounded_memory
             zf.writestr(name, data)
     assert path.stat().st_size < 1_000_000  # the zip is small; bundle.json inside it 3-5 MB
     result = _measure(path)
-    assert result["problems"] == [
-        "b.wmcdp!bundle.json: files: lists 1000005 files but the bundle holds only 5 files besides bundle.json"
-    ]
+    # its JSON values counted against the files present before it is parsed: never a million objects in memory
+    assert result["problems"] == ["b.wmcdp!bundle.json: is far larger than a bundle of 6 files needs (not read)"]
     assert result["grown_mb"] < 200, result  # was 3.8 GB and 15-20 s before the length check and the cap
 
 
@@ -399,10 +399,25 @@ def test_arrays_longer_than_the_files_present_by_more_than_100_are_refused_befor
 
 
 def test_a_long_task_order_is_refused_before_validation(tmp_path: Path) -> None:
+    opened = open_or_refuse({**FILES, MANIFEST_NAME: _many("task_order", "1", 1_000)}, tmp_path / "b.wmcdp")
+    assert isinstance(opened, DocumentError)
+    assert [p.message for p in opened.problems] == ["lists 1004 tasks but the bundle holds only 5 files besides "
+                                                    "bundle.json"]
+
+
+def test_a_bundle_json_too_large_for_its_files_is_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 13 item 1: 100,000 entries (3 bytes of JSON each, 64 of memory once parsed) are counted, not parsed.
+    from wmcdp_desktop.core import bundle_reader
+
+    parsed: list[int] = []
+    real = bundle_reader.parse_json_bytes
+    monkeypatch.setattr(bundle_reader, "parse_json_bytes", lambda data, *a: parsed.append(len(data)) or real(data, *a))
     opened = open_or_refuse({**FILES, MANIFEST_NAME: _many("task_order", "1", 100_000)}, tmp_path / "b.wmcdp")
     assert isinstance(opened, DocumentError)
-    assert [p.message for p in opened.problems] == ["lists 100004 tasks but the bundle holds only 5 files besides "
-                                                    "bundle.json"]
+    assert [p.message for p in opened.problems] == ["is far larger than a bundle of 6 files needs (not read)"]
+    assert parsed == []
+    opened = open_or_refuse(FILES, tmp_path / "ok.wmcdp")  # a bundle as built is read as before
+    assert not isinstance(opened, DocumentError) and len(parsed) == 1
 
 
 def test_at_most_100_problems_are_listed_then_how_many_more(tmp_path: Path) -> None:

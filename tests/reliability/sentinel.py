@@ -22,11 +22,11 @@ class Sentinel:
         (self.cwd / "keep.txt").write_text("cwd file\n")
         self.before = self.snapshot()
 
-    def snapshot(self) -> dict[str, tuple[int, int]]:
+    def snapshot(self, also_written: tuple[str, ...] = ()) -> dict[str, tuple[int, int]]:
         out = {}
         for path in self.root.rglob("*"):
             rel = path.relative_to(self.root).as_posix()
-            if rel.startswith(("inbox", "data")):
+            if rel.startswith(("inbox", "data", *also_written)):
                 continue
             st = path.lstat()
             # Folders by presence only: a transient temp file (created and removed, e.g. by Qt) leaves
@@ -34,9 +34,10 @@ class Sentinel:
             out[rel] = (-1, 0) if path.is_dir() and not path.is_symlink() else (st.st_size, int(st.st_mtime_ns))
         return out
 
-    def check(self, evil_name: str = "") -> None:
-        """Nothing outside ``data/`` and ``inbox/`` changed; no file named ``evil_name`` anywhere."""
-        assert self.snapshot() == self.before, "files changed outside the data folder"
+    def check(self, evil_name: str = "", also_written: tuple[str, ...] = ()) -> None:
+        """Nothing outside ``data/``, ``inbox/`` and the folders ``also_written`` (names under the root, made
+        by the test) changed; no file named ``evil_name`` anywhere."""
+        assert self.snapshot(also_written) == self.before, "files changed outside the data folder"
         if evil_name:
             hits = [p for p in self.root.rglob(f"*{evil_name}*")]
             hits += [p for p in Path(tempfile.gettempdir()).glob(f"*{evil_name}*")]

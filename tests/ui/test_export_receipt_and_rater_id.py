@@ -81,8 +81,31 @@ def test_a_bad_rater_on_the_command_line_is_refused_before_any_window(
 ) -> None:
     with pytest.raises(WmcdpError) as info:
         make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", rater])
-    assert f'argument --rater: "{rater}": a rater id ' in str(info.value) or "reserved device name" in str(info.value)
+    assert f'--rater "{rater}": a rater id ' in str(info.value) or "reserved device name" in str(info.value)
     assert not data_dir.exists() or not (data_dir / "bundles").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--rater", "Dr Smith"], '--rater "Dr Smith": a rater id may hold only'),
+        (["--rater", "../../../../x"], "it has '/'"),
+        (["--rater", ""], "a rater id cannot be empty"),
+        (["--idle-timeout", "5"], "--idle-timeout 5 is not between 10 and 3600 seconds"),
+        (["--idle-timeout", "soon"], '--idle-timeout "soon" is not a whole number of seconds'),
+    ],
+)
+def test_a_refused_value_on_the_command_line_exits_1_in_one_line(
+    argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 13: a hostile or mistyped id is invalid input (exit 1), said in one line; a usage mistake is 2.
+    from wmcdp_desktop.ui import app as app_module
+
+    data_dir = tmp_path / "data"
+    assert app_module.main(["--data-dir", str(data_dir), *argv]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("wmcdp-desktop: --") and words in err and "usage:" not in err
+    assert len(err.strip().splitlines()) == 1 and not data_dir.exists()
 
 
 def test_the_settings_are_changed_only_through_their_rules(window: MainWindow) -> None:

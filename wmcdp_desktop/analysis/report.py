@@ -300,8 +300,8 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
 
     check_out_dir(out_dir)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "tables").mkdir(exist_ok=True)
+        out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # folders made here: owner-only, like their files
+        (out_dir / "tables").mkdir(mode=0o700, exist_ok=True)
     except OSError as exc:
         raise WmcdpError(f"cannot create the report folder {out_dir}: {exc.strerror or exc}") from None
     written: list[Path] = []

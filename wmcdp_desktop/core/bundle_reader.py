@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from wmcdp_desktop.core.documents import load_bytes, validate_obj
+from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, validate_obj
 from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, capped
 from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, read_regular
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
@@ -328,6 +328,13 @@ def _open_source(path: Path, limits: Limits) -> _Source:
     return _ZipSource(path, limits)
 
 
+MANIFEST_VALUES_PER_FILE = 16
+"""JSON values (objects, arrays, list items) bundle.json may hold per file of the bundle, counted before it is
+parsed: a file's entry in ``files`` takes 4 and a task's place in ``task_order`` 1."""
+MANIFEST_VALUES_EXTRA = 2_000
+"""And beyond those: the other fields, and the entries of a few files missing (each then named)."""
+
+
 def _array_length_problems(obj: Any, files_present: int, mdisp: str) -> list[Problem]:
     """bundle.json's ``files`` and ``task_order`` measured before the model reads them. Every file listed and
     every task needs a file of the bundle other than bundle.json; an array longer than that by more than
@@ -350,6 +357,9 @@ def _load_manifest(source: _Source, mdisp: str, files_present: int) -> tuple[Bun
     """bundle.json read strictly, its arrays measured against the files present, then validated; and its
     SHA-256. Its bytes (1.8 MB for 10,000 tasks) are let go before the model is built."""
     data = source.read(MANIFEST_NAME)
+    if not json_values_at_most(data, MANIFEST_VALUES_PER_FILE * files_present + MANIFEST_VALUES_EXTRA):
+        # Before parsing: a million empty entries take 3 bytes of JSON each and 64 of memory once parsed.
+        raise DocumentError.single(mdisp, f"is far larger than a bundle of {files_present} files needs (not read)")
     sha256 = sha256_hex(data)
     obj = parse_json_bytes(data, mdisp)
     del data

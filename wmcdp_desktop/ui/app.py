@@ -34,38 +34,48 @@ class _ArgError(WmcdpError):
     pass
 
 
+class InvalidOptionError(WmcdpError):
+    """An option whose value the app refuses (a rater id it cannot use, an idle time out of range): invalid
+    input, exit status 1, said in one line without the usage text (a usage mistake is exit status 2)."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _ArgError(f"{message}\n\n{self.format_usage()}")
 
 
-def _rater_id(text: str) -> str:
-    """argparse type of ``--rater``: the one rater-id rule (core/rater/settings.py), worded for the command line."""
-    problem = rater_id_problem(text)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(f'"{text}": {problem}')
-    return text
+def _checked(args: argparse.Namespace) -> argparse.Namespace:
+    """The values argparse cannot judge: ``--rater`` by the one rater-id rule (core/rater/settings.py), the
+    idle time by its bounds; raises :class:`InvalidOptionError`."""
+    if args.rater is not None:
+        problem = rater_id_problem(args.rater)
+        if problem is not None:
+            raise InvalidOptionError(f'--rater "{args.rater}": {problem}')
+    if args.idle_timeout is not None:
+        try:
+            value = int(args.idle_timeout)
+        except ValueError:
+            raise InvalidOptionError(f'--idle-timeout "{args.idle_timeout}" is not a whole number of seconds') from None
+        if not MIN_IDLE <= value <= MAX_IDLE:
+            raise InvalidOptionError(f"--idle-timeout {value} is not between {MIN_IDLE} and {MAX_IDLE} seconds")
+        args.idle_timeout = value
+    return args
 
 
-def _idle_seconds(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'"{text}" is not a whole number of seconds') from None
-    if not MIN_IDLE <= value <= MAX_IDLE:
-        raise argparse.ArgumentTypeError(f"{value} is not between {MIN_IDLE} and {MAX_IDLE} seconds")
-    return value
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line, parsed and checked (raises ``_ArgError`` for a usage mistake, InvalidOptionError)."""
+    return _checked(build_parser().parse_args(list(argv)))
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="wmcdp-desktop", description="Rate blinded AI responses for the WM-CDP benchmark.")
     p.add_argument("bundle", nargs="?", type=Path, help="a .wmcdp bundle file or a bundle folder to open")
     p.add_argument("--data-dir", type=Path, help="keep drafts, records and settings here instead of the usual folder")
-    p.add_argument("--rater", type=_rater_id, help="your rater id (remembered): letters, digits, '-', '_' and '.'")
+    p.add_argument("--rater", help="your rater id (remembered): letters, digits, '-', '_' and '.'")
     p.add_argument("--role", help="your role or background (optional; remembered)")
     p.add_argument("--demo", action="store_true", help="open the demo bundle shipped with the app")
     p.add_argument(
-        "--idle-timeout", type=_idle_seconds, metavar="SECONDS",
+        "--idle-timeout", metavar="SECONDS",
         help=f"seconds without input before the task timer pauses ({MIN_IDLE}-{MAX_IDLE}; default 120)",
     )
     p.add_argument(
@@ -81,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
 def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
     """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
     protect_none()
-    args = build_parser().parse_args(argv)
+    args = parse_arguments(argv)
     data_dir: Path = (args.data_dir or default_data_dir()).expanduser().resolve()
     settings, warning = load_settings(data_dir)
     install_translators(settings.language)  # before any window: the app's words, Qt's, the layout direction
@@ -90,7 +100,7 @@ def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainW
     lock.acquire()
     try:
         window = MainWindow(data_dir, settings, clock or SystemClock(), lock, idle_timeout=args.idle_timeout)
-        if args.rater:
+        if args.rater is not None:
             window.prefs.set_rater(args.rater, args.role or settings.rater_role_or_background)
         if warning:
             window.welcome.show_message(warning)
@@ -142,10 +152,13 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        options = build_parser().parse_args(args)  # --help / --version / usage errors before any window
+        options = parse_arguments(args)  # --help / --version / usage errors / refused values before any window
     except _ArgError as exc:
         print(f"wmcdp-desktop: error: {exc}", file=sys.stderr)
         return 2
+    except InvalidOptionError as exc:
+        print(f"wmcdp-desktop: {exc}", file=sys.stderr)
+        return 1
     if QApplication.instance() is None:
         missing = missing_xcb_packages()
         if missing:  # Qt would abort with a message naming only one of them

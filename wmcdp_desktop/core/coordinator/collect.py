@@ -770,7 +770,7 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
     from wmcdp_desktop.core.coordinator import codebook
 
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # made here: owner-only, like what it will hold
     except OSError as exc:
         raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
     table = codebook.rating_table(result)
