@@ -208,7 +208,7 @@ def test_validate_with_the_receipt(app_export: tuple[Path, str, Path], capsys: p
     assert code == 1 and result["valid_records"] == 0
     assert any("its receipt code is " + receipt + ", but rater R01 sent 00000-00000" in m for m in messages(result))
     code, _, text = run(capsys, "results", "validate", path, "--receipt", "not a code")
-    assert code == 2 and "a receipt code is 10 letters and digits" in text
+    assert code == 2 and "a receipt code has 10 letters and digits, e.g. 7K3QD-M2XWA; this has 8" in text
 
 
 def test_an_edited_and_rehashed_export_is_caught(app_export: tuple[Path, str, Path], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

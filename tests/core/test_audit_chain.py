@@ -15,6 +15,7 @@ from wmcdp_desktop.core.audit_chain import (
     RECEIPT_ALPHABET,
     line_sha256,
     normalise_receipt,
+    receipt_problem,
     receipt_code,
     split_lines,
     verify_chain,
@@ -131,6 +132,38 @@ def test_receipt_codes_are_short_and_forgiving() -> None:
     assert normalise_receipt(code.replace("0", "O").replace("1", "l")) == code
     for bad in ("", "ABCDE", code + "X", "UUUUU-UUUUU", "ABCDE_FGHJK"):
         assert normalise_receipt(bad) is None
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "7K3QD\u2013M2XWA",  # an en dash: what an editor or mail program makes of a hyphen
+        "7K3QD\u2014M2XWA",  # an em dash
+        "7K3QD\u00a0M2XWA",  # a no-break space from an email
+        "\uff17\uff2b\uff13\uff31\uff24-\uff2d\uff12\uff38\uff37\uff21",  # full-width, from an East Asian keyboard
+        "7K3QD-M2XWA\u200b",  # a zero-width space copied from a web page
+        " 7K3QD - M2XWA \n",  # pasted with its line break
+        "7k3qd m2xwa",
+    ],
+)
+def test_a_receipt_code_as_a_clumsy_hand_or_a_mail_program_gives_it(typed: str) -> None:
+    assert normalise_receipt(typed) == "7K3QD-M2XWA"
+    assert receipt_problem(typed) is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("7\u041a3QD-M2XWA", "'\u041a' (U+041A CYRILLIC CAPITAL LETTER KA) is not a character of a receipt code"),
+        ("7K3QD-M2XWU", "'U' (U+0055 LATIN CAPITAL LETTER U) is not a character of a receipt code"),
+        ("7K3QD-M2XW", "a receipt code has 10 letters and digits, e.g. 7K3QD-M2XWA; this has 9"),
+        ("7K3QD.M2XWA", "'.' (U+002E FULL STOP) is not a character"),
+    ],
+)
+def test_a_code_that_cannot_be_one_says_which_character(typed: str, words: str) -> None:
+    assert normalise_receipt(typed) is None
+    problem = receipt_problem(typed)
+    assert problem is not None and words in problem
 
 
 def test_two_threads_appending_through_two_store_objects_keep_one_chain(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from wmcdp_desktop.cli._common import (
     problem_obj,
 )
 from wmcdp_desktop.cli.progress import ProgressBar
-from wmcdp_desktop.core.audit_chain import normalise_receipt
+from wmcdp_desktop.core.audit_chain import normalise_receipt, receipt_problem
 from wmcdp_desktop.core.coordinator.collect import (
     NAMES,
     collect,
@@ -145,7 +145,7 @@ def _receipts(args: argparse.Namespace, exports: list[ExportRead]) -> tuple[dict
     if getattr(args, "receipt", None):
         code = normalise_receipt(args.receipt)
         if code is None:
-            raise UsageError(f"--receipt {args.receipt!r}: a receipt code is 10 letters and digits, e.g. 7K3QD-M2XWA")
+            raise UsageError(f"--receipt {args.receipt!r}: {receipt_problem(args.receipt)}")
         raters = {e.manifest.rater_id for e in exports if e.manifest is not None}
         return {rater: {code} for rater in raters}, "--receipt", []
     if args.receipts is not None:

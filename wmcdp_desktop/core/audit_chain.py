@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -164,11 +165,38 @@ def receipt_code(head: str) -> str:
 _READ_AS = {"O": "0", "I": "1", "L": "1"}
 
 
+def _receipt_chars(text: str) -> str:
+    """The characters of a typed or pasted code, as its alphabet writes them: full-width forms as ASCII (NFKC),
+    upper case, O, I and L as 0, 1 and 1 (Crockford), and without separators: any space (a no-break space from
+    an email), any dash (an en dash an editor made of a hyphen) and invisible characters (a zero-width space
+    copied from a web page)."""
+    out = []
+    for ch in unicodedata.normalize("NFKC", text).upper():
+        if ch.isspace() or unicodedata.category(ch) in ("Pd", "Cf"):
+            continue
+        out.append(_READ_AS.get(ch, ch))
+    return "".join(out)
+
+
 def normalise_receipt(text: str) -> str | None:
     """A typed or pasted code in the form :func:`receipt_code` writes, or None when it cannot be one.
 
-    Case, spaces and hyphens do not matter, and O, I and L are read as 0, 1 and 1 (Crockford)."""
-    chars = "".join(_READ_AS.get(ch, ch) for ch in text.upper() if ch not in " -\t")
+    Case, spaces and dashes do not matter, and O, I and L are read as 0, 1 and 1 (see :func:`_receipt_chars`)."""
+    chars = _receipt_chars(text)
     if len(chars) != RECEIPT_LENGTH or any(ch not in RECEIPT_ALPHABET for ch in chars):
         return None
     return f"{chars[:5]}-{chars[5:]}"
+
+
+def receipt_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a receipt code, in plain words naming the first wrong character; None if it can."""
+    chars = _receipt_chars(text)
+    for ch in chars:
+        if ch not in RECEIPT_ALPHABET:
+            name = unicodedata.name(ch, "")
+            shown = f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''})"
+            return (f"{shown} is not a character of a receipt code: it has 10 digits and capital letters "
+                    f"(not U), e.g. 7K3QD-M2XWA")
+    if len(chars) != RECEIPT_LENGTH:
+        return f"a receipt code has 10 letters and digits, e.g. 7K3QD-M2XWA; this has {len(chars)}"
+    return None

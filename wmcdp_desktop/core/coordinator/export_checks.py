@@ -234,9 +234,11 @@ def read_receipts(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
         if bad_id is not None:
             problems.append(Problem(source, f"line {number}", f"{rater!r}: {bad_id}"))
         elif code is None:
+            why = audit_chain.receipt_problem(parts[1]) if len(parts) == 2 else None
             problems.append(Problem(
                 source, f"line {number}",
-                "should be a rater id and a receipt code of 10 letters and digits, e.g. R01 7K3QD-M2XWA",
+                "should be a rater id and a receipt code of 10 letters and digits, e.g. R01 7K3QD-M2XWA"
+                + (f": {why}" if why else ""),
             ))
         else:
             codes.setdefault(rater, set()).add(code)
