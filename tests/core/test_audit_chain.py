@@ -15,8 +15,8 @@ from wmcdp_desktop.core.audit_chain import (
     RECEIPT_ALPHABET,
     line_sha256,
     normalise_receipt,
-    receipt_problem,
     receipt_code,
+    receipt_problem,
     split_lines,
     verify_chain,
 )
