@@ -56,7 +56,7 @@ from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
-from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind, validate_record
+from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
 from wmcdp_desktop.core.paths import child_path
 from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts
@@ -542,14 +542,13 @@ def _latest_revisions(
             continue
         if entry.raters and rater not in entry.raters:
             out.off_assignment.append({"rater_id": rater, "task_id": task})
-        obj = rec.to_json_obj()
-        obj["model_source"] = entry.model_source
-        obj["record_kind"] = record_kind(rec)  # explicit in the collected files (a rating may leave it out)
-        unblinded = validate_record(obj)
-        if isinstance(unblinded, CannotRateRecord):
-            out.cannot_rate.append(unblinded)
+        # The record was validated when it was read; only the two fields set here change (the key's model is
+        # a non-blank string, the kind one of the literals), so a copy with them is as valid. record_kind is
+        # explicit in the collected files (a rating may leave it out).
+        if isinstance(rec, CannotRateRecord):
+            out.cannot_rate.append(rec.model_copy(update={"model_source": entry.model_source}))
         else:
-            out.ratings.append(unblinded)
+            out.ratings.append(rec.model_copy(update={"model_source": entry.model_source, "record_kind": "rating"}))
         out.revisions[(rater, task)] = len(rrs)
     return out
 
