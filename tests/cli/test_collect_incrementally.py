@@ -70,6 +70,14 @@ def test_adding_exports_equals_collecting_all_at_once(tmp_path: Path, capsys: py
     again = _collect(capsys, key, step, exports[1])
     assert opened == [] and again["exports_already_collected"] == [exports[1]]
     assert _files(step) == _files(at_once)
+    # ... and under another name, in the same run as its original too.
+    renamed = tmp_path / "R2 sent again.zip"
+    renamed.write_bytes(Path(exports[1]).read_bytes())
+    again = _collect(capsys, key, step, str(renamed))
+    assert opened == [] and again["exports_already_collected"] == [str(renamed)]
+    assert _files(step) == _files(at_once)
+    once = _collect(capsys, key, tmp_path / "once", exports[0], exports[1], str(renamed), exports[2])
+    assert once["exports_already_collected"] == [str(renamed)] and once["ratings"] == again["ratings"]
 
 
 def test_a_damaged_cache_entry_is_reported_not_trusted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,3 +91,41 @@ def test_a_damaged_cache_entry_is_reported_not_trusted(tmp_path: Path, capsys: p
     code = main(["results", "collect", exports[1], "--key", key, "--out", str(out), "--json"])
     result = json.loads(capsys.readouterr().out)
     assert code == 1 and any("cannot be used" in p["message"] for p in result["problems"])
+
+
+def test_a_stray_file_in_the_collection_is_named_and_nothing_else_changes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    clean, stray = tmp_path / "clean", tmp_path / "stray"
+    _collect(capsys, key, clean, exports[0])
+    _collect(capsys, key, stray, exports[0])
+    (stray / "notes.txt").write_text("my notes", encoding="utf-8")  # the coordinator's own file: left alone
+    (stray / "collected-exports" / "copy of an entry.json").write_text("{}", encoding="utf-8")
+    (stray / "collected-exports" / ".DS_Store.json").write_text("", encoding="utf-8")  # hidden: ignored
+    code = main(["results", "collect", exports[1], "--key", key, "--out", str(stray), "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert [p["message"] for p in result["problems"]] == [
+        "was not written by collect (its entries are named by the SHA-256 of an export zip): move it out of "
+        "collected-exports/"]
+    _collect(capsys, key, clean, exports[1])
+    assert (stray / "notes.txt").read_text(encoding="utf-8") == "my notes"
+    for name in ("ratings.parquet", "ratings.csv", "ratings.jsonl"):  # summary.json counts the problem
+        assert (stray / name).read_bytes() == (clean / name).read_bytes()
+
+
+def test_the_terminal_gets_the_first_problems_and_where_the_rest_are(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    monkeypatch.setattr("wmcdp_desktop.cli.results_cmd.PROBLEMS_SHOWN", 1)
+    (tmp_path / "empty.zip").write_bytes(b"")
+    (tmp_path / "not a zip.zip").write_bytes(b"hello")
+    out = tmp_path / "c"
+    code = main(["results", "collect", str(tmp_path / "empty.zip"), str(tmp_path / "not a zip.zip"), exports[0],
+                 "--key", key, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "2 problem(s):" in err and "empty.zip: is empty, not a zip file" in err
+    assert f"… and 1 more: every problem is in {out / 'collect-report.json'}" in err
+    report = json.loads((out / "collect-report.json").read_text(encoding="utf-8"))
+    assert len(report["problems"]) == 2

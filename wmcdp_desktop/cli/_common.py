@@ -31,12 +31,17 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
 
 
-def print_problems(problems: Iterable[Problem], heading: str | None = None) -> None:
+def print_problems(problems: Iterable[Problem], heading: str | None = None, *, limit: int | None = None,
+                   rest: str = "") -> None:
+    """Every problem, or the first ``limit`` and a line saying how many more there are and ``rest`` (where the
+    whole list is)."""
     problems = list(problems)
     if heading and problems:
         print(heading, file=sys.stderr)
-    for problem in problems:
+    for problem in problems[:limit]:
         print(f"  {problem}", file=sys.stderr)
+    if limit is not None and len(problems) > limit:
+        print(f"  … and {len(problems) - limit:,} more{rest}", file=sys.stderr)
 
 
 def print_accepted(accepted: Sequence[AcceptedLeak]) -> None:

@@ -237,6 +237,10 @@ def _print_chains(exports: list[ExportRead], problems: list[Problem], receipts_c
                                                    "; give --receipt or --receipts to check the rater's receipt code"))
 
 
+PROBLEMS_SHOWN = 50
+"""``results collect`` lists at most this many problems on the terminal (all of them in collect-report.json)."""
+
+
 def _collect(args: argparse.Namespace) -> int:
     key = read_key(args.key)
     receipts, receipts_source, bad_lines = _receipts(args, [])
@@ -277,7 +281,10 @@ def _collect(args: argparse.Namespace) -> int:
             }
         )
         return EXIT_OK if result.ok else EXIT_INVALID
-    print_problems(result.problems, f"{len(result.problems)} problem(s):")
+    # Every problem is in collect-report.json; a terminal gets the first ones (an export of another build can
+    # give one per record).
+    print_problems(result.problems, f"{len(result.problems)} problem(s):", limit=PROBLEMS_SHOWN,
+                   rest=f": every problem is in {args.out / 'collect-report.json'}")
     if known or result.already_collected:
         print(f"{len(result.read)} new export(s) read; {len(known)} collected earlier into {args.out}"
               + (f"; already collected, not counted twice: {', '.join(result.already_collected)}"

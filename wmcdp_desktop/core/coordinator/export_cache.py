@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from wmcdp_desktop.core.models.task_record import validate_record
 from wmcdp_desktop.core.paths import child_path
 
 CACHE_DIR = "collected-exports"
+_SHA_NAME = re.compile(r"[0-9a-f]{64}\.json")
 CACHE_FORMAT = 1
 HASH_CHUNK = 1 << 20
 
@@ -106,6 +108,11 @@ def load_cache(out_dir: Path | None) -> tuple[dict[str, KnownExport], list[Probl
     found: dict[str, KnownExport] = {}
     problems: list[Problem] = []
     for path in sorted(folder.glob("*.json")):
+        if not _SHA_NAME.fullmatch(path.name):
+            if not path.name.startswith("."):
+                problems.append(Problem(str(path), "", f"was not written by collect (its entries are named by the "
+                                        f"SHA-256 of an export zip): move it out of {CACHE_DIR}/"))
+            continue
         try:
             known = _load_one(path)
         except (DocumentError, ValueError, KeyError, TypeError) as exc:
