@@ -72,6 +72,14 @@ per record, a column per score, failure mode and note, then record_kind, cannot_
 cannot_rate_detail, coordinator_flag and blinding_guess), summary.json (per rater and per model) and
 collect-report.json (every problem, history, duplicates, conflicts, unknown and unrated tasks,
 "cannot rate" answers and flags).
+Also, with pyarrow (the analysis extra), ratings.parquet (typed: scores as integers with N/A as null,
+times as timestamps; R/REDCap-safe column names) and failure_modes.parquet (one row per rating and
+failure mode); and always redcap-data-dictionary.csv with redcap-import.csv (import the dictionary into a
+REDCap project, then the records) and datapackage.json (the codebook: every column's type, meaning,
+allowed and missing values, and the SHA-256 of every file). --names r gives ratings.csv those safe names.
+Each export read is recorded in DIR/collected-exports/ by the SHA-256 of its zip: a later collect into the
+same DIR reads only the new zips (one given again, under any name, is not counted twice) and writes what
+collecting everything at once would. wmcdp report reads ratings.parquet.
 ratings.csv holds the raters' text exactly, so a note such as "=1+1" or "-ve" may be run as a formula
 if the file is double-clicked into a spreadsheet; --excel-safe adds ratings-excel.csv for that.
 Exit 0 when everything merged cleanly, 1 when something was left out or conflicting (the outputs are
