@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,8 +93,9 @@ def test_a_fifo_given_as_the_unblinding_key_is_refused(tmp_path: Path, capsys: p
 def test_fifos_in_the_raters_data_folder_are_refused_not_waited_on(tmp_path: Path) -> None:
     store = RaterStore(tmp_path / "data", "B-TEST", "R1")
     fifo(store.draft_path("t0000"))
-    with pytest.raises(StorageError, match="named pipe"):
-        store.load_draft("t0000")
+    assert store.load_draft("t0000") is None  # set aside like any damaged draft, never waited on
+    (moved,) = store.quarantined
+    assert moved.parent == store.quarantine_dir and not store.draft_path("t0000").exists()
     fifo(tmp_path / "data" / "settings.json")
     _, warning = load_settings(tmp_path / "data")
     assert warning is not None and "named pipe" in warning
@@ -129,3 +131,29 @@ def test_read_regular_stops_at_the_cap_even_when_the_file_grows(tmp_path: Path) 
     with pytest.raises(NotRegularFileError) as info:
         read_regular(tmp_path, 9)
     assert info.value.is_folder
+
+
+def test_a_4_gb_draft_or_record_in_the_data_folder_is_set_aside_and_blocks_nothing(tmp_path: Path, sample_docs: Any) -> None:
+    # Probed as an attacker (issue 13): a 4 GB sparse draft refused the whole bundle, and a 4 GB "record" or a
+    # FIFO in records/ made every export fail. Neither is a file the app wrote: each is moved to quarantine/,
+    # read not at all, audited; the bundle opens and the export holds the real records.
+    from tests.core.exportkit import rated_session
+    from wmcdp_desktop.core.coordinator.results_reader import read_export
+
+    session = rated_session(tmp_path, sample_docs)
+    store = session.store
+    with open(store.draft_path("T-0003"), "wb") as fh:
+        fh.truncate(4 * 2**30)
+    with open(store.record_path("T-0003", 1), "wb") as fh:
+        fh.truncate(4 * 2**30)
+    fifo(store.record_path("T-0003", 2))
+    assert store.load_draft("T-0003") is None
+    manifest = session.export_results(tmp_path / "e.zip")
+    assert sorted(f.path for f in manifest.files) == [
+        "records/T-0001.r1.json", "records/T-0001.r2.json", "records/T-0002.r1.json"]
+    assert sorted(p.name.split(".20")[0] for p in store.quarantine_dir.iterdir()) == [
+        "T-0003.json", "T-0003.r1.json", "T-0003.r2.json"]
+    events = [e["event"] for e in store.read_audit()]
+    assert events.count("record_quarantined") == 2 and events.count("draft_quarantined") == 1
+    export = read_export(tmp_path / "e.zip")
+    assert export.problems == [] and export.chain is not None

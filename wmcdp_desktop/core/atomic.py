@@ -37,9 +37,12 @@ _replace: Callable[[str | os.PathLike[str], str | os.PathLike[str]], None] = os.
 _step_hook: Callable[[str], None] = lambda step: None  # noqa: E731  (called at each step; tests inject kills)
 
 
-def _plain(exc: OSError) -> str:
+def plain_os_error(exc: OSError) -> str:
+    """Why a read or write failed, in the user's words rather than the system's."""
     import errno
 
+    if exc.errno == errno.ELOOP:  # opened with O_NOFOLLOW: the name is a symbolic link
+        return "it is a symbolic link, which the app does not follow there (put the file itself in its place)"
     if exc.errno == errno.ENOSPC:
         return "the disk is full"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
@@ -85,7 +88,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync
             NEW_FILE_MODE if mode is None else mode,
         )
     except OSError as exc:
-        raise StorageError(f"Could not save {path.name} in {directory}: {_plain(exc)}.") from exc
+        raise StorageError(f"Could not save {path.name} in {directory}: {plain_os_error(exc)}.") from exc
     try:
         try:
             view = memoryview(data)
@@ -114,7 +117,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise StorageError(f"Could not save {path.name} in {directory}: {_plain(exc)}. The previous version is kept.") from exc
+        raise StorageError(f"Could not save {path.name} in {directory}: {plain_os_error(exc)}. The previous version is kept.") from exc
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()

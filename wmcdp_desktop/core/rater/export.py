@@ -24,10 +24,10 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.atomic import atomic_write_bytes
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, read_regular
+from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
 from wmcdp_desktop.core.paths import check_id, name_problem
-from wmcdp_desktop.core.rater.storage import DataFolderGoneError, RaterStore, sha256_hex
+from wmcdp_desktop.core.rater.storage import DataFolderGoneError, RaterStore, RecordFile, sha256_hex
 from wmcdp_desktop.core.rater.timing import Clock, utc_iso
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
@@ -81,19 +81,25 @@ def build_export(
     store.recover_unaudited_records()
     wanted = set(task_ids)
     files = [rf for rf in store.record_files() if rf.task_id in wanted]
-    latest: dict[str, int] = {}
-    for rf in files:
-        latest[rf.task_id] = max(latest.get(rf.task_id, 0), rf.revision)
-    entries = []
-    payload: list[tuple[str, bytes]] = []
-    digests: list[tuple[str, str]] = []
+    read: list[tuple[RecordFile, bytes]] = []
     for done, rf in enumerate(files):
         if progress is not None:
             progress(done, len(files))
         try:
-            data = read_regular(rf.path, MAX_DOCUMENT_BYTES)
+            read.append((rf, read_regular(rf.path, MAX_DOCUMENT_BYTES)))
+        except (FileTooLargeError, NotRegularFileError) as exc:
+            if rf.path.is_dir():
+                raise StorageError(f"Could not read the record {rf.path}: {exc.strerror}.") from exc
+            store.set_aside_record(rf.path, f"{rf.path}: {exc.strerror}")  # never a record the app wrote
         except OSError as exc:
             raise StorageError(f"Could not read the record {rf.path}: {exc.strerror or exc}.") from exc
+    latest: dict[str, int] = {}
+    for rf, _ in read:
+        latest[rf.task_id] = max(latest.get(rf.task_id, 0), rf.revision)
+    entries = []
+    payload: list[tuple[str, bytes]] = []
+    digests: list[tuple[str, str]] = []
+    for rf, data in read:
         name = f"records/{rf.path.name}"
         payload.append((name, data))
         digests.append((name, sha256_hex(data)))

@@ -50,10 +50,17 @@ from wmcdp_desktop.core.atomic import (
     atomic_write_text,
     fsync_dir,
     orphan_temp_files,
+    plain_os_error,
 )
 from wmcdp_desktop.core.documents import load_bytes, load_record_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
-from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, MAX_JSONL_BYTES, read_regular
+from wmcdp_desktop.core.files import (
+    MAX_DOCUMENT_BYTES,
+    MAX_JSONL_BYTES,
+    FileTooLargeError,
+    NotRegularFileError,
+    read_regular,
+)
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.paths import check_id, child_path
@@ -177,7 +184,7 @@ class InstanceLock:
             except Timeout:
                 raise self._refuse() from None
             except OSError as exc:
-                raise StorageError(f"Could not lock the data folder {self.data_dir}: {exc.strerror or exc}.") from exc
+                raise StorageError(f"Could not lock the data folder {self.data_dir}: {plain_os_error(exc)}.") from exc
             _HELD.add(self._key)
             self._lock = lock
             with contextlib.suppress(OSError):
@@ -376,7 +383,7 @@ class RaterStore:
             finally:
                 os.close(fd)
         except OSError as exc:
-            raise StorageError(f"Could not write the audit log {self.audit_path}: {exc.strerror or exc}.") from exc
+            raise StorageError(f"Could not write the audit log {self.audit_path}: {plain_os_error(exc)}.") from exc
         return audit_chain.line_sha256(line)
 
     def audit_bytes(self) -> bytes:
@@ -386,7 +393,7 @@ class RaterStore:
         except FileNotFoundError:
             return b""
         except OSError as exc:
-            raise StorageError(f"Could not read the audit log {self.audit_path}: {exc.strerror or exc}.") from exc
+            raise StorageError(f"Could not read the audit log {self.audit_path}: {plain_os_error(exc)}.") from exc
         try:
             return _read_all(fd, os.fstat(fd).st_size)
         finally:
@@ -425,8 +432,15 @@ class RaterStore:
             data = read_regular(path, MAX_DOCUMENT_BYTES)
         except FileNotFoundError:
             return None
+        except (FileTooLargeError, NotRegularFileError) as exc:
+            if isinstance(exc, NotRegularFileError) and path.is_dir():
+                raise StorageError(f"Could not read the draft {path}: {exc.strerror}.") from exc
+            # Never a draft the app wrote (a few KB): damaged like any other, set aside without being read
+            # (a 4 GB file, a pipe), so the bundle still opens.
+            self._quarantine(path, f"{path}: {exc.strerror}")
+            return None
         except OSError as exc:
-            raise StorageError(f"Could not read the draft {path}: {exc.strerror or exc}.") from exc
+            raise StorageError(f"Could not read the draft {path}: {plain_os_error(exc)}.") from exc
         try:
             draft = load_bytes(Draft, data, str(path))
             if draft.task_id != task_id:
@@ -436,7 +450,13 @@ class RaterStore:
             self._quarantine(path, str(exc))
             return None
 
-    def _quarantine(self, path: Path, reason: str) -> None:
+    def set_aside_record(self, path: Path, reason: str) -> None:
+        """Move a file of ``records/`` that cannot be a record this app wrote (larger than any document, a
+        pipe or a device) to ``quarantine/``, audited, so that it blocks no export; its revision is then
+        reported missing by the coordinator's checks, as it should be."""
+        self._quarantine(path, reason, what="record")
+
+    def _quarantine(self, path: Path, reason: str, what: str = "draft") -> None:
         self._check_folder()
         _mkdir(self.quarantine_dir)
         try:
@@ -448,10 +468,10 @@ class RaterStore:
                     target.unlink()
                 raise
         except OSError as exc:
-            raise StorageError(f"Could not move the unreadable draft {path} aside: {exc.strerror or exc}.") from exc
+            raise StorageError(f"Could not move the unreadable {what} {path} aside: {plain_os_error(exc)}.") from exc
         self.quarantined.append(target)
         with contextlib.suppress(StorageError):
-            self.audit("draft_quarantined", file=path.name, moved_to=target.name, reason=reason[:500])
+            self.audit(f"{what}_quarantined", file=path.name, moved_to=target.name, reason=reason[:500])
 
     def _write(self, path: Path, text: str, *, sync_dir: bool) -> bytes:
         """Atomic write into one of the store's folders (made on the first save; a folder that vanished
