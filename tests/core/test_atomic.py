@@ -108,9 +108,11 @@ def test_disk_full_keeps_the_previous_file(step: str, target: Path, monkeypatch:
 
 def test_disk_full_on_a_new_file_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(atomic, "_write", _raise(_disk_full()))
-    with pytest.raises(StorageError):
+    with pytest.raises(StorageError) as info:
         atomic_write_bytes(tmp_path / "new.json", NEW)
     assert list(tmp_path.iterdir()) == []
+    # no previous version to speak of (a coordinator's output on a full disk was told one was kept)
+    assert str(info.value).endswith("the disk is full. Nothing was written under that name.")
 
 
 def test_locked_file_replace_is_retried(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from tests.cli.studyfix import bundle_files
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import read_file_bytes
-from wmcdp_desktop.core.errors import DocumentError, StorageError
+from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
 from wmcdp_desktop.core.rater.settings import load_settings
 from wmcdp_desktop.core.rater.storage import RaterStore

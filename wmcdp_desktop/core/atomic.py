@@ -117,7 +117,8 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise StorageError(f"Could not save {path.name} in {directory}: {plain_os_error(exc)}. The previous version is kept.") from exc
+        kept = " The previous version is kept." if os.path.lexists(path) else " Nothing was written under that name."
+        raise StorageError(f"Could not save {path.name} in {directory}: {plain_os_error(exc)}.{kept}") from exc
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
