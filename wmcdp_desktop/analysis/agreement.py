@@ -20,6 +20,7 @@ from typing import Literal
 import numpy as np
 
 from wmcdp_desktop.analysis.coefficients import (
+    PairKappas,
     category_counts,
     fleiss_kappa,
     gwet_ac2,
@@ -293,126 +294,190 @@ def _dim_value_index(ds: Dataset, d: int) -> tuple[IntArray, FloatArray]:
     return idx, values
 
 
+@dataclass
+class _AgreementTables:
+    """The agreement tables of the report, filled dimension by dimension."""
+
+    alpha: Table
+    icc: Table
+    gwet: Table
+    na: Table
+    na_rater: Table
+    kappa_rater: Table
+    kappa_pairs: Table
+
+    @classmethod
+    def empty(cls, ds: Dataset, fixed_raters: bool) -> _AgreementTables:
+        dims = [d.id for d in ds.dimensions]
+        return cls(
+            alpha=Table(
+                "agreement_alpha", "Krippendorff's alpha per dimension",
+                ["dimension", "label", "tasks", "ratings", "na_ratings", "pairable_tasks", "pairable_values",
+                 "alpha_ordinal", "ordinal_ci_low", "ordinal_ci_high", "alpha_interval", "interval_ci_low",
+                 "interval_ci_high", "note"],
+                description="Unit = task (one candidate response seen by several raters). N/A answers are left "
+                "out; a task counts as pairable when at least two raters gave it a number. 95% intervals "
+                f"{scope_text(fixed_raters)}: two-way jackknife over benchmark items (all tasks of an item "
+                "together) and raters, centred on alpha corrected for its small-sample bias, so an interval can "
+                "sit a little above the estimate (docs/ANALYSIS.md). Alpha 1 = perfect agreement, 0 = no better "
+                "than chance, below 0 = systematic disagreement; 0.667 and 0.8 are the usual thresholds for "
+                "tentative and firm conclusions."),
+            icc=Table(
+                "agreement_icc", "Intraclass correlation per dimension: ICC(2,1) and ICC(2,k)",
+                ["dimension", "label", "tasks", "raters", "design", "icc_2_1", "icc_2_1_ci_low", "icc_2_1_ci_high",
+                 "k", "icc_2_k", "icc_2_k_ci_low", "icc_2_k_ci_high", "note"],
+                description="Two-way random effects, absolute agreement (Shrout & Fleiss 1979): ICC(2,1) is the "
+                "reliability of one rater's score, ICC(2,k) of the mean of k raters. Scores are treated as "
+                "interval data; N/A is left out. 95% intervals by McGraw & Wong (1996), as pingouin computes "
+                "them; on an incomplete design (each task seen by a few of the raters) the mean squares come from "
+                "Henderson's method III and k is the effective number of raters per task (docs/ANALYSIS.md)."),
+            gwet=Table(
+                "agreement_gwet", "Gwet's AC2 per dimension (quadratic weights)",
+                ["dimension", "label", "tasks", "pairable_tasks", "ac2", "observed_agreement", "chance_agreement",
+                 "note"],
+                description="Gwet's agreement coefficient with quadratic weights over the dimension's scale "
+                "(Gwet 2014): unlike kappa and alpha it does not collapse when almost every score is the same "
+                "(skewed prevalence). N/A is left out; tasks with one score count only in the chance term."),
+            na=Table(
+                "na_by_dimension", "N/A answers per dimension",
+                ["dimension", "label", "ratings", "na", "na_rate", "tasks_split_na_vs_score"],
+                description="How often raters answered N/A, and on how many tasks some raters answered N/A while "
+                "others gave a number (a disagreement alpha cannot see, since N/A is not on the scale)."),
+            na_rater=Table("na_by_rater", "N/A rate per rater and dimension", ["rater", *dims],
+                           description="Share of the rater's ratings answered N/A, per dimension.", percent=True),
+            kappa_rater=Table(
+                "kappa_by_rater", "Mean pairwise kappa of each rater with the others", ["rater", *dims, "note"],
+                description="Average of the rater's pairwise kappas (pairs with a defined kappa). A rater far "
+                "below the others reads the scale differently. An empty cell: no pair with a defined kappa (the "
+                "note says why)."),
+            kappa_pairs=Table(
+                "kappa_pairs", "Pairwise quadratic-weighted Cohen's kappa",
+                ["dimension", "rater_a", "rater_b", "shared_tasks", "kappa", "note"],
+                description="For each pair of raters, the tasks both scored (N/A left out). The weights are "
+                "quadratic distances between scores (not item weights). When kappa cannot be computed the note "
+                "says why: fewer than 2 shared tasks, or both raters gave one and the same score throughout."),
+        )
+
+
+class _KappaTally:
+    """Every pair's kappa per dimension, gathered per rater for the kappa-by-rater table."""
+
+    def __init__(self, ds: Dataset, table: Table) -> None:
+        self.ds, self.table = ds, table
+        self.kappas: dict[tuple[int, int], list[float]] = {}
+        self.notes: dict[int, set[str]] = {}
+        self.in_pair = np.zeros(len(ds.rater_ids), bool)
+
+    def add(self, d: int, pk: PairKappas) -> None:
+        """One dimension's pairwise kappas: a row per pair, and each pair counted for both its raters."""
+        dim_id, ids = self.ds.dimensions[d].id, self.ds.rater_ids
+        for ra, rb, shared, kappa, pair_why in zip(pk.rater_a, pk.rater_b, pk.shared, pk.kappa, pk.note, strict=True):
+            kv = fnum(kappa)
+            self.table.rows.append([dim_id, ids[ra], ids[rb], int(shared), kv, pair_why])
+            for r in (int(ra), int(rb)):
+                if kv is not None:
+                    self.kappas.setdefault((r, d), []).append(kv)
+                else:
+                    self.notes.setdefault(r, set()).add(pair_why or "")
+        self.in_pair[np.concatenate([pk.rater_a, pk.rater_b]).astype(np.int64)] = True
+
+    def rater_row(self, r: int) -> list[object]:
+        """The rater's mean kappa per dimension, and why a cell is empty."""
+        means = [float(np.mean(self.kappas[(r, d)])) if (r, d) in self.kappas else None
+                 for d in range(len(self.ds.dimensions))]
+        why: str | None = None
+        if not self.in_pair[r]:
+            why = "shares no scored task with another rater"
+        elif any(m is None for m in means):
+            why = "; ".join(sorted(self.notes.get(r, set()))) or None
+        return [self.ds.rater_ids[r], *means, why]
+
+
+_Pending = tuple[int, list[object], str | None, dict[Level, AlphaResult] | None]
+
+
 def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress, *,
                       fixed_raters: bool = False) -> AgreementResults:
     """Agreement tables. ``b``: shuffled-rater copies behind the intervals (0 = no intervals);
     ``fixed_raters``: intervals for these particular raters instead of raters like these."""
-    notes: list[Note] = []
-    nt = len(ds.task_ids)
+    tables = _AgreementTables.empty(ds, fixed_raters)
     multi_rater = len(ds.rater_ids) >= 2
-    ratings_per_task = np.bincount(ds.task, minlength=nt)
-
-    alpha_table = Table(
-        "agreement_alpha", "Krippendorff's alpha per dimension",
-        ["dimension", "label", "tasks", "ratings", "na_ratings", "pairable_tasks", "pairable_values",
-         "alpha_ordinal", "ordinal_ci_low", "ordinal_ci_high", "alpha_interval", "interval_ci_low",
-         "interval_ci_high", "note"],
-        description="Unit = task (one candidate response seen by several raters). N/A answers are left out; "
-        "a task counts as pairable when at least two raters gave it a number. 95% intervals "
-        f"{scope_text(fixed_raters)}: two-way jackknife over benchmark items (all tasks of an item "
-        "together) and raters, centred on alpha corrected for its small-sample bias, so an interval can sit "
-        "a little above the estimate (docs/ANALYSIS.md). Alpha 1 = perfect agreement, 0 = no better than chance, "
-        "below 0 = systematic disagreement; 0.667 and 0.8 are the usual thresholds for tentative and "
-        "firm conclusions.")
-    na_table = Table(
-        "na_by_dimension", "N/A answers per dimension",
-        ["dimension", "label", "ratings", "na", "na_rate", "tasks_split_na_vs_score"],
-        description="How often raters answered N/A, and on how many tasks some raters answered N/A while "
-        "others gave a number (a disagreement alpha cannot see, since N/A is not on the scale).")
-    na_rater = Table("na_by_rater", "N/A rate per rater and dimension",
-                     ["rater", *[d.id for d in ds.dimensions]],
-                     description="Share of the rater's ratings answered N/A, per dimension.", percent=True)
-    kappa_pairs = Table(
-        "kappa_pairs", "Pairwise quadratic-weighted Cohen's kappa",
-        ["dimension", "rater_a", "rater_b", "shared_tasks", "kappa", "note"],
-        description="For each pair of raters, the tasks both scored (N/A left out). The weights are "
-        "quadratic distances between scores (not item weights). When kappa cannot be computed the note "
-        "says why: fewer than 2 shared tasks, or both raters gave one and the same score throughout.")
-    kappa_rater = Table(
-        "kappa_by_rater", "Mean pairwise kappa of each rater with the others",
-        ["rater", *[d.id for d in ds.dimensions], "note"],
-        description="Average of the rater's pairwise kappas (pairs with a defined kappa). A rater far "
-        "below the others reads the scale differently. An empty cell: no pair with a defined kappa (the "
-        "note says why).")
-    icc_table = Table(
-        "agreement_icc", "Intraclass correlation per dimension: ICC(2,1) and ICC(2,k)",
-        ["dimension", "label", "tasks", "raters", "design", "icc_2_1", "icc_2_1_ci_low", "icc_2_1_ci_high",
-         "k", "icc_2_k", "icc_2_k_ci_low", "icc_2_k_ci_high", "note"],
-        description="Two-way random effects, absolute agreement (Shrout & Fleiss 1979): ICC(2,1) is the "
-        "reliability of one rater's score, ICC(2,k) of the mean of k raters. Scores are treated as "
-        "interval data; N/A is left out. 95% intervals by McGraw & Wong (1996), as pingouin computes "
-        "them; on an incomplete design (each task seen by a few of the raters) the mean squares come from "
-        "Henderson's method III and k is the effective number of raters per task (docs/ANALYSIS.md).")
-    gwet_table = Table(
-        "agreement_gwet", "Gwet's AC2 per dimension (quadratic weights)",
-        ["dimension", "label", "tasks", "pairable_tasks", "ac2", "observed_agreement", "chance_agreement",
-         "note"],
-        description="Gwet's agreement coefficient with quadratic weights over the dimension's scale "
-        "(Gwet 2014): unlike kappa and alpha it does not collapse when almost every score is the same "
-        "(skewed prevalence). N/A is left out; tasks with one score count only in the chance term.")
-    alpha_rows: list[dict[str, object]] = []
-
-    n_raters = len(ds.rater_ids)
-    rater_kappas: dict[tuple[int, int], list[float]] = {}
-    rater_kappa_notes: dict[int, set[str]] = {}
-    in_pair = np.zeros(n_raters, bool)
+    tally = _KappaTally(ds, tables.kappa_pairs)
     plan = AlphaIntervals(ds, b, seed, progress, fixed_raters=fixed_raters)
-    pending: list[tuple[int, list[object], str | None, dict[Level, AlphaResult] | None]] = []
-    for d, dim in enumerate(ds.dimensions):
-        idx, values = _dim_value_index(ds, d)
-        scored = idx >= 0
-        n_na = int(ds.na[:, d].sum())
-        vc = value_counts(ds.task[scored], idx[scored], nt, values.size)
-        m_u = vc.sum(axis=1)
-        pairable = int((m_u >= 2).sum())
-        pairable_values = int(m_u[m_u >= 2].sum())
-        fixed: str | None = None
-        res: dict[Level, AlphaResult] | None = None
-        if ds.n and n_na == ds.n:
-            fixed = "every rating is N/A: no agreement on scores can be computed"
-        elif not multi_rater:
-            fixed = "only one rater: agreement cannot be computed"
-        else:
-            res = plan.add(ds.task[scored], idx[scored], np.flatnonzero(scored), nt, values, ("ordinal", "interval"))
-        pending.append((d, [dim.id, dim.label, int((ratings_per_task > 0).sum()), ds.n, n_na, pairable,
-                            pairable_values], fixed, res))
-
-        # N/A per dimension: tasks where some raters said N/A and others gave a score.
-        na_per_task = np.bincount(ds.task, weights=ds.na[:, d].astype(float), minlength=nt)
-        split = int(((na_per_task > 0) & (na_per_task < ratings_per_task)).sum())
-        na_table.rows.append([dim.id, dim.label, ds.n, n_na, n_na / ds.n if ds.n else None, split])
-
-        # Pairwise kappa: every pair of raters' joint table at once.
-        pk = pairwise_kappas(ds.task[scored], ds.rater[scored], idx[scored], values.size, n_raters)
-        for ra, rb, shared, kappa, pair_why in zip(pk.rater_a, pk.rater_b, pk.shared, pk.kappa, pk.note, strict=True):
-            kv = fnum(kappa)
-            kappa_pairs.rows.append([dim.id, ds.rater_ids[ra], ds.rater_ids[rb], int(shared), kv, pair_why])
-            if kv is not None:
-                rater_kappas.setdefault((int(ra), d), []).append(kv)
-                rater_kappas.setdefault((int(rb), d), []).append(kv)
-            else:
-                rater_kappa_notes.setdefault(int(ra), set()).add(pair_why or "")
-                rater_kappa_notes.setdefault(int(rb), set()).add(pair_why or "")
-        in_pair[np.concatenate([pk.rater_a, pk.rater_b]).astype(np.int64)] = True
-
-        # ICC(2,1), ICC(2,k) and Gwet's AC2 on the same scores.
-        dim_cells: list[object] = [dim.id, dim.label]
-        if fixed:
-            icc_table.rows.append([*dim_cells, int((ratings_per_task > 0).sum()), n_raters, None, *[None] * 7, fixed])
-            gwet_table.rows.append([*dim_cells, int((ratings_per_task > 0).sum()), pairable, None, None, None, fixed])
-            continue
-        icc = icc_two_way(ds.task[scored], ds.rater[scored], ds.scores[scored, d])
-        icc_table.rows.append([*dim_cells, icc.tasks, icc.raters, "complete" if icc.complete else "incomplete",
-                               icc.icc1, icc.icc1_lo, icc.icc1_hi, icc.k, icc.icck, icc.icck_lo, icc.icck_hi,
-                               icc.note])
-        counts = vc[vc.sum(axis=1) > 0]
-        gw = gwet_ac2(counts, quadratic_weights(values.size))
-        gwet_table.rows.append([*dim_cells, len(counts), pairable, gw.ac2, gw.pa, gw.pe, gw.note])
-
+    pending = [_dimension_agreement(ds, d, tables, tally, plan, multi_rater) for d in range(len(ds.dimensions))]
     fm_table, fm_notes, fm_finish = _failure_modes(ds, plan, multi_rater)
     plan.run()  # every interval (the same shuffled copies for every statistic)
     fm_finish()
+    alpha_rows, notes = _alpha_rows(ds, pending, tables.alpha, multi_rater)
+
+    # N/A per rater (vectorised over ratings) and mean kappa per rater.
+    n_raters = len(ds.rater_ids)
+    cnt = np.bincount(ds.rater, minlength=n_raters).astype(float)
+    na_counts = [np.bincount(ds.rater, weights=ds.na[:, d].astype(float), minlength=n_raters)
+                 for d in range(len(ds.dimensions))]
+    for r, rid in enumerate(ds.rater_ids):
+        tables.na_rater.rows.append([rid, *[float(k[r] / cnt[r]) if cnt[r] else None for k in na_counts]])
+        tables.kappa_rater.rows.append(tally.rater_row(r))
+    if multi_rater and not tables.kappa_pairs.rows:
+        notes.append(Note("agreement", "No two raters scored the same task: pairwise kappa cannot be computed."))
+
+    notes.extend(fm_notes)
+    t = tables
+    return AgreementResults([t.alpha, t.icc, t.gwet, t.na, t.na_rater, t.kappa_rater, t.kappa_pairs, fm_table],
+                            notes, alpha_rows)
+
+
+def _dimension_agreement(ds: Dataset, d: int, tables: _AgreementTables, tally: _KappaTally, plan: AlphaIntervals,
+                         multi_rater: bool) -> _Pending:
+    """One dimension: its alphas registered in ``plan`` (their row is written once the intervals are run),
+    N/A counts, pairwise kappas, ICC and Gwet's AC2."""
+    dim, nt, n_raters = ds.dimensions[d], len(ds.task_ids), len(ds.rater_ids)
+    ratings_per_task = np.bincount(ds.task, minlength=nt)
+    tasks = int((ratings_per_task > 0).sum())
+    idx, values = _dim_value_index(ds, d)
+    scored = idx >= 0
+    n_na = int(ds.na[:, d].sum())
+    vc = value_counts(ds.task[scored], idx[scored], nt, values.size)
+    m_u = vc.sum(axis=1)
+    pairable = int((m_u >= 2).sum())
+    fixed: str | None = None
+    res: dict[Level, AlphaResult] | None = None
+    if ds.n and n_na == ds.n:
+        fixed = "every rating is N/A: no agreement on scores can be computed"
+    elif not multi_rater:
+        fixed = "only one rater: agreement cannot be computed"
+    else:
+        res = plan.add(ds.task[scored], idx[scored], np.flatnonzero(scored), nt, values, ("ordinal", "interval"))
+    head: list[object] = [dim.id, dim.label, tasks, ds.n, n_na, pairable, int(m_u[m_u >= 2].sum())]
+
+    # N/A per dimension: tasks where some raters said N/A and others gave a score.
+    na_per_task = np.bincount(ds.task, weights=ds.na[:, d].astype(float), minlength=nt)
+    split = int(((na_per_task > 0) & (na_per_task < ratings_per_task)).sum())
+    tables.na.rows.append([dim.id, dim.label, ds.n, n_na, n_na / ds.n if ds.n else None, split])
+
+    # Pairwise kappa: every pair of raters' joint table at once.
+    tally.add(d, pairwise_kappas(ds.task[scored], ds.rater[scored], idx[scored], values.size, n_raters))
+
+    # ICC(2,1), ICC(2,k) and Gwet's AC2 on the same scores.
+    if fixed:
+        tables.icc.rows.append([dim.id, dim.label, tasks, n_raters, None, *[None] * 7, fixed])
+        tables.gwet.rows.append([dim.id, dim.label, tasks, pairable, None, None, None, fixed])
+        return d, head, fixed, res
+    icc = icc_two_way(ds.task[scored], ds.rater[scored], ds.scores[scored, d])
+    tables.icc.rows.append([dim.id, dim.label, icc.tasks, icc.raters, "complete" if icc.complete else "incomplete",
+                            icc.icc1, icc.icc1_lo, icc.icc1_hi, icc.k, icc.icck, icc.icck_lo, icc.icck_hi, icc.note])
+    counts = vc[vc.sum(axis=1) > 0]
+    gw = gwet_ac2(counts, quadratic_weights(values.size))
+    tables.gwet.rows.append([dim.id, dim.label, len(counts), pairable, gw.ac2, gw.pa, gw.pe, gw.note])
+    return d, head, fixed, res
+
+
+def _alpha_rows(ds: Dataset, pending: list[_Pending], table: Table,
+                multi_rater: bool) -> tuple[list[dict[str, object]], list[Note]]:
+    """The alpha table's rows once the intervals are run, and one note per reason an alpha or interval is
+    missing (naming its dimensions)."""
     empty = AlphaResult(None, None, None, None)
+    alpha_rows: list[dict[str, object]] = []
     dims_by_note: dict[str, list[str]] = {}
     for d, head, fixed, res in pending:
         dim = ds.dimensions[d]
@@ -420,35 +485,15 @@ def analyse_agreement(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_
         row_i = res["interval"] if res else empty
         reasons = sorted({r.note for r in (row_o, row_i) if r.note})
         note = fixed or ("; ".join(reasons) if reasons else None)
-        alpha_table.rows.append([*head, row_o.alpha, row_o.lo, row_o.hi, row_i.alpha, row_i.lo, row_i.hi, note])
+        table.rows.append([*head, row_o.alpha, row_o.lo, row_o.hi, row_i.alpha, row_i.lo, row_i.hi, note])
         if note and multi_rater:  # a single rater is one report-wide note, not one per dimension
             dims_by_note.setdefault(note, []).append(f"{dim.id} {dim.label}")
         alpha_rows.append({"id": dim.id, "label": dim.label, "ordinal": row_o, "interval": row_i})
-
-    for note, names in dims_by_note.items():  # one note per reason, naming its dimensions
+    notes = []
+    for note, names in dims_by_note.items():
         where = "every dimension" if len(names) == len(ds.dimensions) > 1 else "; ".join(names)
         notes.append(Note("agreement", f"{where}: {note}."))
-
-    # N/A per rater (vectorised over ratings).
-    cnt = np.bincount(ds.rater, minlength=n_raters).astype(float)
-    na_counts = [np.bincount(ds.rater, weights=ds.na[:, d].astype(float), minlength=n_raters)
-                 for d in range(len(ds.dimensions))]
-    for r, rid in enumerate(ds.rater_ids):
-        na_rater.rows.append([rid, *[float(k[r] / cnt[r]) if cnt[r] else None for k in na_counts]])
-        means = [float(np.mean(rater_kappas[(r, d)])) if (r, d) in rater_kappas else None
-                 for d in range(len(ds.dimensions))]
-        why: str | None = None
-        if not in_pair[r]:
-            why = "shares no scored task with another rater"
-        elif any(m is None for m in means):
-            why = "; ".join(sorted(rater_kappa_notes.get(r, set()))) or None
-        kappa_rater.rows.append([rid, *means, why])
-    if multi_rater and not kappa_pairs.rows:
-        notes.append(Note("agreement", "No two raters scored the same task: pairwise kappa cannot be computed."))
-
-    notes.extend(fm_notes)
-    return AgreementResults([alpha_table, icc_table, gwet_table, na_table, na_rater, kappa_rater, kappa_pairs,
-                             fm_table], notes, alpha_rows)
+    return alpha_rows, notes
 
 
 def _failure_modes(ds: Dataset, plan: AlphaIntervals,
