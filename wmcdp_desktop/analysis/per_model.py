@@ -137,14 +137,10 @@ def _diff_interval(sa: FloatArray, ca: FloatArray, sb: FloatArray, cb: FloatArra
     return two_way_interval(theta, by_item, by_rater, null, fixed_raters=fixed_raters, bias_correct=False)
 
 
-def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress, *,
-                   fixed_raters: bool = False) -> ModelResults:
-    """Per-model tables. ``b``: shuffled-rater copies behind the intervals (0 = no intervals)."""
-    notes: list[Note] = []
-    dims = ds.dimensions
-    n_dim = len(dims)
-    n_items = len(ds.item_ids)
-    scope = scope_text(fixed_raters)
+def _model_tables(ds: Dataset, scope: str) -> tuple[Table, Table, Table, Table]:
+    """The per-model tables, empty: scores, failure modes, the overall judgment's distribution, pairs."""
+    levels = ds.scale_values(len(ds.dimensions) - 1)
+    overall = ds.dimensions[-1]
     scores_t = Table(
         "model_scores", "Scores per model and dimension",
         ["model", "dimension", "label", "items", "ratings", "na", "mean", "mean_ci_low", "mean_ci_high",
@@ -159,8 +155,6 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         "model_failure_modes", "Failure-mode rates per model",
         ["model", "failure_mode", "label", "ratings", *[f"share_{s}" for s in SEVERITIES], "share_present"],
         description="Share of the model's ratings tagging each failure mode at each severity.")
-    levels = ds.scale_values(n_dim - 1)
-    overall = dims[-1]
     dist_t = Table(
         "model_overall_distribution", f"{overall.label} ({overall.id}): distribution per model",
         ["model", "ratings", *[f"n_{int(v)}" for v in levels], "n_na", *[f"share_{int(v)}" for v in levels]],
@@ -174,7 +168,19 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         "Wilcoxon signed-rank test over items (zero differences dropped) and matched-pairs rank-biserial "
         "correlation (+1: A better on every item, -1: B better on every item). p_holm adjusts for the "
         "number of comparisons in this table.")
-    profile: dict[str, list[tuple[float | None, float | None, float | None]]] = {}
+    return scores_t, fm_t, dist_t, pair_t
+
+
+_Profile = list[tuple[float | None, float | None, float | None]]
+
+
+def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_progress, *,
+                   fixed_raters: bool = False) -> ModelResults:
+    """Per-model tables. ``b``: shuffled-rater copies behind the intervals (0 = no intervals)."""
+    notes: list[Note] = []
+    scope = scope_text(fixed_raters)
+    scores_t, fm_t, dist_t, pair_t = _model_tables(ds, scope)
+    profile: dict[str, _Profile] = {}
     fm_present: dict[str, list[float | None]] = {}
     if not ds.model_ids:
         notes.append(Note("models", "No rating carries a model_source: per-model results need unblinded data."))
@@ -183,68 +189,86 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
     sh = shuffles(ds.item, ds.rater, len(ds.rater_ids), seed, 0 if fixed_raters else b)
     cells: dict[int, _Cells] = {}
     by_item: dict[int, _Cells] = {}
-    rating_weight = ds.item_weight()[ds.item]
     for m, name in enumerate(ds.model_ids):
         rows = np.flatnonzero(ds.model == m)
         # Per item (items x dims) for the point estimates; per (item, rater) cell only for the intervals: at a
         # million ratings the cells of every model would take over a GB (docs/ANALYSIS.md, "At scale").
-        item_sums = by_item[m] = _item_sums(ds, rows)
+        by_item[m] = _item_sums(ds, rows)
         if b > 0:
-            cell = cells[m] = _cells(ds, rows, sh)
-            wcell = _cells(ds, rows, sh, rating_weight)
+            cells[m] = _cells(ds, rows, sh)
         items_any = np.unique(ds.item[rows])
         if items_any.size < MIN_ITEMS:
             notes.append(Note("models", f"Model {name} was rated on {items_any.size} item(s): its means are "
                                         f"shown without an interval (at least {MIN_ITEMS} items are needed)."))
-        sc = ds.scores[rows]
-        prof: list[tuple[float | None, float | None, float | None]] = []
-        for d, dim in enumerate(dims):
-            vals = sc[:, d][~np.isnan(sc[:, d])]
-            n_na = int(ds.na[rows, d].sum())
-            n_items_d = int((item_sums.counts[:, d] > 0).sum())
-            lo = hi = wmean = wlo = whi = None
-            note: str | None
-            if vals.size == 0:
-                mean = med = None
-                note = "no scores (all N/A)" if n_na else "no ratings"
-            else:
-                mean, med = float(vals.mean()), float(np.median(vals))
-                w = rating_weight[rows][~np.isnan(sc[:, d])]
-                wmean = float((vals * w).sum() / w.sum())
-                note = None
-                if b > 0:
-                    lo, hi, note = _mean_interval(cell.sums[:, d], cell.counts[:, d], sh, n_items, fixed_raters)
-                    wlo, whi, _ = _mean_interval(wcell.sums[:, d], wcell.counts[:, d], sh, n_items, fixed_raters)
-            scores_t.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med,
-                                  wmean, wlo, whi, note])
-            prof.append((mean, lo, hi))
-        profile[name] = prof
+        profile[name] = _model_scores(ds, name, rows, by_item[m], cells.get(m), sh, b, fixed_raters, scores_t)
         progress(1)
-
-        sev = ds.severity[rows]
-        n_r = len(rows)
-        present: list[float | None] = []
-        for f, fm in enumerate(ds.rubric.failure_modes):
-            shares = np.bincount(sev[:, f], minlength=len(SEVERITIES)) / n_r if n_r else None
-            if shares is None:
-                fm_t.rows.append([name, fm.id, fm.label, 0, *[None] * len(SEVERITIES), None])
-                present.append(None)
-            else:
-                fm_t.rows.append([name, fm.id, fm.label, n_r, *[float(s) for s in shares], float(shares[1:].sum())])
-                present.append(float(shares[1:].sum()))
-        fm_present[name] = present
-
-        ov = sc[:, -1]
-        ok = ~np.isnan(ov)
-        counts = np.bincount((ov[ok] - overall.scale.min).astype(np.int64), minlength=levels.size)
-        total = int(counts.sum())
-        dist_t.rows.append([name, n_r, *[int(c) for c in counts], int(ds.na[rows, -1].sum()),
-                            *[(float(c) / total if total else None) for c in counts]])
+        fm_present[name] = _model_failure_modes(ds, name, rows, fm_t)
+        dist_t.rows.append(_overall_distribution(ds, name, rows))
 
     _paired(ds, by_item, cells, sh, b, fixed_raters, pair_t, notes)
     slice_t = _slices(ds, sh, b, fixed_raters, scope)
     progress(1)
     return ModelResults([scores_t, fm_t, dist_t, pair_t, slice_t], notes, profile, fm_present)
+
+
+def _model_scores(ds: Dataset, name: str, rows: IntArray, item_sums: _Cells, cell: _Cells | None, sh: Shuffles,
+                  b: int, fixed_raters: bool, table: Table) -> _Profile:
+    """One model's rows of the scores table (mean, median, item-weighted mean, their intervals); its profile
+    (mean, low, high) per dimension."""
+    rating_weight = ds.item_weight()[ds.item]
+    wcell = _cells(ds, rows, sh, rating_weight) if cell is not None else None
+    n_items = len(ds.item_ids)
+    sc = ds.scores[rows]
+    prof: _Profile = []
+    for d, dim in enumerate(ds.dimensions):
+        vals = sc[:, d][~np.isnan(sc[:, d])]
+        n_na = int(ds.na[rows, d].sum())
+        n_items_d = int((item_sums.counts[:, d] > 0).sum())
+        lo = hi = wmean = wlo = whi = None
+        note: str | None
+        if vals.size == 0:
+            mean = med = None
+            note = "no scores (all N/A)" if n_na else "no ratings"
+        else:
+            mean, med = float(vals.mean()), float(np.median(vals))
+            w = rating_weight[rows][~np.isnan(sc[:, d])]
+            wmean = float((vals * w).sum() / w.sum())
+            note = None
+            if b > 0 and cell is not None and wcell is not None:
+                lo, hi, note = _mean_interval(cell.sums[:, d], cell.counts[:, d], sh, n_items, fixed_raters)
+                wlo, whi, _ = _mean_interval(wcell.sums[:, d], wcell.counts[:, d], sh, n_items, fixed_raters)
+        table.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med,
+                           wmean, wlo, whi, note])
+        prof.append((mean, lo, hi))
+    return prof
+
+
+def _model_failure_modes(ds: Dataset, name: str, rows: IntArray, table: Table) -> list[float | None]:
+    """One model's rows of the failure-mode table; the share of its ratings tagging each failure mode."""
+    sev = ds.severity[rows]
+    n_r = len(rows)
+    present: list[float | None] = []
+    for f, fm in enumerate(ds.rubric.failure_modes):
+        if not n_r:
+            table.rows.append([name, fm.id, fm.label, 0, *[None] * len(SEVERITIES), None])
+            present.append(None)
+            continue
+        shares = np.bincount(sev[:, f], minlength=len(SEVERITIES)) / n_r
+        table.rows.append([name, fm.id, fm.label, n_r, *[float(s) for s in shares], float(shares[1:].sum())])
+        present.append(float(shares[1:].sum()))
+    return present
+
+
+def _overall_distribution(ds: Dataset, name: str, rows: IntArray) -> list[object]:
+    """One model's row of the overall judgment's distribution (counts and shares of each level, N/A apart)."""
+    overall = ds.dimensions[-1]
+    levels = ds.scale_values(len(ds.dimensions) - 1)
+    ov = ds.scores[rows][:, -1]
+    ok = ~np.isnan(ov)
+    counts = np.bincount((ov[ok] - overall.scale.min).astype(np.int64), minlength=levels.size)
+    total = int(counts.sum())
+    return [name, len(rows), *[int(c) for c in counts], int(ds.na[rows, -1].sum()),
+            *[(float(c) / total if total else None) for c in counts]]
 
 
 def item_slices(ds: Dataset) -> dict[tuple[str, str], IntArray]:
