@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wmcdp_desktop.analysis.common import IntArray, Note, Table
+from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note, Table
 from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.core.models.rubric import Dimension
 from wmcdp_desktop.core.verdicts import scale_bands
@@ -50,8 +50,8 @@ class GoldResults:
     notes: list[Note]
 
 
-def analyse_gold(ds: Dataset) -> GoldResults:
-    notes: list[Note] = []
+def _gold_tables() -> tuple[Table, Table, Table]:
+    """The gold tables, empty: per criterion, per item and criterion, per rater."""
     by_crit = Table(
         "gold_by_criterion", "Agreement with gold per criterion",
         ["criterion", "label", "items", "ratings", "agree", "agreement", "item_weighted_agreement",
@@ -69,27 +69,31 @@ def analyse_gold(ds: Dataset) -> GoldResults:
          "calibration_agreement"],
         description="Over every (rating, gold criterion) pair of the rater; calibration columns use only "
         "items of the calibration split.")
-    tables = [by_crit, by_rater, by_item]
-    if not ds.items:
-        notes.append(Note("gold", "No benchmark items were read: nothing to compare with gold."))
-        return GoldResults(tables, notes)
-    dim_index = {d.id: k for k, d in enumerate(ds.dimensions)}
-    fm_index = {f.id: k for k, f in enumerate(ds.rubric.failure_modes)}
-    labels = {d.id: d.label for d in ds.dimensions} | {f.id: f.label for f in ds.rubric.failure_modes}
+    return by_crit, by_item, by_rater
 
-    # Verdicts of every rating on every criterion (n, 8 + F): vectorised once.
-    verdicts = np.concatenate(
-        [np.stack([dimension_verdicts(ds.scores[:, k], d) for k, d in enumerate(ds.dimensions)], axis=1)
-         if ds.n else np.zeros((0, len(ds.dimensions)), np.int64),
-         FM_VERDICT[ds.severity]], axis=1)
-    col = dim_index | {f: len(dim_index) + k for f, k in fm_index.items()}
 
-    n_r = len(ds.rater_ids)
-    # One entry per (rated item, gold criterion): a plain loop over the gold, not over ratings.
+@dataclass
+class _GoldEntries:
+    """One entry per (rated item, gold criterion) of this rubric."""
+
+    item: IntArray
+    col: IntArray
+    """The criterion's column in the verdict matrix (dimensions, then failure modes)."""
+    acceptable: BoolArray
+    """(entries, verdicts): whether each verdict is acceptable."""
+    calibration: BoolArray
+    info: list[tuple[str, str, str, str]]
+    """(item id, split, criterion id, acceptable verdicts) for the per-item table."""
+    unknown: set[str]
+    """Criteria named by the gold that are not in this rubric."""
+
+
+def _gold_entries(ds: Dataset, col: dict[str, int]) -> _GoldEntries:
+    """A plain loop over the gold, not over ratings."""
     e_item: list[int] = []
     e_col: list[int] = []
     e_acc: list[list[bool]] = []
-    e_info: list[tuple[str, str, str, str]] = []
+    info: list[tuple[str, str, str, str]] = []
     unknown: set[str] = set()
     for i, item_id in enumerate(ds.item_ids):
         item = ds.items.get(item_id)
@@ -103,45 +107,65 @@ def analyse_gold(ds: Dataset) -> GoldResults:
             e_item.append(i)
             e_col.append(c)
             e_acc.append([v in g.acceptableVerdicts for v in VERDICTS])
-            e_info.append((item_id, item.split, g.criterionId, " | ".join(g.acceptableVerdicts)))
-    n_e = len(e_item)
-    entry_item = np.array(e_item, np.int64)
-    entry_col = np.array(e_col, np.int64)
-    entry_acc = np.array(e_acc, bool).reshape(n_e, len(VERDICTS))
-    entry_cal = np.array([info[1] == "calibration" for info in e_info], bool)
+            info.append((item_id, item.split, g.criterionId, " | ".join(g.acceptableVerdicts)))
+    return _GoldEntries(
+        np.array(e_item, np.int64), np.array(e_col, np.int64),
+        np.array(e_acc, bool).reshape(len(e_item), len(VERDICTS)),
+        np.array([x[1] == "calibration" for x in info], bool), info, unknown,
+    )
 
-    # Expand to (rating, entry) pairs: each rating meets every gold entry of its item.
-    order = np.argsort(entry_item, kind="stable")
-    per_item = np.bincount(entry_item, minlength=len(ds.item_ids))
+
+def _rating_entry_pairs(ds: Dataset, entries: _GoldEntries) -> tuple[IntArray, IntArray]:
+    """Every (rating, gold entry) pair: each rating meets every gold entry of its item (ratings of another
+    response than the gold's, ``gold_target`` False, meet none)."""
+    order = np.argsort(entries.item, kind="stable")
+    per_item = np.bincount(entries.item, minlength=len(ds.item_ids))
     first = np.concatenate([[0], np.cumsum(per_item)[:-1]])
     reps = np.where(ds.gold_target if ds.gold_target is not None else True, per_item[ds.item], 0)
     pair_rating = np.repeat(np.arange(ds.n), reps)
     offset = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
-    pair_entry = order[np.repeat(first[ds.item], reps) + offset]
-    v = verdicts[pair_rating, entry_col[pair_entry]]
-    ok = entry_acc[pair_entry, v].astype(float)
-    rr = ds.rater[pair_rating]
-    cal = entry_cal[pair_entry].astype(float)
-    rater_n = np.bincount(rr, minlength=n_r).astype(float)
-    rater_ok = np.bincount(rr, weights=ok, minlength=n_r)
-    cal_n = np.bincount(rr, weights=cal, minlength=n_r)
-    cal_ok = np.bincount(rr, weights=ok * cal, minlength=n_r)
+    return pair_rating, order[np.repeat(first[ds.item], reps) + offset]
+
+
+def analyse_gold(ds: Dataset) -> GoldResults:
+    notes: list[Note] = []
+    by_crit, by_item, by_rater = _gold_tables()
+    tables = [by_crit, by_rater, by_item]
+    if not ds.items:
+        notes.append(Note("gold", "No benchmark items were read: nothing to compare with gold."))
+        return GoldResults(tables, notes)
+    labels = {d.id: d.label for d in ds.dimensions} | {f.id: f.label for f in ds.rubric.failure_modes}
+
+    # Verdicts of every rating on every criterion (n, 8 + F): vectorised once.
+    verdicts = np.concatenate(
+        [np.stack([dimension_verdicts(ds.scores[:, k], d) for k, d in enumerate(ds.dimensions)], axis=1)
+         if ds.n else np.zeros((0, len(ds.dimensions)), np.int64),
+         FM_VERDICT[ds.severity]], axis=1)
+    col = {d.id: k for k, d in enumerate(ds.dimensions)}
+    col |= {f.id: len(ds.dimensions) + k for k, f in enumerate(ds.rubric.failure_modes)}
+    entries = _gold_entries(ds, col)
+    n_e, n_crit = len(entries.info), verdicts.shape[1]
+    pair_rating, pair_entry = _rating_entry_pairs(ds, entries)
+    v = verdicts[pair_rating, entries.col[pair_entry]]
+    ok = entries.acceptable[pair_entry, v].astype(float)
+
     e_n = np.bincount(pair_entry, minlength=n_e)
     e_ok = np.bincount(pair_entry, weights=ok, minlength=n_e)
-    n_crit = verdicts.shape[1]
-    c_n = np.bincount(entry_col[pair_entry], minlength=n_crit)
-    c_ok = np.bincount(entry_col[pair_entry], weights=ok, minlength=n_crit)
-    pair_w = ds.item_weight()[ds.item[pair_rating]]
-    c_wn = np.bincount(entry_col[pair_entry], weights=pair_w, minlength=n_crit)
-    c_wok = np.bincount(entry_col[pair_entry], weights=ok * pair_w, minlength=n_crit)
-    c_items = np.bincount(entry_col[np.flatnonzero(e_n > 0)], minlength=n_crit)
-    c_verdicts = np.bincount(entry_col[pair_entry] * len(VERDICTS) + v,
-                             minlength=n_crit * len(VERDICTS)).reshape(n_crit, len(VERDICTS))
-    for k, info in enumerate(e_info):
+    for k, info in enumerate(entries.info):
         by_item.rows.append([*info, int(e_n[k]), int(e_ok[k]), float(e_ok[k] / e_n[k]) if e_n[k] else None])
-    if unknown:
+    if entries.unknown:
         notes.append(Note("gold", f"Gold criteria that name neither a rubric dimension nor a failure mode of this "
-                                  f"rubric were skipped: {', '.join(sorted(unknown)[:10])}."))
+                                  f"rubric were skipped: {', '.join(sorted(entries.unknown)[:10])}."))
+
+    pair_col = entries.col[pair_entry]
+    c_n = np.bincount(pair_col, minlength=n_crit)
+    c_ok = np.bincount(pair_col, weights=ok, minlength=n_crit)
+    pair_w = ds.item_weight()[ds.item[pair_rating]]
+    c_wn = np.bincount(pair_col, weights=pair_w, minlength=n_crit)
+    c_wok = np.bincount(pair_col, weights=ok * pair_w, minlength=n_crit)
+    c_items = np.bincount(entries.col[np.flatnonzero(e_n > 0)], minlength=n_crit)
+    c_verdicts = np.bincount(pair_col * len(VERDICTS) + v,
+                             minlength=n_crit * len(VERDICTS)).reshape(n_crit, len(VERDICTS))
     for cid, c in col.items():
         if c_items[c] == 0:
             continue
@@ -151,15 +175,27 @@ def analyse_gold(ds: Dataset) -> GoldResults:
     if n_e == 0:
         notes.append(Note("gold", "No rated item has gold verdicts on this rubric's criteria."))
     else:
-        unmatched = sorted({e_info[k][0] for k in np.flatnonzero(e_n == 0)})
+        unmatched = sorted({entries.info[k][0] for k in np.flatnonzero(e_n == 0)})
         if unmatched:
             notes.append(Note("gold", f"{len(unmatched)} rated item(s) have gold for one response only "
                                       "(metadata.goldResponseId) and no rating of that response, so they are not "
                                       f"compared: {', '.join(unmatched[:10])}."))
-    if ds.items and not cal_n.any():
-        notes.append(Note("gold", "No calibration item was rated: calibration performance is not available."))
-    for r, rid in enumerate(ds.rater_ids):
-        by_rater.rows.append([rid, int(rater_n[r]), int(rater_ok[r]),
-                              float(rater_ok[r] / rater_n[r]) if rater_n[r] else None, int(cal_n[r]),
-                              int(cal_ok[r]), float(cal_ok[r] / cal_n[r]) if cal_n[r] else None])
+    notes.extend(_gold_by_rater(ds, ok, ds.rater[pair_rating], entries.calibration[pair_entry], by_rater))
     return GoldResults(tables, notes)
+
+
+def _gold_by_rater(ds: Dataset, ok: FloatArray, rater: IntArray, calibration: BoolArray, table: Table) -> list[Note]:
+    """Each rater's agreement with gold over every (rating, criterion) pair, and over calibration items."""
+    n_r = len(ds.rater_ids)
+    cal = calibration.astype(float)
+    rater_n = np.bincount(rater, minlength=n_r).astype(float)
+    rater_ok = np.bincount(rater, weights=ok, minlength=n_r)
+    cal_n = np.bincount(rater, weights=cal, minlength=n_r)
+    cal_ok = np.bincount(rater, weights=ok * cal, minlength=n_r)
+    for r, rid in enumerate(ds.rater_ids):
+        table.rows.append([rid, int(rater_n[r]), int(rater_ok[r]),
+                           float(rater_ok[r] / rater_n[r]) if rater_n[r] else None, int(cal_n[r]),
+                           int(cal_ok[r]), float(cal_ok[r] / cal_n[r]) if cal_n[r] else None])
+    if not cal_n.any():
+        return [Note("gold", "No calibration item was rated: calibration performance is not available.")]
+    return []
