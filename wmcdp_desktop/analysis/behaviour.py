@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wmcdp_desktop.analysis.common import FloatArray, Note, Table, fnum, group_index
+from wmcdp_desktop.analysis.common import FloatArray, IntArray, Note, Table, fnum, group_index
 from wmcdp_desktop.analysis.dataset import Dataset
 
 STRAIGHT_MIN_SCORED = 6
@@ -50,12 +50,8 @@ class BehaviourResults:
     """rater -> active seconds per rating (for the chart)."""
 
 
-def analyse_behaviour(ds: Dataset) -> BehaviourResults:
-    from scipy.stats import spearmanr
-
-    notes: list[Note] = []
-    n_r = len(ds.rater_ids)
-    groups = group_index(ds.rater, n_r)
+def _behaviour_tables() -> tuple[Table, Table, Table, Table]:
+    """The rater-behaviour tables, empty: time, straight-lining, drift, confidence against deviation."""
     time_t = Table(
         "rater_time", "Time on task per rater (active seconds)",
         ["rater", "ratings", "timed", "median_s", "q1_s", "q3_s", "iqr_s", "min_s", "max_s"],
@@ -78,8 +74,13 @@ def analyse_behaviour(ds: Dataset) -> BehaviourResults:
         ["confidence", "ratings", "mean_abs_dev"],
         description="Mean absolute deviation from the other raters by stated confidence. Well-calibrated "
         "raters deviate less when they are more confident.")
-    times: dict[str, FloatArray] = {}
+    return time_t, straight_t, drift_t, conf_t
 
+
+def analyse_behaviour(ds: Dataset) -> BehaviourResults:
+    notes: list[Note] = []
+    time_t, straight_t, drift_t, conf_t = _behaviour_tables()
+    times: dict[str, FloatArray] = {}
     scored = ~np.isnan(ds.scores)
     n_scored = scored.sum(axis=1)
     lo = np.where(scored, ds.scores, np.inf).min(axis=1) if ds.n else np.empty(0)
@@ -87,11 +88,10 @@ def analyse_behaviour(ds: Dataset) -> BehaviourResults:
     straight = (n_scored >= STRAIGHT_MIN_SCORED) & (lo == hi)
     dev, row_dev = deviations(ds)
 
-    for r, rid in enumerate(ds.rater_ids):
-        rows = groups[r]
+    for r, rows in enumerate(group_index(ds.rater, len(ds.rater_ids))):
+        rid = ds.rater_ids[r]
         t = ds.seconds[rows]
-        t = t[~np.isnan(t)]
-        times[rid] = t
+        times[rid] = t = t[~np.isnan(t)]
         if t.size:
             q1, med, q3 = np.percentile(t, [25, 50, 75])
             time_t.rows.append([rid, rows.size, t.size, float(med), float(q1), float(q3), float(q3 - q1),
@@ -105,53 +105,64 @@ def analyse_behaviour(ds: Dataset) -> BehaviourResults:
         if flag:
             notes.append(Note("behaviour", f"Rater {rid} gave the same score on every dimension in {k} of "
                                            f"{rows.size} ratings (straight-lining)."))
+        notes.extend(_drift(ds, rid, rows, dev, row_dev, drift_t))
 
-        rd = row_dev[rows]
-        has = ~np.isnan(rd)
-        if has.any():
-            ordered = rows[has][np.argsort(ds.submitted[rows[has]], kind="stable")]
-            vals = row_dev[ordered]
-            half = vals.size // 2
-            first = fnum(vals[:half].mean()) if half else None
-            second = fnum(vals[half:].mean()) if half else None
-            change = second - first if first is not None and second is not None else None
-            mean_signed = float(vals.mean())
-            flag = abs(mean_signed) >= DRIFT_FLAG or (change is not None and abs(change) >= DRIFT_FLAG)
-            absdev = np.abs(dev[rows][~np.isnan(dev[rows])])
-            drift_t.rows.append([rid, int(vals.size), mean_signed, float(absdev.mean()), first, second, change,
-                                 "review" if flag else ""])
-            if flag:
-                notes.append(Note("behaviour", f"Rater {rid} deviates from the other raters by "
-                                               f"{mean_signed:+.2f} points on average"
-                                               + (f" (change {change:+.2f} between halves)" if change is not None else "")
-                                               + "."))
-        else:
-            drift_t.rows.append([rid, 0, None, None, None, None, None, ""])
+    notes.extend(_confidence_against_deviation(ds, dev, conf_t))
+    if not any(v.size for v in times.values()):
+        notes.append(Note("behaviour", "No rating has a recorded time: time on task is not available."))
+    return BehaviourResults([time_t, straight_t, drift_t, conf_t], notes, times)
 
-    # Confidence against agreement.
+
+def _drift(ds: Dataset, rid: str, rows: IntArray, dev: FloatArray, row_dev: FloatArray, table: Table) -> list[Note]:
+    """The rater's deviation from the others, overall and between the halves of their ratings in submission
+    order; a note when it is large enough to review."""
+    rd = row_dev[rows]
+    has = ~np.isnan(rd)
+    if not has.any():
+        table.rows.append([rid, 0, None, None, None, None, None, ""])
+        return []
+    ordered = rows[has][np.argsort(ds.submitted[rows[has]], kind="stable")]
+    vals = row_dev[ordered]
+    half = vals.size // 2
+    first = fnum(vals[:half].mean()) if half else None
+    second = fnum(vals[half:].mean()) if half else None
+    change = second - first if first is not None and second is not None else None
+    mean_signed = float(vals.mean())
+    flag = abs(mean_signed) >= DRIFT_FLAG or (change is not None and abs(change) >= DRIFT_FLAG)
+    absdev = np.abs(dev[rows][~np.isnan(dev[rows])])
+    table.rows.append([rid, int(vals.size), mean_signed, float(absdev.mean()), first, second, change,
+                       "review" if flag else ""])
+    if not flag:
+        return []
+    between = f" (change {change:+.2f} between halves)" if change is not None else ""
+    return [Note("behaviour", f"Rater {rid} deviates from the other raters by {mean_signed:+.2f} points on "
+                              f"average{between}.")]
+
+
+def _confidence_against_deviation(ds: Dataset, dev: FloatArray, table: Table) -> list[Note]:
+    """Mean absolute deviation from the other raters per stated confidence, and their Spearman correlation."""
+    from scipy.stats import spearmanr
+
     absrow = np.where(np.isnan(dev), np.nan, np.abs(dev))
     cnt = (~np.isnan(absrow)).sum(axis=1)
     mad = np.full(ds.n, np.nan)
     mad[cnt > 0] = np.nansum(absrow[cnt > 0], axis=1) / cnt[cnt > 0]
     usable = ~np.isnan(mad) & ~np.isnan(ds.confidence)
-    if usable.any():
-        conf = ds.confidence[usable].astype(np.int64)
-        lvl = conf - conf.min()
-        sums = np.bincount(lvl, weights=mad[usable])
-        cnts = np.bincount(lvl)
-        for level in np.flatnonzero(cnts):
-            conf_t.rows.append([int(level + conf.min()), int(cnts[level]), float(sums[level] / cnts[level])])
-        rho = None
-        if np.unique(conf).size > 1 and np.unique(mad[usable]).size > 1:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                rho = fnum(spearmanr(ds.confidence[usable], mad[usable]).statistic)
-        conf_t.description += (f" Spearman correlation of confidence with absolute deviation: {rho:+.3f} "
-                               f"(negative = confident raters agree more)." if rho is not None else
-                               " The correlation is not defined (no variation).")
-    else:
-        notes.append(Note("behaviour", "Confidence against agreement needs confidence ratings and tasks seen "
-                                       "by two or more raters; none are available."))
-    if not any(v.size for v in times.values()):
-        notes.append(Note("behaviour", "No rating has a recorded time: time on task is not available."))
-    return BehaviourResults([time_t, straight_t, drift_t, conf_t], notes, times)
+    if not usable.any():
+        return [Note("behaviour", "Confidence against agreement needs confidence ratings and tasks seen "
+                                  "by two or more raters; none are available.")]
+    conf = ds.confidence[usable].astype(np.int64)
+    lvl = conf - conf.min()
+    sums = np.bincount(lvl, weights=mad[usable])
+    cnts = np.bincount(lvl)
+    for level in np.flatnonzero(cnts):
+        table.rows.append([int(level + conf.min()), int(cnts[level]), float(sums[level] / cnts[level])])
+    rho = None
+    if np.unique(conf).size > 1 and np.unique(mad[usable]).size > 1:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rho = fnum(spearmanr(ds.confidence[usable], mad[usable]).statistic)
+    table.description += (f" Spearman correlation of confidence with absolute deviation: {rho:+.3f} "
+                          f"(negative = confident raters agree more)." if rho is not None else
+                          " The correlation is not defined (no variation).")
+    return []
