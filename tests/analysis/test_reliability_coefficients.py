@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -43,7 +44,9 @@ def _long(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _pingouin(matrix: np.ndarray) -> dict[str, tuple[float, float, float]]:
     pingouin = pytest.importorskip("pingouin")
     t, r, y = _long(matrix)
-    out = pingouin.intraclass_corr(pd.DataFrame({"t": t, "r": r, "y": y}), "t", "r", "y")
+    with warnings.catch_warnings():  # pingouin divides by a zero mean square on degenerate data (then: nan)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = pingouin.intraclass_corr(pd.DataFrame({"t": t, "r": r, "y": y}), "t", "r", "y")
     ci = next(c for c in out.columns if str(c).startswith("CI95"))
     rows = {2: "ICC2", 5: "ICC2k"}
     return {name: (float(out["ICC"].iloc[i - 1]), *map(float, out[ci].iloc[i - 1])) for i, name in rows.items()}
@@ -64,6 +67,8 @@ def test_icc_and_its_intervals_equal_pingouin_on_complete_designs(n: int, k: int
         return
     res = coefficients.icc_two_way(*_long(y))
     ref = _pingouin(y)
+    if not all(math.isfinite(v) for v in (*ref["ICC2"], *ref["ICC2k"])):
+        return  # the reference gives no figure here (a zero mean square): nothing to compare with
     assert res.icc1 == pytest.approx(ref["ICC2"][0], abs=1e-9)
     assert res.icck == pytest.approx(ref["ICC2k"][0], abs=1e-9)
     # pingouin rounds its interval bounds to 2 decimals

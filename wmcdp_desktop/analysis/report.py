@@ -129,15 +129,9 @@ def _interval_progress(ds: Dataset, progress: StageProgress | None) -> Callable[
     return advance
 
 
-def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *, with_charts: bool = True,
-                   progress: StageProgress | None = None, fixed_raters: bool = False) -> Report:
-    """Every figure, table and chart of the report for ``ds``; ``progress`` hears how far the intervals are.
-
-    ``bootstrap``: shuffled-rater copies behind the intervals (0 = no intervals); ``fixed_raters``:
-    intervals for these particular raters instead of for raters and items like these."""
-    timings: dict[str, float] = {}
-    advance = _interval_progress(ds, progress)
-    notes = list(ds.notes)
+def _interval_notes(ds: Dataset, bootstrap: int, fixed_raters: bool) -> list[Note]:
+    """What the intervals are about (or that there are none), and how many shuffled copies they rest on."""
+    notes: list[Note] = []
     if bootstrap <= 0:
         notes.append(Note("data", "Intervals disabled (--bootstrap 0): no intervals are given."))
     elif fixed_raters:
@@ -154,6 +148,69 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         if used < 100:
             notes.append(Note("data", f"Only {used} shuffled-rater copies behind the intervals: their rater "
                                       "part is rough (200 or more is recommended)."))
+    return notes
+
+
+def _add_charts(sections: list[Section], ds: Dataset, agr: agreement.AgreementResults,
+                mod: per_model.ModelResults, beh: behaviour.BehaviourResults, fixed_raters: bool) -> None:
+    """The charts, each in its section: alpha per dimension, model profiles, failure modes, time per rater."""
+    png = charts.alpha_chart(agr.alpha_rows)
+    if png:
+        sections[0].charts.append(Chart("alpha", f"Alpha per dimension with 95% intervals {scope_text(fixed_raters)}.",
+                                        png))
+    dims = ds.dimensions
+    lo = min(d.scale.min for d in dims)
+    hi = max(d.scale.max for d in dims)
+    png = charts.profile_chart([f"{d.id} {d.label}" for d in dims], mod.profile, (lo, hi))
+    if png:
+        sections[1].charts.append(Chart("profiles", f"Mean score per dimension and model, 95% intervals {scope_text(fixed_raters)}.", png))
+    png = charts.failure_heatmap(list(mod.fm_present), [f.label for f in ds.rubric.failure_modes],
+                                 mod.fm_present)
+    if png:
+        sections[1].charts.append(Chart("failure_modes", "Share of ratings tagging each failure mode.", png))
+    png = charts.time_chart(beh.times)
+    if png:
+        timed = sum(1 for v in beh.times.values() if v.size)
+        shown = len(charts.time_chart_raters(beh.times))
+        caption = "Active seconds per task, per rater." if shown == timed else (
+            f"Active seconds per task for {shown} of {timed} raters: the {shown // 2} with the shortest and the "
+            f"{shown // 2} with the longest median time (every rater is in the table).")
+        sections[3].charts.append(Chart("time", caption, png))
+
+
+def _meta(ds: Dataset, unr: unrated.UnratedResults, seed: int, bootstrap: int, fixed_raters: bool) -> dict[str, object]:
+    """The report's header: what was read, how many of each, and how it was computed."""
+    study = ds.study
+    return {
+        "study_id": study.study_id if study else None,
+        "study_title": study.title if study else None,
+        "rubric": f"{ds.rubric.contract_id} {ds.rubric.contract_version}",
+        "records_read": ds.records_read,
+        "records_excluded": ds.records_excluded,
+        "ratings": ds.n,
+        "cannot_rate": unr.cannot_rate,
+        "flagged": unr.flagged,
+        "tasks_nobody_could_rate": unr.nobody_could,
+        "tasks": len(ds.task_ids),
+        "raters": len(ds.rater_ids),
+        "items": len(ds.item_ids),
+        "models": len(ds.model_ids),
+        "seed": seed,
+        "bootstrap": bootstrap,
+        "intervals": "none" if bootstrap <= 0 else scope_text(fixed_raters),
+        "wmcdp_version": __version__,
+    }
+
+
+def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *, with_charts: bool = True,
+                   progress: StageProgress | None = None, fixed_raters: bool = False) -> Report:
+    """Every figure, table and chart of the report for ``ds``; ``progress`` hears how far the intervals are.
+
+    ``bootstrap``: shuffled-rater copies behind the intervals (0 = no intervals); ``fixed_raters``:
+    intervals for these particular raters instead of for raters and items like these."""
+    timings: dict[str, float] = {}
+    advance = _interval_progress(ds, progress)
+    notes = [*ds.notes, *_interval_notes(ds, bootstrap, fixed_raters)]
 
     t0 = time.perf_counter()
     agr = agreement.analyse_agreement(ds, seed, bootstrap, advance, fixed_raters=fixed_raters)
@@ -197,51 +254,10 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         sections.append(Section("blinding", "5. Blinding", blinding.INTRO, bli.tables))
     if with_charts:
         t4 = time.perf_counter()
-        png = charts.alpha_chart(agr.alpha_rows)
-        if png:
-            sections[0].charts.append(Chart("alpha", f"Alpha per dimension with 95% intervals {scope_text(fixed_raters)}.",
-                                            png))
-        dims = ds.dimensions
-        lo = min(d.scale.min for d in dims)
-        hi = max(d.scale.max for d in dims)
-        png = charts.profile_chart([f"{d.id} {d.label}" for d in dims], mod.profile, (lo, hi))
-        if png:
-            sections[1].charts.append(Chart("profiles", f"Mean score per dimension and model, 95% intervals {scope_text(fixed_raters)}.", png))
-        png = charts.failure_heatmap(list(mod.fm_present), [f.label for f in ds.rubric.failure_modes],
-                                     mod.fm_present)
-        if png:
-            sections[1].charts.append(Chart("failure_modes", "Share of ratings tagging each failure mode.", png))
-        png = charts.time_chart(beh.times)
-        if png:
-            timed = sum(1 for v in beh.times.values() if v.size)
-            shown = len(charts.time_chart_raters(beh.times))
-            caption = "Active seconds per task, per rater." if shown == timed else (
-                f"Active seconds per task for {shown} of {timed} raters: the {shown // 2} with the shortest and the "
-                f"{shown // 2} with the longest median time (every rater is in the table).")
-            sections[3].charts.append(Chart("time", caption, png))
+        _add_charts(sections, ds, agr, mod, beh, fixed_raters)
         timings["charts"] = time.perf_counter() - t4
 
-    study = ds.study
-    meta = {
-        "study_id": study.study_id if study else None,
-        "study_title": study.title if study else None,
-        "rubric": f"{ds.rubric.contract_id} {ds.rubric.contract_version}",
-        "records_read": ds.records_read,
-        "records_excluded": ds.records_excluded,
-        "ratings": ds.n,
-        "cannot_rate": unr.cannot_rate,
-        "flagged": unr.flagged,
-        "tasks_nobody_could_rate": unr.nobody_could,
-        "tasks": len(ds.task_ids),
-        "raters": len(ds.rater_ids),
-        "items": len(ds.item_ids),
-        "models": len(ds.model_ids),
-        "seed": seed,
-        "bootstrap": bootstrap,
-        "intervals": "none" if bootstrap <= 0 else scope_text(fixed_raters),
-        "wmcdp_version": __version__,
-    }
-    report = Report(meta, notes, sections, timings=timings)
+    report = Report(_meta(ds, unr, seed, bootstrap, fixed_raters), notes, sections, timings=timings)
     report.findings = key_findings(report.tables(), None if bootstrap <= 0 else scope_text(fixed_raters))
     if unr.nobody_could:
         report.findings.append(f"{len(unr.nobody_could)} task(s) could not be rated by any rater who returned them "
