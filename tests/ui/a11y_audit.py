@@ -12,8 +12,9 @@ list when there are none):
 - **tab**: an interactive widget that pressing Tab (real key presses, from the first control round to it
   again) never reaches;
 - **contrast**: text below 4.5:1 against its background (3:1 for large text: 18 pt, or 14 pt bold), taken
-  from the widget's palette, and, for labels, from the pixels Qt draws (``grab()``: a palette can say one
-  thing while a style draws another).
+  from the widget's palette, and, for labels and the widgets that paint their own text (the level labels
+  under each slider), from the pixels Qt draws (``grab()``: a palette can say one thing while a style or a
+  paint event draws another).
 
 Disabled widgets are left out, as WCAG leaves out inactive controls. Other UI tests can reuse it:
 ``assert audit(window) == []``. :func:`dark_palette` is a dark desktop palette to audit under.
@@ -48,7 +49,11 @@ from PySide6.QtWidgets import (
 )
 
 from wmcdp_desktop.ui.accessible import SHOWN_VALUE, UNSET
+from wmcdp_desktop.ui.rubric_panel import ScaleLabels
 from wmcdp_desktop.ui.theme import LARGE_CONTRAST, TEXT_CONTRAST, blend, contrast
+
+DRAWS_ITS_TEXT = (ScaleLabels,)
+"""Widgets that paint their text themselves (no palette role or style says how it looks: only its pixels)."""
 
 INTERACTIVE = (
     QAbstractButton,
@@ -216,7 +221,7 @@ def _pair(w: QWidget) -> tuple[QColor, QColor] | None:
         return pal.color(group, QPalette.ColorRole.Text), pal.color(group, QPalette.ColorRole.Base)
     if isinstance(w, QPushButton):
         return pal.color(group, QPalette.ColorRole.ButtonText), pal.color(group, QPalette.ColorRole.Button)
-    if isinstance(w, QLabel | QAbstractButton | QGroupBox | QTabBar | QProgressBar):
+    if isinstance(w, (QLabel, QAbstractButton, QGroupBox, QTabBar, QProgressBar, *DRAWS_ITS_TEXT)):
         return pal.color(group, w.foregroundRole()), background_of(w)
     return None
 
@@ -228,7 +233,9 @@ def _has_text(w: QWidget) -> bool:
         return bool(w.text().strip())
     if isinstance(w, QGroupBox):
         return bool(w.title().strip())
-    return isinstance(w, QLineEdit | QPlainTextEdit | QTextEdit | QAbstractItemView | QComboBox | QTabBar)
+    return isinstance(
+        w, (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractItemView, QComboBox, QTabBar, *DRAWS_ITS_TEXT)
+    )
 
 
 def drawn_contrast(w: QWidget) -> float | None:
@@ -270,7 +277,7 @@ def check_contrast(root: QWidget) -> list[Finding]:
                 out.append(Finding("contrast", describe(w), f"selected row {sel:.2f}:1 < {TEXT_CONTRAST}:1"))
             if isinstance(w, QComboBox):
                 continue
-        if isinstance(w, QLabel):
+        if isinstance(w, (QLabel, *DRAWS_ITS_TEXT)):
             drawn = drawn_contrast(w)
             if drawn is not None and drawn < need:
                 out.append(Finding("contrast", describe(w), f"drawn {drawn:.2f}:1 < {need}:1"))

@@ -124,7 +124,7 @@ def unmarked(text: str, content: list[str]) -> str:
 
 
 def cut_off(root: QWidget) -> list[str]:
-    """Labels and buttons narrower (or, wrapped, shorter) than their text needs."""
+    """Labels, buttons and tabs narrower (or, wrapped, shorter) than their text needs."""
     out = []
     for w in root.findChildren(QWidget):
         if not w.isVisibleTo(root) or not w.isVisible():
@@ -142,4 +142,9 @@ def cut_off(root: QWidget) -> list[str]:
                     out.append(f"label {w.text()[:50]!r}: {room} px wide, needs {need}")
         elif isinstance(w, QAbstractButton) and w.text() and w.width() + 1 < w.sizeHint().width():
             out.append(f"button {w.text()[:50]!r}: {w.width()} px wide, needs {w.sizeHint().width()}")
+        elif isinstance(w, QTabBar):  # a tab too narrow for its title shows it cut with "…"
+            for i in range(w.count()):
+                room, need = w.tabRect(i).width(), w.tabSizeHint(i).width()
+                if w.isTabVisible(i) and room + 1 < need:
+                    out.append(f"tab {w.tabText(i)[:50]!r}: {room} px wide, needs {need}")
     return out

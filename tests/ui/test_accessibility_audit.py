@@ -138,10 +138,14 @@ def test_the_audit_finds_what_it_is_for(qtbot: Any, window: MainWindow) -> None:
     pale = row.label.palette()
     pale.setColor(QPalette.ColorRole.WindowText, QColor("#bebebe"))
     row.label.setPalette(pale)
+    levels = row.scale_labels.palette()  # the level labels under a slider paint their own text
+    levels.setColor(QPalette.ColorRole.WindowText, QColor("#c8c8c8"))
+    row.scale_labels.setPalette(levels)
     kinds = {(f.kind, f.widget.split(" ")[0]) for f in audit(window)}
     assert ("name", "QLineEdit") in kinds
     assert ("duplicate", "ScoreSlider") in kinds
     assert ("contrast", "PlainLabel") in kinds
+    assert ("contrast", "ScaleLabels") in kinds
     window.page.form.submit_button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     window.page.form.scroll_area.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     window.page.form.scroll_area.setAccessibleName("")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QLocale
+from PySide6.QtCore import QCoreApplication, QLocale, Qt
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from tests.ui.pseudo_translation import (
@@ -154,6 +154,53 @@ def test_the_checks_fail_on_an_untranslated_string_and_a_cut_off_label(
     label.setFixedWidth(40)
     QApplication.processEvents()
     assert any("px wide" in p for p in cut_off(window))
+    window.page.form.tabs.setTabText(0, window.tr("Rubric help") * 20)  # a tab title cut with "…"
+    QApplication.processEvents()
+    assert any(p.startswith("tab ") for p in cut_off(window))
     untranslated = window.tr("A string no catalogue has")
     assert untranslated == "A string no catalogue has" and ("MainWindow", untranslated) in translator.missed
     translator.missed.clear()
+
+
+def test_every_part_of_the_form_is_translated_and_nothing_is_cut_off(
+    qtbot: Any, translator: PseudoTranslator, make_window: Callable[..., MainWindow], bundle_dir: Path,
+    data_dir: Path,
+) -> None:
+    """The pages behind the Scores tab, ticked failure modes, the flag, the rubric help beside the form and
+    the "cannot rate" panel (with its problems, and submitted): the window's check sees only what is in front."""
+    content = bundle_content(bundle_dir, "R01", *LANGUAGES.values(), *QT_BUTTONS)
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    window.resize(1440, 900)
+    form = window.page.form
+    rows(window)[0].slider.setFocus()
+    qtbot.keyClicks(rows(window)[0].slider, "4")  # a level chosen: its badge and anchor line
+    form.tabs.setCurrentWidget(form.fm_page)
+    for fm_row in list(form.failure_modes.rows.values())[:2]:  # severity, note and evidence controls shown
+        fm_row.check.setFocus()
+        qtbot.keyClick(fm_row.check, Qt.Key.Key_Space)
+    check(window, content, "failure modes page, two ticked")
+    form.tabs.setCurrentWidget(form.notes_page)
+    check(window, content, "notes page")
+    form.flag_button.click()
+    window.page.toggle_help()
+    assert window.page.help_open() and form.flag_row.isVisible()
+    form.tabs.setCurrentWidget(form.scroll_area)
+    check(window, content, "flag and rubric help open")
+    form.submit_button.click()
+    for page in form.pages[:3]:
+        form.tabs.setCurrentWidget(page)
+        check(window, content, f"problems, {page.accessibleName()}")
+    form.cannot_button.click()
+    form.submit_button.click()  # no reason chosen
+    check(window, content, "cannot rate, no reason")
+    form.cannot_panel.reasons["other"].click()
+    form.submit_button.click()  # "other" without words
+    check(window, content, "cannot rate, other without words")
+    qtbot.keyClicks(form.cannot_panel.detail, "I know this family.")
+    form.flag_row.note.setFocus()
+    qtbot.keyClicks(form.flag_row.note, "Age band looks wrong.")
+    form.submit_button.click()
+    window.rating.go_to("T-0001")
+    assert form.stack.currentWidget() is form.cannot_page
+    check(window, content, "cannot rate, submitted")
+    assert not translator.missed, translator.missed

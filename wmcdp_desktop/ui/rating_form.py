@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -36,6 +36,7 @@ from wmcdp_desktop.ui.plain_text import PlainLabel
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.rubric_panel import RubricPanel
 from wmcdp_desktop.ui.timer_widget import TimerWidget, hms
+from wmcdp_desktop.ui.wrap_row import WrapRow
 
 SUBMIT = QT_TRANSLATE_NOOP("RatingForm", "S&ubmit rating")
 SUBMIT_CANNOT_RATE = QT_TRANSLATE_NOOP("RatingForm", "S&ubmit “cannot rate”")
@@ -99,7 +100,7 @@ class RatingForm(QWidget):
         bl.addWidget(self.discard_button)
 
         self.timer = TimerWidget()
-        self.timer.label.setWordWrap(True)  # on a narrow form it takes two lines rather than the buttons' room
+        self.timer.label.setWordWrap(True)  # on a form narrower than the timer's line (very large text)
         self.flag_button = button(self.tr("Fla&g for coordinator"))
         self.flag_button.setCheckable(True)
         self.flag_button.setToolTip(self.tr("Add a note for your study coordinator; it is sent with this task."))
@@ -109,12 +110,15 @@ class RatingForm(QWidget):
             self.tr("Send this task back without scores, with the reason (broken content, outside your "
                     "expertise, a conflict of interest, or another).")
         )
-        strip = QHBoxLayout()
-        strip.setContentsMargins(0, 0, 0, 0)
-        strip.addWidget(self.timer)
-        strip.addStretch(1)
-        strip.addWidget(self.flag_button)
-        strip.addWidget(self.cannot_button)
+        answers = QWidget()
+        answers_row = QHBoxLayout(answers)
+        answers_row.setContentsMargins(0, 0, 0, 0)
+        answers_row.addWidget(self.flag_button)
+        answers_row.addWidget(self.cannot_button)
+        self.strip = QWidget()
+        self.strip_layout = WrapRow(self.strip)  # one line on a wide form; the two buttons under the timer if not
+        self.strip_layout.addWidget(self.timer)
+        self.strip_layout.addWidget(answers)
         self.flag_row = FlagRow()
         self.flag_row.hide()
 
@@ -160,7 +164,7 @@ class RatingForm(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addWidget(self.banner)
-        layout.addLayout(strip)
+        layout.addWidget(self.strip)
         layout.addWidget(self.flag_row)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.footer)
@@ -183,6 +187,12 @@ class RatingForm(QWidget):
         self.revise_button.clicked.connect(self.reviseRequested)
         self.discard_button.clicked.connect(self.discardRequested)
         self.timer.pauseToggled.connect(self.session.set_paused)
+        self.tabs.installEventFilter(self)  # the tabs' titles fit the width they have (_title_tabs)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.tabs and event.type() in (QEvent.Type.Resize, QEvent.Type.Show, QEvent.Type.FontChange):
+            self._title_tabs()
+        return super().eventFilter(watched, event)
 
     # ----- loading ---------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -234,10 +244,33 @@ class RatingForm(QWidget):
         set_button_text(self.submit_button, self.tr(SUBMIT_CANNOT_RATE) if cannot else self.tr(SUBMIT))
 
     def _fm_count(self) -> None:
+        self._title_tabs()
+
+    def _title_tabs(self) -> None:
+        """Each page's tab: its name, how many failure modes are ticked, how many of its controls have a
+        problem ("Failure modes (2 ticked) – 1 to fix"). When the titles do not all fit the form's width (a
+        narrow form: the rubric help open on a laptop, a longer language, larger text), they get shorter rather
+        than cut with "…": first without the ticked count, then with the problems as "⚠ 1". A screen reader
+        always hears the whole title (the tab's accessible name), and the tooltip shows it."""
         ticked = sum(1 for row in self.failure_modes.rows.values() if row.check.isChecked())
-        index = self.tabs.indexOf(self.fm_page)
-        title = self.tr("Failure modes (%n ticked)", "", ticked) if ticked else self.tr("Failure modes")
-        self.tabs.setTabText(index, title)
+        titles: list[tuple[int, list[str]]] = []
+        for page, name in ((self.scroll_area, self.tr("Scores")), (self.fm_page, self.tr("Failure modes")),
+                           (self.notes_page, self.tr("Notes"))):
+            full = name
+            if page is self.fm_page and ticked:
+                full = self.tr("Failure modes (%n ticked)", "", ticked)
+            n = sum(1 for label in self._problem_labels() if not label.isHidden() and page.isAncestorOf(label))
+            fix = " – " + self.tr("%n to fix", "", n) if n else ""
+            titles.append((self.tabs.indexOf(page), [full + fix, name + fix, f"{name} ⚠ {n}" if n else name]))
+        bar = self.tabs.tabBar()
+        for form in range(3):
+            for index, texts in titles:
+                bar.setTabText(index, texts[form])
+                bar.setTabToolTip(index, texts[0] if form else "")
+                bar.setAccessibleTabName(index, texts[0])
+            need = sum(bar.tabSizeHint(i).width() for i in range(bar.count()) if bar.isTabVisible(i))
+            if not self.tabs.isVisible() or need <= self.tabs.width():
+                break
 
     def _banner(self, rating: WorkingRating, editable: bool) -> None:
         s = self.session
@@ -447,14 +480,7 @@ class RatingForm(QWidget):
 
     def _mark_pages(self) -> None:
         """Each page's tab says how many of its controls have a problem."""
-        for page in (self.scroll_area, self.fm_page, self.notes_page):
-            index = self.tabs.indexOf(page)
-            n = sum(1 for label in self._problem_labels() if not label.isHidden() and page.isAncestorOf(label))
-            if page is self.fm_page:
-                self._fm_count()
-            base = self.tabs.tabText(index).split(" – ", 1)[0]
-            text = base + (" – " + self.tr("%n to fix", "", n) if n else "")
-            self.tabs.setTabText(index, text)
+        self._title_tabs()
 
     # ----- time --------------------------------------------------------------------------------------------
     def show_time(self, seconds: float, status: str, paused: bool) -> None:

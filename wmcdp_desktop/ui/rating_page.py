@@ -37,6 +37,8 @@ from wmcdp_desktop.ui.theme import problem_color, set_fg
 
 RETRY = QT_TRANSLATE_NOOP("RatingPage", "Retr&y saving")
 HELP = QT_TRANSLATE_NOOP("RatingPage", "Rubric help")
+HELP_TEXT = QT_TRANSLATE_NOOP("RatingPage", "Rubric help text")
+"""The help's text, named apart from the "Rubric help" button beside Submit (a screen reader tells them apart)."""
 DISMISS = QT_TRANSLATE_NOOP("RatingPage", "&Dismiss this message")
 HELP_WIDTH = 340
 """Width the rubric help takes when it opens (from the scenario column)."""
@@ -91,7 +93,7 @@ class HelpPanel(QWidget):
         self.title = QLabel(QCoreApplication.translate("RatingPage", HELP))
         self.close_button = button(self.tr("Close ru&bric help"))
         self.close_button.setToolTip(self.tr("F1 opens and closes the rubric help"))
-        self.view = PlainTextView(QCoreApplication.translate("RatingPage", HELP))
+        self.view = PlainTextView(QCoreApplication.translate("RatingPage", HELP_TEXT))
         self.title.setBuddy(self.view)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)

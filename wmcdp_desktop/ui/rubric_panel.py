@@ -67,6 +67,11 @@ def anchors_text(scale: Scale) -> str:
     return "\n".join(f"{a.level} – {a.text}" for a in scale.anchors)
 
 
+def short_label(scale: Scale, level: int) -> str:
+    """The short label of ``level`` as shown (bundle text: hidden and reordering characters as visible markers)."""
+    return safe_line(scale.short_label(level))
+
+
 def level_text(scale: Scale, level: int) -> str:
     """"4 · Good: accurately names ..." (the short label once, then the anchor without its repeated lead-in)."""
     short = scale.short_label(level)
@@ -76,12 +81,15 @@ def level_text(scale: Scale, level: int) -> str:
 
 
 def elide_words(fm: QFontMetrics, text: str, width: int) -> str:
-    """``text`` on one line of ``width`` pixels: whole, or cut after its last whole word that fits, with "…"."""
+    """``text`` on one line of ``width`` pixels: whole, or cut after its last whole word that fits, with "…"
+    (within a word when whole words would leave less than half of what fits)."""
     if fm.horizontalAdvance(text) <= width:
         return text
     cut = fm.elidedText(text, Qt.TextElideMode.ElideRight, width).removesuffix("…")
     if cut and len(cut) < len(text) and not text[len(cut)].isspace() and " " in cut:
-        cut = cut[: cut.rstrip().rfind(" ")]  # never half a word
+        whole_words = cut[: cut.rstrip().rfind(" ")]
+        if len(whole_words.rstrip(" ,;:–—-·")) * 2 >= len(cut):  # never half a word, unless that leaves
+            cut = whole_words  # less than half of what fits ("9 ·…" for "9 · Exceptionally thorough")
     return cut.rstrip(" ,;:–—-") + "…"
 
 
@@ -252,12 +260,23 @@ class ScoreSlider(QSlider):
 
 
 class ScaleLabels(QWidget):
-    """The scale's numbers, and each level's short label under them, centred under the slider's ticks.
+    """The scale's numbers, and each level's short label under them, under the slider's ticks.
 
-    The chosen level is framed; the level under the mouse is underlined. A click on a level chooses it (as a
-    click on the slider would); the mouse over a level shows its anchor (``hovered``)."""
+    Every number is centred under its tick; when the ticks are too close for every number (a scale of many
+    levels, large text), every second, fifth or tenth is shown, as on a ruler, with the ends and the chosen
+    level. A short label is centred under its tick where it can be, moved inward at the ends, cut with "…"
+    where it would run into its neighbour's, and left out when nothing of it fits: labels never overlap.
+
+    The chosen level is framed; the level under the mouse is underlined. A click on a level (anywhere between
+    the middles of its tick and its neighbours') chooses it, as a click on the slider would; the mouse over a
+    level shows its anchor (``hovered``)."""
 
     hovered = Signal(object)  # int | None
+
+    NUMBER_PAD = 4
+    """Pixels kept clear between two numbers."""
+    LABEL_PAD = 8
+    """Pixels a short label's cell is wider than its text (4 each side: the neighbours never touch)."""
 
     def __init__(self, scale: Scale, slider: ScoreSlider, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -291,65 +310,115 @@ class ScaleLabels(QWidget):
         if event.type() == QEvent.Type.FontChange:
             self.updateGeometry()
 
-    def cells(self) -> list[tuple[int, QRect]]:
-        """Each level and the rectangle its number and short label take: centred under the level's tick, as
-        wide as the text (at most the distance between two ticks), and moved inside the widget at its ends."""
-        levels = list(self.levels())
-        if len(levels) < 2:
-            return []
-        xs = [self.tick_x(v) for v in levels]
-        room = max(8, min(b - a for a, b in itertools.pairwise(xs)))
-        fm = QFontMetrics(self.bold_font())
-        out = []
-        for level, x in zip(levels, xs, strict=True):
-            label = self.label_text(level, room)
-            width = min(room, max(fm.horizontalAdvance(str(level)), fm.horizontalAdvance(label)) + 8)
-            left = min(max(0, x - width // 2), max(0, self.width() - width))
-            out.append((level, QRect(left, 0, width, self.height())))
-        return out
-
     def bold_font(self) -> QFont:
         font = QFont(self.font())
         font.setBold(True)
         return font
 
     def label_text(self, level: int, room: int) -> str:
-        """The short label of ``level``, cut with "…" to fit ``room`` pixels (empty when nothing fits)."""
+        """The short label of ``level``, cut with "…" to fit a cell of ``room`` pixels (empty when nothing fits)."""
         fm = QFontMetrics(self.bold_font())
-        label = fm.elidedText(self.scale.short_label(level), Qt.TextElideMode.ElideRight, room - 8)
+        label = fm.elidedText(short_label(self.scale, level), Qt.TextElideMode.ElideRight, room - self.LABEL_PAD)
         return "" if label in ("", "…") else label
 
+    def numbered(self, xs: list[int]) -> set[int]:
+        """The levels whose number is shown: all when they fit between the ticks, else every k-th (k = 2, 5,
+        10, 20) from the lowest, with the highest and the chosen level, leaving out any that would touch."""
+        levels = list(self.levels())
+        fm = QFontMetrics(self.bold_font())
+        widest = max(fm.horizontalAdvance(str(v)) for v in levels) + self.NUMBER_PAD
+        gap = min(b - a for a, b in itertools.pairwise(xs))
+        step = next((k for k in (1, 2, 5, 10, 20) if widest <= k * gap), len(levels))
+        at = dict(zip(levels, xs, strict=True))
+        wanted = [v for v in levels if (v - levels[0]) % step == 0]
+        first = [v for v in (self.chosen, levels[0], levels[-1]) if v is not None]
+        shown: list[int] = []
+        for v in [*dict.fromkeys(first), *wanted]:
+            if v not in shown and all(abs(at[v] - at[s]) >= widest for s in shown):
+                shown.append(v)
+        return set(shown)
+
+    def layout_cells(self) -> list[tuple[int, QRect | None, str, QRect | None, QRect]]:
+        """Per level: (level, the rectangle of its number or None when not shown, its short label as shown,
+        the label's rectangle or None, the level's click area)."""
+        levels = list(self.levels())
+        if len(levels) < 2:
+            return []
+        xs = [self.tick_x(v) for v in levels]
+        bold = QFontMetrics(self.bold_font())
+        line = QFontMetrics(self.font()).height()
+        width = self.width()
+        numbered = self.numbered(xs)
+        wants = [bold.horizontalAdvance(short_label(self.scale, v)) + self.LABEL_PAD for v in levels]
+        every_number = len(numbered) == len(levels)
+        out: list[tuple[int, QRect | None, str, QRect | None, QRect]] = []
+        pos = 0
+        for i, (level, x) in enumerate(zip(levels, xs, strict=True)):
+            n_width = bold.horizontalAdvance(str(level)) + self.NUMBER_PAD
+            n_left = min(max(0, x - n_width // 2), max(0, width - n_width))
+            number = QRect(n_left, 1, n_width, line) if level in numbered else None
+            label, label_rect = "", None
+            if every_number:  # a label for each level only where each has its number
+                want = wants[i]
+                if i + 1 < len(levels):
+                    right_limit = xs[i + 1] - min(wants[i + 1], xs[i + 1] - x) // 2
+                else:
+                    right_limit = width
+                left = max(pos, x - want // 2)
+                if left + want > right_limit:
+                    left = max(pos, right_limit - want)
+                room = min(want, right_limit - left)
+                label = self.label_text(level, room) if room > self.LABEL_PAD else ""
+                if label:
+                    label_rect = QRect(left, 1 + line, room, line)
+                    pos = left + room
+            low = 0 if i == 0 else (xs[i - 1] + x) // 2
+            high = width if i + 1 == len(levels) else (x + xs[i + 1]) // 2
+            out.append((level, number, label, label_rect, QRect(low, 0, max(1, high - low), self.height())))
+        return out
+
+    def cells(self) -> list[tuple[int, QRect]]:
+        """Each level and the rectangle its number and short label take (its click area where neither shows)."""
+        out = []
+        for level, number, _label, label_rect, area in self.layout_cells():
+            parts = [r for r in (number, label_rect) if r is not None]
+            rect = parts[0] if parts else area
+            for r in parts[1:]:
+                rect = rect.united(r)
+            out.append((level, rect))
+        return out
+
     def level_at(self, pos: QPoint) -> int | None:
-        for level, rect in self.cells():
-            if rect.contains(pos):
+        for level, _number, _label, _rect, area in self.layout_cells():
+            if area.contains(pos):
                 return level
         return None
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         colour = _pen_colour(self)
-        line = QFontMetrics(self.font()).height()
-        cells = self.cells()
-        room = min((r.width() for _l, r in cells), default=0)
-        xs = [self.tick_x(level) for level, _r in cells]
-        if len(xs) > 1:
-            room = max(8, min(b - a for a, b in itertools.pairwise(xs)))
-        for level, rect in cells:
+        centre = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        for level, number, label, label_rect, _area in self.layout_cells():
             painter.setPen(colour)
             chosen = level == self.chosen
             painter.setFont(self.bold_font() if chosen else self.font())
-            centre = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-            painter.drawText(QRect(rect.x(), 1, rect.width(), line), centre, str(level))
-            label = self.label_text(level, room)
-            if label:
-                painter.drawText(QRect(rect.x(), 1 + line, rect.width(), line), centre, label)
+            if number is not None:
+                painter.drawText(number, centre, str(level))
+            if label and label_rect is not None:
+                painter.drawText(label_rect, centre, label)
+            parts = [r for r in (number, label_rect) if r is not None]
+            if not parts:
+                continue
+            frame = parts[0]
+            for r in parts[1:]:
+                frame = frame.united(r)
             if chosen:
                 pen = QPen(colour)
                 pen.setWidthF(1.5)
                 painter.setPen(pen)
-                painter.drawRoundedRect(rect.adjusted(1, 0, -1, -1), 4, 4)
+                painter.drawRoundedRect(frame.adjusted(1, 0, -1, -1), 4, 4)
             elif level == self.hover:
-                painter.drawLine(rect.x() + 4, rect.bottom() - 1, rect.right() - 4, rect.bottom() - 1)
+                painter.drawLine(frame.x() + 2, frame.bottom() - 1, frame.right() - 2, frame.bottom() - 1)
         painter.end()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
@@ -594,7 +663,7 @@ class DimensionRow(QWidget):
             return self.tr(NOT_SET)
         if value == NA:
             return self.tr("N/A")
-        return f"{value} · {self.dim.scale.short_label(int(value))}"
+        return f"{value} · {short_label(self.dim.scale, int(value))}"
 
     def _refresh(self) -> None:
         value = self.value()

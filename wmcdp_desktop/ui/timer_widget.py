@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from wmcdp_desktop.ui.accessible import button, set_button_text
@@ -40,11 +40,43 @@ class TimerWidget(QWidget):
         self.button.setToolTip(self.tr("Pause or resume the task timer (Ctrl+Shift+P)"))
         self.button.setCheckable(True)
         self.button.toggled.connect(self._toggled)
-        layout = QHBoxLayout(self)
+        self._two_lines_for: tuple[str, int] = ("", 0)
+        self.row = layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.label)
         layout.addWidget(self.button)
         layout.addStretch(1)
+
+    def sizeHint(self) -> QSize:
+        """As wide as the timer's words on at most two lines (for its usual statuses) and the button: the form's
+        strip keeps one line when that fits beside the flag and "cannot rate" buttons, and the same arrangement
+        while the time counts."""
+        hint = super().sizeHint()
+        margins = self.row.contentsMargins()
+        width = (self._two_lines() + self.row.spacing() + self.button.sizeHint().width()
+                 + margins.left() + margins.right())
+        return QSize(width, hint.height())
+
+    def _two_lines(self) -> int:
+        """The narrowest width (pixels) at which the timer's text takes at most two lines, whatever the usual
+        status (counting, paused, not counting); remembered per font."""
+        key = self.label.font().key() + self.tr("Time on this task: {time} ({status})")
+        if self._two_lines_for[0] != key:
+            fm = self.label.fontMetrics()
+            flags = int(Qt.TextFlag.TextWordWrap)
+            widest = 0
+            for status in ("counting", "paused", "stopped"):
+                text = self.tr("Time on this task: {time} ({status})").format(
+                    time=hms(0), status=self.tr(STATUS_WORDS[status])
+                )
+                low, high = 1, fm.horizontalAdvance(text) + 4
+                while low < high:  # the narrowest width that keeps the text on two lines
+                    mid = (low + high) // 2
+                    lines = fm.boundingRect(QRect(0, 0, mid, 100_000), flags, text).height() // max(1, fm.lineSpacing())
+                    low, high = (low, mid) if lines <= 2 else (mid + 1, high)
+                widest = max(widest, low + 4)
+            self._two_lines_for = (key, widest)
+        return self._two_lines_for[1]
 
     def _toggled(self, paused: bool) -> None:
         set_button_text(self.button, self.tr(RESUME if paused else PAUSE))

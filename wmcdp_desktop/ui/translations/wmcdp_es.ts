@@ -827,6 +827,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Ayuda de la rúbrica</translation>
     </message>
     <message>
+        <source>Rubric help text</source>
+        <translation>Texto de la ayuda de la rúbrica</translation>
+    </message>
+    <message>
         <source>&amp;Dismiss this message</source>
         <translation>&amp;Ocultar este mensaje</translation>
     </message>

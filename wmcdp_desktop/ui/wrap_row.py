@@ -1,0 +1,104 @@
+"""A row of two widgets that wraps: side by side, the second at the far end, when the width has room for both
+as they would like to be; else the second under the first, at the far end. The form's top strip (the timer,
+then "Flag for coordinator" and "Cannot rate this task") keeps to one line on a wide form and takes a second
+line on a narrow one (a longer language, larger text, the rubric help open on a laptop) instead of wrapping
+the timer's words into a tall column or widening the window past the screen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
+from PySide6.QtWidgets import QLayout, QLayoutItem, QStyle, QWidget
+
+
+class WrapRow(QLayout):
+    """Lays out exactly two items (add them with ``addWidget``): see the module docstring."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self.setSpacing(spacing)
+        self.setContentsMargins(0, 0, 0, 0)
+
+    # ----- QLayout -------------------------------------------------------------------------------------
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._arrange(QRect(0, 0, width, 0), apply=False)
+
+    def sizeHint(self) -> QSize:
+        shown = self._shown()
+        width = sum(i.sizeHint().width() for i in shown) + self.spacing() * max(0, len(shown) - 1)
+        return QSize(width, max((i.sizeHint().height() for i in shown), default=0))
+
+    def minimumSize(self) -> QSize:
+        width = max((i.minimumSize().width() for i in self._shown()), default=0)
+        return QSize(width, self.heightForWidth(width))
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._arrange(rect, apply=True)
+
+    # ----- placing -------------------------------------------------------------------------------------
+    def _shown(self) -> list[QLayoutItem]:
+        return [i for i in self._items if not i.isEmpty()]
+
+    def one_line(self, width: int) -> bool:
+        """Whether both items fit side by side in ``width`` pixels."""
+        shown = self._shown()
+        return self.sizeHint().width() <= width or len(shown) < 2
+
+    @staticmethod
+    def _height(item: QLayoutItem, width: int) -> int:
+        return item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()
+
+    def _arrange(self, rect: QRect, *, apply: bool) -> int:
+        """Place the items in ``rect`` (when ``apply``); the height they take."""
+        shown = self._shown()
+        if not shown:
+            return 0
+        width = rect.width()
+        widget = self.parentWidget()
+        direction = widget.layoutDirection() if widget is not None else Qt.LayoutDirection.LeftToRight
+        places: list[QRect] = []
+        if self.one_line(width):
+            widths = [i.sizeHint().width() for i in shown]
+            if len(shown) == 2:
+                widths[0] = max(0, width - widths[1] - self.spacing())  # the first takes what is left
+            height = max(self._height(i, w) for i, w in zip(shown, widths, strict=True))
+            x = rect.x()
+            for n, (item, w) in enumerate(zip(shown, widths, strict=True)):
+                if n == len(shown) - 1 and n > 0:
+                    x = rect.right() + 1 - w  # the last one at the far end
+                h = self._height(item, w)
+                places.append(QRect(QPoint(x, rect.y() + (height - h) // 2), QSize(w, h)))
+                x += w + self.spacing()
+            total = height
+        else:
+            y = rect.y()
+            for n, item in enumerate(shown):
+                w = min(width, item.sizeHint().width())
+                h = self._height(item, w)
+                x = rect.x() if n == 0 else rect.right() + 1 - w
+                places.append(QRect(x, y, w, h))
+                y += h + self.spacing()
+            total = y - self.spacing() - rect.y()
+        if apply:
+            for item, place in zip(shown, places, strict=True):
+                item.setGeometry(QStyle.visualRect(direction, rect, place))
+        return total
