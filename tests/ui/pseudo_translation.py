@@ -118,6 +118,11 @@ def unmarked(text: str, content: list[str]) -> str:
     for piece in sorted(content, key=len, reverse=True):
         if piece:
             text = text.replace(piece, " ")
+
+    def cut_content(match: re.Match[str]) -> str:  # bundle text cut with "…" to fit (a long short label)
+        return " " if any(match.group(1) in piece for piece in content) else match.group(0)
+
+    text = re.sub(r"(\S+)…", cut_content, text)
     text = re.sub(r"⟨U\+[0-9A-F]+⟩", " ", text)
     text = re.sub(r"<[^>]*>", " ", text)  # a tooltip's own minimal markup (plain_tooltip)
     return " ".join(re.findall(r"[^\W\d_]{2,}", text))

@@ -22,6 +22,7 @@ from wmcdp_desktop.core.rater.rating_session import CannotRateEntry
 from wmcdp_desktop.ui.accessible import button, set_read_only
 from wmcdp_desktop.ui.plain_text import PlainLabel
 from wmcdp_desktop.ui.problem_label import ProblemLabel
+from wmcdp_desktop.ui.wrap_row import WrapRow
 
 
 class CannotRatePanel(QGroupBox):
@@ -127,14 +128,15 @@ class FlagRow(QWidget):
         self.label.setBuddy(self.note)
         self.note.textEdited.connect(self.noteEdited)
         self.problem = ProblemLabel()
-        line = QHBoxLayout()
-        line.setContentsMargins(0, 0, 0, 0)
-        line.addWidget(self.label)
-        line.addWidget(self.note, 1)
+        self.note.setMinimumWidth(self.note.fontMetrics().averageCharWidth() * 16)
+        line = QWidget()
+        wrap = WrapRow(line, fill=True)  # the note beside its label, or under it on a narrow form
+        wrap.addWidget(self.label)
+        wrap.addWidget(self.note)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addLayout(line)
+        layout.addWidget(line)
         layout.addWidget(self.problem)
 
     def set_read_only(self, read_only: bool) -> None:

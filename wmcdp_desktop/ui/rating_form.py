@@ -111,8 +111,7 @@ class RatingForm(QWidget):
                     "expertise, a conflict of interest, or another).")
         )
         answers = QWidget()
-        answers_row = QHBoxLayout(answers)
-        answers_row.setContentsMargins(0, 0, 0, 0)
+        answers_row = WrapRow(answers)  # side by side, or one under the other on a very narrow form
         answers_row.addWidget(self.flag_button)
         answers_row.addWidget(self.cannot_button)
         self.strip = QWidget()
@@ -156,10 +155,19 @@ class RatingForm(QWidget):
         self.submit_button.setToolTip(self.tr("Check and submit this rating (Ctrl+Enter)"))
         self.submit_button.setDefault(False)
         self.footer = QWidget()
-        self.footer_layout = fl = QHBoxLayout(self.footer)
+        fl = QVBoxLayout(self.footer)
         fl.setContentsMargins(6, 4, 6, 4)
-        fl.addWidget(self.summary, 1)
-        fl.addWidget(self.submit_button)
+        fl.setSpacing(2)
+        fl.addWidget(self.summary)  # over the buttons (shown after a failed submit): never squeezed between them
+        self.footer_start = QWidget()
+        """Where the buttons beside Submit go (the rating page puts "Rubric help" there)."""
+        self.footer_start_layout = QHBoxLayout(self.footer_start)
+        self.footer_start_layout.setContentsMargins(0, 0, 0, 0)
+        buttons = QWidget()
+        row = WrapRow(buttons)  # Submit at the far end; under the others on a very narrow form
+        row.addWidget(self.footer_start)
+        row.addWidget(self.submit_button)
+        fl.addWidget(buttons)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -263,13 +271,17 @@ class RatingForm(QWidget):
             fix = " – " + self.tr("%n to fix", "", n) if n else ""
             titles.append((self.tabs.indexOf(page), [full + fix, name + fix, f"{name} ⚠ {n}" if n else name]))
         bar = self.tabs.tabBar()
-        for form in range(3):
+
+        def show(form: int) -> int:
             for index, texts in titles:
                 bar.setTabText(index, texts[form])
                 bar.setTabToolTip(index, texts[0] if form else "")
                 bar.setAccessibleTabName(index, texts[0])
-            need = sum(bar.tabSizeHint(i).width() for i in range(bar.count()) if bar.isTabVisible(i))
-            if not self.tabs.isVisible() or need <= self.tabs.width():
+            return sum(bar.tabSizeHint(i).width() for i in range(bar.count()) if bar.isTabVisible(i))
+
+        self.tabs.setMinimumWidth(show(2))  # the form is never too narrow for the shortest titles
+        for form in range(3):
+            if show(form) <= self.tabs.width() or not self.tabs.isVisible():
                 break
 
     def _banner(self, rating: WorkingRating, editable: bool) -> None:

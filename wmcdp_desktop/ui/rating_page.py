@@ -34,6 +34,7 @@ from wmcdp_desktop.ui.rubric_panel import anchors_text
 from wmcdp_desktop.ui.task_list import TaskList
 from wmcdp_desktop.ui.task_view import TaskView
 from wmcdp_desktop.ui.theme import problem_color, set_fg
+from wmcdp_desktop.ui.wrap_row import WrapRow
 
 RETRY = QT_TRANSLATE_NOOP("RatingPage", "Retr&y saving")
 HELP = QT_TRANSLATE_NOOP("RatingPage", "Rubric help")
@@ -95,13 +96,13 @@ class HelpPanel(QWidget):
         self.close_button.setToolTip(self.tr("F1 opens and closes the rubric help"))
         self.view = PlainTextView(QCoreApplication.translate("RatingPage", HELP_TEXT))
         self.title.setBuddy(self.view)
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.title, 1)
-        top.addWidget(self.close_button)
+        top = QWidget()
+        title_row = WrapRow(top)  # the close button beside the title, or under it on a narrow panel
+        title_row.addWidget(self.title)
+        title_row.addWidget(self.close_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(top)
+        layout.addWidget(top)
         layout.addWidget(self.view, 1)
         self.close_button.clicked.connect(self.closeRequested)
 
@@ -145,7 +146,7 @@ class RatingPage(QWidget):
         self.help_button = button(self.tr("Rubr&ic help"))
         self.help_button.setCheckable(True)
         self.help_button.setToolTip(self.tr("The rubric beside the form, at the dimension in focus (F1)"))
-        self.form.footer_layout.insertWidget(0, self.help_button)  # beside Submit: in reach on every page
+        self.form.footer_start_layout.addWidget(self.help_button)  # beside Submit: in reach on every page
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.task_list)
         self.splitter.addWidget(self.task_view)

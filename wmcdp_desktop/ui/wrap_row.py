@@ -11,10 +11,13 @@ from PySide6.QtWidgets import QLayout, QLayoutItem, QStyle, QWidget
 
 
 class WrapRow(QLayout):
-    """Lays out exactly two items (add them with ``addWidget``): see the module docstring."""
+    """Lays out two items (add them with ``addWidget``): see the module docstring. ``fill``: the second takes
+    the rest of the line (on one line) or the whole width (under the first), instead of its own width at the
+    far end (a text field after its label)."""
 
-    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6, *, fill: bool = False) -> None:
         super().__init__(parent)
+        self.fill = fill
         self._items: list[QLayoutItem] = []
         self.setSpacing(spacing)
         self.setContentsMargins(0, 0, 0, 0)
@@ -59,9 +62,12 @@ class WrapRow(QLayout):
         return [i for i in self._items if not i.isEmpty()]
 
     def one_line(self, width: int) -> bool:
-        """Whether both items fit side by side in ``width`` pixels."""
+        """Whether both items fit side by side in ``width`` pixels (a filling second item: at its minimum)."""
         shown = self._shown()
-        return self.sizeHint().width() <= width or len(shown) < 2
+        if len(shown) < 2:
+            return True
+        second = shown[1].minimumSize().width() if self.fill else shown[1].sizeHint().width()
+        return shown[0].sizeHint().width() + self.spacing() + second <= width
 
     @staticmethod
     def _height(item: QLayoutItem, width: int) -> int:
@@ -78,7 +84,9 @@ class WrapRow(QLayout):
         places: list[QRect] = []
         if self.one_line(width):
             widths = [i.sizeHint().width() for i in shown]
-            if len(shown) == 2:
+            if len(shown) == 2 and self.fill:
+                widths[1] = max(0, width - widths[0] - self.spacing())  # the second takes what is left
+            elif len(shown) == 2:
                 widths[0] = max(0, width - widths[1] - self.spacing())  # the first takes what is left
             height = max(self._height(i, w) for i, w in zip(shown, widths, strict=True))
             x = rect.x()
@@ -92,9 +100,9 @@ class WrapRow(QLayout):
         else:
             y = rect.y()
             for n, item in enumerate(shown):
-                w = min(width, item.sizeHint().width())
+                w = width if n > 0 and self.fill else min(width, item.sizeHint().width())
                 h = self._height(item, w)
-                x = rect.x() if n == 0 else rect.right() + 1 - w
+                x = rect.x() if n == 0 or self.fill else rect.right() + 1 - w
                 places.append(QRect(x, y, w, h))
                 y += h + self.spacing()
             total = y - self.spacing() - rect.y()
