@@ -49,6 +49,9 @@ def found(text: str) -> list[tuple[str, str]]:
         # digits and symbols written for letters, inside one word
         ("Cl4ude, C1aude, G3m1n1, Cl@ude", [("Claude", "Cl4ude"), ("Claude", "C1aude"), ("Gemini", "G3m1n1"),
                                             ("Claude", "Cl@ude")]),
+        # spelled out one character at a time, with digits for letters
+        ("C-L-4-U-D-E, G 3 M 1 N 1 and M.1.5.T.R.4.L", [("Claude", "C-L-4-U-D-E"), ("Gemini", "G 3 M 1 N 1"),
+                                                      ("Mistral", "M.1.5.T.R.4.L")]),
         # punctuation or HTML tags inside a word
         ("**Cl**aude, Cl'aude, Mis/tral", [("Claude", "Cl**aude"), ("Claude", "Cl'aude"), ("Mistral", "Mis/tral")]),
         ("Cl<b>aude</b> and Cl<!-- x -->aude", [("Claude", "Cl<b>aude"), ("Claude", "Cl<!-- x -->aude")]),
@@ -84,6 +87,7 @@ def test_disguised_names_are_found_and_quoted_as_written(text: str, expected: li
         "Y-BOCS 24, CY-BOCS 18; e.g. and i.e.; and/or; w/o; c/o; n/a; he/she can't; don't; it's the child's.",
         "He said N0 way, l8r, gr8, b4, 2day, 4ever, sk8; Dr. O'Neil, Mr. D'Angelo, l'enfant, rock'n'roll.",
         "a 6-pt drop; 6pt font; 9pt; x86; USB-C; iOS 17; PS5; ICD-10-CM F42.2; DSM-5-TR; NHS 111.",
+        "Call 1-800-555-1212 or 0 8 0 0 1 2 3 4 5 6; U.S.A.; A-B-C-D-E-F; 1.2.3.4; q 4 h; t i d; 3 x 5 s; p.r.n.",
         # HTML and percent signs in ordinary text
         "AT&T, A&E, R&D; 50% fewer; 100% sure; if a<b and c>d; &nbsp; &amp; %20",
         # other languages and scripts
@@ -118,5 +122,5 @@ def test_the_look_alike_table_holds_letters_that_normalisation_alone_leaves_alon
 
 def test_hostile_runs_of_marks_references_and_tags_are_no_findings() -> None:
     # one override mark per character, unterminated references, tags and broken words: nothing to report
-    for text in ["\u202e" * 50_000, "&#" * 50_000, "%41" * 30_000, "<a " * 30_000, "a," * 50_000]:
+    for text in ["\u202e" * 50_000, "&#" * 50_000, "%41" * 30_000, "<a " * 30_000, "a," * 50_000, "C l 4 u d " * 20_000]:
         assert found(text) == []

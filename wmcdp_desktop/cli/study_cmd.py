@@ -32,7 +32,7 @@ Then the leak scan: every text a bundle can carry (scenario and conversation, re
 feedback, rubric, item/domain/scenario-type ids, study title, rater ids and roles) is searched, ignoring
 case, width, accents, look-alike letters of any script, invisible characters and the spaces, dots and
 hyphens between letters and digits, reading words broken by punctuation or written with digits for
-letters (Cl4ude), words run together (ClaudeAI), right-to-left overrides, tag characters, HTML references
+letters (Cl4ude, C-L-4-U-D-E), words run together (ClaudeAI), right-to-left overrides, tag characters, HTML references
 and tags and percent-encoding, for every model id and its natural spellings, the aliases in study.json, the
 vendor and product names of the built-in list, and every response id. Each finding names the file, the
 JSON path, the term and the text around it. Findings accepted in study.json accepted_findings are listed

@@ -218,6 +218,10 @@ _JOIN_KEYS = str.maketrans("0123456789l", "oizeasgtbgi")
 and ``1`` look alike in many fonts and scripts), when a word is put back together."""
 _AMBIGUOUS_IL = frozenset(ch for ch, to in CONFUSABLES.items() if to in "il" and not ch.isascii())
 """Letters of other scripts that read as ``I`` or ``l``: with one of them, every word is put back together."""
+_SPELLED = re.compile(f"(?<![a-z0-9])(?:[a-z0-9]{SOFT}+){{3,}}[a-z0-9](?![a-z0-9])")
+"""Single letters and digits each on their own (``C-L-4-U-D-E``, ``G 3 M 1 N 1``), in the normal form."""
+_ONE_CHAR = re.compile("[a-z0-9]")
+_DIGIT = re.compile("[0-9]")
 JOINED_MIN = 4
 """Names shorter than this are not looked for in words put back together (``GPT`` would match ``6pt``)."""
 
@@ -248,6 +252,7 @@ class Matcher:
         # normal form read with _JOIN_KEYS), the longest first
         alternatives = "|".join(" *".join(re.escape(ch) for ch in key)
                                 for key in sorted(self._joined, key=lambda k: (-len(k), k)))
+        self._joined_lengths = sorted({len(key) for key in self._joined})
         self._joined_re = re.compile(f"(?<![^ {SOFT}])(?:{alternatives})(?![^ {SOFT}])") if self._joined else None
 
     def _walk(self, text: str, node: dict[str, Any], at: int, out: list[tuple[str, int]], root: bool) -> None:
@@ -360,6 +365,24 @@ class Matcher:
         for start, end in tokens:
             for match in self._joined_re.finditer(read, start, end):
                 out.append((match.start(), match.end(), self._joined[match.group().replace(HARD, "")]))
+        out += self._spelled_out(s2, read)
+        return out
+
+    def _spelled_out(self, s: str, read: str) -> list[tuple[int, int, Term]]:
+        """One-word names spelled out one character at a time with digits for letters (``C-L-4-U-D-E``,
+        ``G 3 M 1 N 1``) in the normal form ``s`` (``read``: the same read with ``_JOIN_KEYS``). Spelled out
+        with letters only (``C l a u d e``), the main search already finds them."""
+        out: list[tuple[int, int, Term]] = []
+        for run in _SPELLED.finditer(s) if SOFT in s else ():
+            if _DIGIT.search(s, run.start(), run.end()) is None:
+                continue
+            chars = [(m.start(), m.group()) for m in _ONE_CHAR.finditer(read, run.start(), run.end())]
+            letters = "".join(ch for _, ch in chars)
+            for i in range(len(letters)):
+                for k in self._joined_lengths:
+                    term = self._joined.get(letters[i:i + k]) if i + k <= len(letters) else None
+                    if term is not None:
+                        out.append((chars[i][0], chars[i + k - 1][0] + 1, term))
         return out
 
 
