@@ -33,6 +33,40 @@ def _json(capsys: pytest.CaptureFixture[str]) -> Any:
     return json.loads(capsys.readouterr().out)
 
 
+def _typed_tables_carry_both_kinds(merged: Path, rows: list[dict[str, str]]) -> None:
+    """ratings.parquet, failure_modes.parquet, the REDCap import and the codebook hold the "cannot rate" rows and
+    the flags as ratings.csv does: a "cannot rate" has no scores (null, and not N/A), no failure-mode rows, its
+    reason coded as the REDCap dictionary says."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pq.read_table(merged / "ratings.parquet").to_pylist()
+    assert [(t["rater_id"], t["task_id"], t["record_kind"], t["cannot_rate_reason"], t["cannot_rate_detail"],
+             t["coordinator_flag"]) for t in table] == [
+        (r["rater_id"], r["task_id"], r["record_kind"], r["cannot_rate_reason"] or None, r["cannot_rate_detail"] or None,
+         r["coordinator_flag"] or None) for r in rows]
+    for t in table:
+        unable = t["record_kind"] == "cannot_rate"
+        assert (t["overall_judgment"] is None and t["overall_judgment_na"] is None) if unable else (
+            t["overall_judgment"] is not None and t["overall_judgment_na"] is False)
+        assert (t["confidence_rating"] is None and t["blinding_guess"] is None) if unable else True
+    long = pq.read_table(merged / "failure_modes.parquet").to_pylist()
+    rated_ids = {t["record_id"] for t in table if t["record_kind"] == "rating"}
+    assert {f["record_id"] for f in long} == rated_ids
+    dictionary = {r["Variable / Field Name"]: r for r in csv.DictReader(io.StringIO(
+        (merged / "redcap-data-dictionary.csv").read_text(encoding="utf-8")))}
+    codes = {name: dict(tuple(part.strip() for part in choice.split(",", 1)[::-1])
+                        for choice in dictionary[name]["Choices, Calculations, OR Slider Labels"].split("|"))
+             for name in ("record_kind", "cannot_rate_reason")}
+    redcap = list(csv.DictReader(io.StringIO((merged / "redcap-import.csv").read_text(encoding="utf-8"))))
+    assert [(r["record_kind"], r["cannot_rate_reason"], r["coordinator_flag"]) for r in redcap] == [
+        (codes["record_kind"][r["record_kind"]], codes["cannot_rate_reason"].get(r["cannot_rate_reason"], ""),
+         r["coordinator_flag"]) for r in rows]
+    assert all(r["overall_judgment"] == "" for r in redcap if r["record_kind"] == codes["record_kind"]["cannot_rate"])
+    frictionless = pytest.importorskip("frictionless")
+    report = frictionless.validate(str(merged / "datapackage.json"))
+    assert [t.name for t in report.tasks if t.name == "ratings-csv" and t.valid] == ["ratings-csv"], [
+        (e.type, e.note) for t in report.tasks for e in t.errors][:5]
+
+
 def test_cannot_rate_and_flags_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     study = write_study(tmp_path / "study", n_items=6, n_raters=3, overlap=2)
     out = tmp_path / "out"
@@ -107,6 +141,7 @@ def test_cannot_rate_and_flags_round_trip(tmp_path: Path, capsys: pytest.Capture
     assert all(r["emotional_attunement_validation_score"] == "" and r["cannot_rate_reason"] for r in unable_rows)
     assert sum(1 for r in rows if r["coordinator_flag"]) == len(flagged)
     ratings = len(rows) - len(unable_rows)
+    _typed_tables_carry_both_kinds(merged, rows)
 
     report_dir = tmp_path / "report"
     assert main(["report", str(merged), "--study", str(study), "--out", str(report_dir), "--bootstrap", "0",
