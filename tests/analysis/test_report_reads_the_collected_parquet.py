@@ -96,6 +96,30 @@ def test_a_changed_parquet_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "does not record ratings.parquet's SHA-256" in capsys.readouterr().out
 
 
+def test_a_parquet_of_other_column_types_is_refused_in_plain_words(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # Rewritten by another tool (scores as text) and its SHA-256 recorded again: the types are checked too.
+    import hashlib
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    collected, study = _collected(tmp_path, capsys)
+    table = pq.read_table(collected / "ratings.parquet")
+    i = table.schema.get_field_index("overall_judgment")
+    old = table.schema.field(i)
+    text = pa.array([None if v is None else str(v) for v in table.column(i).to_pylist()], pa.string())
+    table = table.set_column(i, pa.field(old.name, pa.string(), metadata=old.metadata), text)
+    pq.write_table(table, collected / "ratings.parquet")
+    report = json.loads((collected / "collect-report.json").read_text(encoding="utf-8"))
+    report["outputs"]["ratings.parquet"] = hashlib.sha256((collected / "ratings.parquet").read_bytes()).hexdigest()
+    (collected / "collect-report.json").write_text(json.dumps(report), encoding="utf-8")
+    code = main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "internal error" not in err
+    assert "overall_judgment is string, not score" in err and "collect again" in err
+
+
 def test_rows_that_break_the_studys_rubric_are_left_out_and_listed(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     collected, study = _collected(tmp_path, capsys)

@@ -83,6 +83,21 @@ def verified_bytes(collected_dir: Path) -> bytes:
     return data
 
 
+def _check_types(schema: Any, named: dict[str, str], names: list[str], rubric: Rubric, source: str) -> None:
+    """Every column the report reads is of the type ``results collect`` writes (the codebook's); a file of the
+    right SHA-256 but written by another tool is refused in plain words instead of failing half-way."""
+    from wmcdp_desktop.core.coordinator.codebook import arrow_type_fits, table_columns
+
+    fms = sorted(n.removeprefix("failure_mode.") for n in names if n.startswith("failure_mode."))
+    kinds = {c.name: c.kind for c in table_columns(fms, rubric)}
+    wrong = [f"{named[n]} is {schema.field(named[n]).type}, not {kinds[n]}" for n in names
+             if n in kinds and not arrow_type_fits(kinds[n], schema.field(named[n]).type)]
+    if wrong:
+        raise DocumentError.single(source, f"has columns of other types than `wmcdp results collect` writes "
+                                   f"({'; '.join(wrong[:5])}{' ...' if len(wrong) > 5 else ''}): it was written or "
+                                   "changed by another tool; collect again")
+
+
 def _codes(column: Any) -> tuple[list[str], np.ndarray]:
     """Distinct values in order of first appearance, and each row's index into them."""
     import pyarrow.compute as pc
@@ -117,6 +132,8 @@ def dataset_from_parquet(
                                    "run `wmcdp results collect` again")
     fm_cols = {fm: named.get(f"failure_mode.{fm}") for fm in fm_ids}
     extra_fm = [n for n in named if n.startswith("failure_mode.") and n.removeprefix("failure_mode.") not in fm_cols]
+    _check_types(reader.schema_arrow, named, [*wanted, *(f"failure_mode.{fm}" for fm, c in fm_cols.items() if c),
+                                              *extra_fm], rubric, source)
     table = reader.read(columns=[named[w] for w in wanted] + [c for c in fm_cols.values() if c]
                         + [named[n] for n in extra_fm])
     if progress is not None:

@@ -359,6 +359,20 @@ def _arrow_type(kind: Kind) -> Any:
     }[kind]
 
 
+def arrow_type_fits(kind: Kind, arrow_type: Any) -> bool:
+    """Whether a Parquet column of ``arrow_type`` is of the kind this codebook writes (a reader's check)."""
+    import pyarrow as pa
+
+    t = pa.types
+    if kind == "severity":
+        return bool(t.is_dictionary(arrow_type) and t.is_string(arrow_type.value_type))
+    if kind == "list":
+        return bool(t.is_list(arrow_type) and t.is_string(arrow_type.value_type))
+    test = {"string": t.is_string, "text": t.is_string, "choice": t.is_string, "integer": t.is_integer,
+            "score": t.is_integer, "boolean": t.is_boolean, "datetime": t.is_timestamp}[kind]
+    return bool(test(arrow_type))
+
+
 def _arrow_array(kind: Kind, values: list[Any]) -> Any:
     import pyarrow as pa
 
