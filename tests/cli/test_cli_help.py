@@ -90,3 +90,11 @@ def test_schemas_check_and_write_take_json(tmp_path: Path, capsys: pytest.Captur
     assert main(["schemas", "write", "--dir", str(target), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"]
     assert main(["schemas", "check", "--dir", str(target), "--json"]) == 0
+    capsys.readouterr()
+    # A folder that is not there (or not a copy of schemas/) is a plain problem, in JSON too.
+    assert main(["schemas", "write", "--dir", str(tmp_path / "nowhere"), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert not result["ok"] and "cannot be written" in result["problems"][0]["message"]
+    assert main(["schemas", "write", "--dir", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err
+    assert "benchmark-item.schema.json" in err and "internal error" not in err

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.cli._common import EXIT_INVALID, EXIT_OK, command, group, print_json
+from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.resources import schemas_dir
-from wmcdp_desktop.core.schemas import stale_schemas, write_schemas
+from wmcdp_desktop.core.schemas import SEED_SCHEMA, stale_schemas, write_schemas
 
 
 def register(sub: Any) -> None:
@@ -30,7 +31,11 @@ def register(sub: Any) -> None:
 
 def _write(args: argparse.Namespace) -> int:
     directory = args.dir or schemas_dir()
-    names = write_schemas(directory)
+    try:
+        names = write_schemas(directory)
+    except OSError as exc:
+        raise DocumentError.single(str(directory), f"cannot be written ({exc.strerror or exc}): give a folder that "
+                                   f"holds the seed schema {SEED_SCHEMA} (a copy of the project's schemas/)") from None
     if args.json:
         print_json({"ok": True, "dir": str(directory), "written": [str(directory / n) for n in names]})
         return EXIT_OK
