@@ -244,6 +244,15 @@ def test_receipts_file(tmp_path: Path) -> None:
     assert "rater id" in problems[0].message and "e.g. R01 7K3QD-M2XWA" in problems[1].message
 
 
+def test_a_receipts_file_saved_by_notepad_as_unicode_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "receipts.txt"
+    path.write_bytes("R01 7K3QD-M2XWA\r\n".encode("utf-16"))  # Notepad's "Unicode": UTF-16 with a BOM
+    assert read_receipts(path) == ({"R01": {"7K3QD-M2XWA"}}, [])
+    path.write_bytes("R01 7K3QD-M2XWA caf\xe9\n".encode("latin-1"))
+    codes, (problem,) = read_receipts(path)
+    assert codes == {} and "save it as UTF-8" in problem.message
+
+
 def test_a_missing_receipt_is_reported(session: RatingSession, tmp_path: Path) -> None:
     export, _ = exported(session, tmp_path / "e.zip")
     summary = check(export)[1]

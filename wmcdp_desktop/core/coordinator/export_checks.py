@@ -218,9 +218,10 @@ def read_receipts(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
     if len(data) > MAX_RECEIPTS_BYTES:
         return {}, [Problem(source, "", f"is larger than {MAX_RECEIPTS_BYTES:,} bytes; a receipts file has a line per rater")]
     try:
-        text = data.decode("utf-8-sig")
+        # A receipts file is typed by hand: Windows Notepad's "Unicode" (UTF-16 with its byte-order mark) too.
+        text = data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return {}, [Problem(source, "", "is not UTF-8 text")]
+        return {}, [Problem(source, "", "is not UTF-8 text: save it as UTF-8 (in Notepad: File > Save as, Encoding)")]
     codes: dict[str, set[str]] = {}
     problems = []
     for number, raw in enumerate(text.splitlines(), start=1):
