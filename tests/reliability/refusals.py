@@ -156,7 +156,9 @@ def _rehashed(manifest: dict[str, Any], files: dict[str, bytes]) -> bytes:
 
 
 # ----- the cases -------------------------------------------------------------------------------------------
-def build_cases(root: Path) -> list[Case]:
+def build_cases(root: Path, huge: int = 4 * 2**30) -> list[Case]:
+    """Every case, built under ``root``. ``huge``: the size of the sparse files (4 GB, as probed; the suite
+    gives the least size refused, so no file system has to hold more)."""
     root.mkdir(parents=True, exist_ok=True)
     s = build_study(root / "built")
     good = s.export("good.zip")
@@ -285,16 +287,17 @@ def build_cases(root: Path) -> list[Case]:
     sparse = root / "sparse" / "record.json"
     sparse.parent.mkdir()
     with open(sparse, "wb") as fh:
-        fh.truncate(4 * 2**30)
-    add("13-sparse-record", "13", "a 4 GB sparse file named record.json", "wmcdp",
+        fh.truncate(huge)
+    add("13-sparse-record", "13", f"a {_size(huge)} sparse file named record.json", "wmcdp",
         ["results", "validate", sparse.parent], 1, "larger than", [sparse])
     sparse_key = root / "sparse-key.json"
     with open(sparse_key, "wb") as fh:
-        fh.truncate(4 * 2**30)
-    add("13-sparse-key", "13", "a 4 GB sparse file given as the unblinding key", "wmcdp",
+        fh.truncate(huge)
+    add("13-sparse-key", "13", f"a {_size(huge)} sparse file given as the unblinding key", "wmcdp",
         ["results", "collect", good, "--key", sparse_key, "--out", out / "13"], 1, "larger than", [sparse_key])
-    add("13-dev-zero", "13", "/dev/zero given as a bundle", "wmcdp", ["bundle", "verify", "/dev/zero"], 1,
-        "not a regular file")
+    if Path("/dev/zero").exists():
+        add("13-dev-zero", "13", "/dev/zero given as a bundle", "wmcdp", ["bundle", "verify", "/dev/zero"], 1,
+            "not a regular file")
 
     # tamper-evident results: each through validate --receipt and collect --receipts
     receipt = s.receipt(good)
