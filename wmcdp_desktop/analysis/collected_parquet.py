@@ -20,7 +20,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from wmcdp_desktop.analysis.common import Note, StageProgress
+from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note, StageProgress
 from wmcdp_desktop.analysis.dataset import Dataset, GoldResponses, _data_notes
 from wmcdp_desktop.analysis.rating_rows import MAX_LINES_WITH_PROBLEMS, CannotRateRow, text_digest
 from wmcdp_desktop.core.documents import read_file_bytes
@@ -107,6 +107,180 @@ def _codes(column: Any) -> tuple[list[str], np.ndarray]:
     return [str(v) for v in uniques.to_pylist()], np.asarray(codes.to_numpy(zero_copy_only=False), np.int64)
 
 
+_KEPT_COLUMNS = ("rater_id", "task_id", "benchmark_item_id", "model_source", "revision", "submitted_at",
+                 "time_spent_scoring_seconds", "confidence_rating", "brief_rationale", "record_kind",
+                 "cannot_rate_reason", "coordinator_flag", "candidate_response_sha256", "blinding_guess")
+_CANNOT_RATE_COLUMNS = ("rater_id", "task_id", "revision", "submitted_at", "benchmark_item_id", "model_source",
+                        "cannot_rate_reason", "coordinator_flag")
+
+
+def _mask(array: Any) -> BoolArray:
+    return np.asarray(array.to_numpy(zero_copy_only=False), bool)
+
+
+class _Columns:
+    """The columns of ratings.parquet the report uses, read once, found by their wmcdp names."""
+
+    def __init__(self, collected_dir: Path, rubric: Rubric) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self.source = str(collected_dir / PARQUET_NAME)
+        reader = pq.ParquetFile(pa.BufferReader(verified_bytes(collected_dir)))
+        named = {(f.metadata or {}).get(b"wmcdp:name", f.name.encode()).decode(): f.name for f in reader.schema_arrow}
+        wanted = [*_KEPT_COLUMNS, *[d.field for d in rubric.dimensions], *[f"{d.field}_na" for d in rubric.dimensions]]
+        missing = [w for w in wanted if w not in named]
+        if missing:
+            raise DocumentError.single(self.source, f"has no column for {', '.join(missing[:5])}: written by another "
+                                       "version; run `wmcdp results collect` again")
+        self.failure_modes = {fm.id: named.get(f"failure_mode.{fm.id}") for fm in rubric.failure_modes}
+        """Each failure mode of the rubric -> its column (None: the file has none)."""
+        self.extra_failure_modes = [n for n in named if n.startswith("failure_mode.")
+                                    and n.removeprefix("failure_mode.") not in self.failure_modes]
+        _check_types(reader.schema_arrow, named,
+                     [*wanted, *(f"failure_mode.{fm}" for fm, c in self.failure_modes.items() if c),
+                      *self.extra_failure_modes], rubric, self.source)
+        self.table = reader.read(columns=[named[w] for w in wanted] + [c for c in self.failure_modes.values() if c]
+                                 + [named[n] for n in self.extra_failure_modes])
+        self.named = named
+
+    def __call__(self, name: str, table: Any = None) -> Any:
+        """The column ``name`` of the whole table (or of ``table``, rows taken from it)."""
+        return (self.table if table is None else table).column(self.named[name])
+
+
+class _RuleCheck:
+    """The rubric rules that decide a statistic, checked on every rating row at once: a row that breaks one
+    is left out (``bad``) and listed (``problems``, at most MAX_LINES_WITH_PROBLEMS)."""
+
+    def __init__(self, source: str, is_rating: BoolArray) -> None:
+        self.source, self.is_rating = source, is_rating
+        self.bad = np.zeros(is_rating.size, bool)
+        self.problems: list[Problem] = []
+
+    def flag(self, mask: BoolArray, path: str, message: str) -> None:
+        rows = np.flatnonzero(mask & self.is_rating & ~self.bad)
+        for r in rows[: max(0, MAX_LINES_WITH_PROBLEMS - len(self.problems))]:
+            self.problems.append(Problem(f"{self.source}:row {int(r) + 1}", path, message))
+        self.bad[rows] = True
+
+
+def _scores(cols: _Columns, rubric: Rubric, check: _RuleCheck) -> tuple[FloatArray, BoolArray]:
+    """Scores (NaN where none) and N/A, every row; each checked against its dimension's scale."""
+    import pyarrow.compute as pc
+
+    total = cols.table.num_rows
+    scores = np.full((total, len(rubric.dimensions)), np.nan)
+    na = np.zeros((total, len(rubric.dimensions)), bool)
+    for d, dim in enumerate(rubric.dimensions):
+        values = cols(dim.field)
+        has = _mask(pc.is_valid(values))
+        flag_na = _mask(pc.fill_null(cols(f"{dim.field}_na"), False))
+        v = np.asarray(pc.fill_null(values, 0).to_numpy(zero_copy_only=False), np.float64)
+        scores[:, d] = np.where(has, v, np.nan)
+        na[:, d] = flag_na
+        check.flag(has == flag_na, f"scoring.{dim.field}", "needs exactly one of a score and N/A")
+        check.flag(has & ((v < dim.scale.min) | (v > dim.scale.max)), f"scoring.{dim.field}",
+                   f"is outside the rubric's scale {dim.scale.min}-{dim.scale.max}")
+        if not dim.allow_na:
+            check.flag(flag_na, f"scoring.{dim.field}", f"N/A is not allowed for {dim.id}")
+    return scores, na
+
+
+def _severities(cols: _Columns, check: _RuleCheck) -> IntArray:
+    """Each failure mode's severity as an index of SEVERITIES, every row; every failure mode of the rubric
+    annotated, none outside its catalogue."""
+    import pyarrow.compute as pc
+
+    table = cols.table
+    severity = np.zeros((table.num_rows, len(cols.failure_modes)), np.int64)
+    rank: dict[str, int] = {str(s): i for i, s in enumerate(SEVERITIES)}
+    for f, (fm, name) in enumerate(cols.failure_modes.items()):
+        if name is None:
+            check.flag(np.ones(table.num_rows, bool), f"failure_mode_annotations.{fm}", "is not annotated")
+            continue
+        if table.num_rows:
+            column = table.column(name).combine_chunks()
+            dictionary = [rank.get(str(s), -1) for s in column.dictionary.to_pylist()]
+            indices = np.asarray(pc.fill_null(column.indices, -1).to_numpy(zero_copy_only=False), np.int64)
+            sev = np.where(indices >= 0, np.asarray([*dictionary, -1], np.int64)[indices], -1)
+        else:
+            sev = np.zeros(0, np.int64)
+        check.flag(sev < 0, f"failure_mode_annotations.{fm}", "is not annotated with a severity")
+        severity[:, f] = np.maximum(sev, 0)
+    for name in cols.extra_failure_modes:
+        check.flag(_mask(pc.is_valid(cols(name))), name.replace("failure_mode.", "failure_mode_annotations."),
+                   "is not in the rubric's catalogue")
+    return severity
+
+
+def _latest(cols: _Columns, notes: list[Note]) -> tuple[BoolArray, FloatArray]:
+    """Which rows are the latest revision of their (rater, task) (collect keeps only those; should a file hold
+    more, the latest wins), and every row's submission time (seconds)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    total = cols.table.num_rows
+    _, pair = _codes(pc.binary_join_element_wise(cols("rater_id"), cols("task_id"), "\x1f"))
+    revision = np.asarray(cols("revision").to_numpy(zero_copy_only=False), np.int64)
+    submitted = np.asarray(pc.cast(cols("submitted_at"), pa.int64()).to_numpy(zero_copy_only=False), np.int64) / 1e6
+    order = np.lexsort((submitted, revision, pair))
+    last = np.ones(total, bool)
+    last[order[:-1]] = pair[order[:-1]] != pair[order[1:]]
+    dropped = int((~last).sum())
+    if dropped:
+        notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "
+                                  "ignored; the latest revision of each is used."))
+    return last, submitted
+
+
+def _models(model_col: Any) -> tuple[list[str], IntArray]:
+    """The model names and each row's model (-1 where blinded)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    model_ids = [str(v) for v in pc.unique(pc.drop_null(model_col)).to_pylist()]
+    model = np.full(len(model_col), -1, np.int64)
+    if model_ids:
+        model[_mask(pc.is_valid(model_col))] = np.asarray(
+            pc.index_in(pc.drop_null(model_col), value_set=pa.array(model_ids)).to_numpy(zero_copy_only=False),
+            np.int64)
+    return model_ids, model
+
+
+def _gold_target(gold_responses: GoldResponses | None, digests: Any, item_ids: list[str], item: IntArray,
+                 model_ids: list[str], model: IntArray) -> BoolArray:
+    """Whether each rating is of the response an item's gold was written for (every rating where the gold
+    names none)."""
+    import pyarrow.compute as pc
+
+    target_of = np.ones(item.size, bool)
+    for item_id, target in (gold_responses or {}).items():
+        if item_id not in item_ids:
+            continue
+        at = item == item_ids.index(item_id)
+        if target is None:
+            target_of[at] = False
+            continue
+        same_text = _mask(pc.equal(digests, text_digest(target[1]).hex()))
+        target_model = model_ids.index(target[0]) if target[0] in model_ids else -2
+        target_of[at] = (same_text | (model == target_model))[at]
+    return target_of
+
+
+def _cannot_rate_rows(cols: _Columns, rows: IntArray) -> list[CannotRateRow]:
+    import pyarrow as pa
+
+    table = (cols.table.take(pa.array(rows, pa.int64()))
+             .select([cols.named[n] for n in _CANNOT_RATE_COLUMNS]).rename_columns(list(_CANNOT_RATE_COLUMNS)))
+    return [
+        CannotRateRow(r["rater_id"], r["task_id"], int(r["revision"]), str(r["submitted_at"]),
+                      r["benchmark_item_id"], r["model_source"], r["cannot_rate_reason"] or "",
+                      r["coordinator_flag"] is not None)
+        for r in table.to_pylist()
+    ]
+
+
 def dataset_from_parquet(
     collected_dir: Path, rubric: Rubric, study: Study | None, items: dict[str, BenchmarkItem], notes: list[Note],
     gold_responses: GoldResponses | None = None, progress: StageProgress | None = None,
@@ -114,162 +288,42 @@ def dataset_from_parquet(
     """The report's Dataset from a verified ``ratings.parquet``."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
-    data = verified_bytes(collected_dir)
-    source = str(collected_dir / PARQUET_NAME)
-    reader = pq.ParquetFile(pa.BufferReader(data))
-    named = {(f.metadata or {}).get(b"wmcdp:name", f.name.encode()).decode(): f.name for f in reader.schema_arrow}
-    dims = rubric.dimensions
-    fm_ids = [fm.id for fm in rubric.failure_modes]
-    wanted = ["rater_id", "task_id", "benchmark_item_id", "model_source", "revision", "submitted_at",
-              "time_spent_scoring_seconds", "confidence_rating", "brief_rationale", "record_kind",
-              "cannot_rate_reason", "coordinator_flag", "candidate_response_sha256", "blinding_guess",
-              *[d.field for d in dims], *[f"{d.field}_na" for d in dims]]
-    missing = [w for w in wanted if w not in named]
-    if missing:
-        raise DocumentError.single(source, f"has no column for {', '.join(missing[:5])}: written by another version; "
-                                   "run `wmcdp results collect` again")
-    fm_cols = {fm: named.get(f"failure_mode.{fm}") for fm in fm_ids}
-    extra_fm = [n for n in named if n.startswith("failure_mode.") and n.removeprefix("failure_mode.") not in fm_cols]
-    _check_types(reader.schema_arrow, named, [*wanted, *(f"failure_mode.{fm}" for fm, c in fm_cols.items() if c),
-                                              *extra_fm], rubric, source)
-    table = reader.read(columns=[named[w] for w in wanted] + [c for c in fm_cols.values() if c]
-                        + [named[n] for n in extra_fm])
+    cols = _Columns(collected_dir, rubric)
     if progress is not None:
         progress("Reading ratings", 1, 1)
-
-    def col(name: str) -> Any:
-        return table.column(named[name])
-
-    total = table.num_rows
-    kind = col("record_kind")
-    is_rating = np.asarray(pc.equal(kind, "rating").to_numpy(zero_copy_only=False), bool)
-    flagged_all = np.asarray(pc.is_valid(col("coordinator_flag")).to_numpy(zero_copy_only=False), bool)
-
-    # The rubric rules that decide a statistic, checked on every rating row at once.
-    problems: list[Problem] = []
-    bad = np.zeros(total, bool)
-    record_rows = np.arange(total)
-
-    def flag(mask: np.ndarray, path: str, message: str) -> None:
-        rows = np.flatnonzero(mask & is_rating & ~bad)
-        for r in rows[: max(0, MAX_LINES_WITH_PROBLEMS - len(problems))]:
-            problems.append(Problem(f"{source}:row {int(record_rows[r]) + 1}", path, message))
-        bad[rows] = True
-
-    scores = np.full((total, len(dims)), np.nan)
-    na = np.zeros((total, len(dims)), bool)
-    for d, dim in enumerate(dims):
-        values = col(dim.field)
-        has = np.asarray(pc.is_valid(values).to_numpy(zero_copy_only=False), bool)
-        flag_na = np.asarray(pc.fill_null(col(f"{dim.field}_na"), False).to_numpy(zero_copy_only=False), bool)
-        v = np.asarray(pc.fill_null(values, 0).to_numpy(zero_copy_only=False), np.float64)
-        scores[:, d] = np.where(has, v, np.nan)
-        na[:, d] = flag_na
-        flag(has == flag_na, f"scoring.{dim.field}", "needs exactly one of a score and N/A")
-        flag(has & ((v < dim.scale.min) | (v > dim.scale.max)), f"scoring.{dim.field}",
-             f"is outside the rubric's scale {dim.scale.min}-{dim.scale.max}")
-        if not dim.allow_na:
-            flag(flag_na, f"scoring.{dim.field}", f"N/A is not allowed for {dim.id}")
-    severity = np.zeros((total, len(fm_ids)), np.int64)
-    rank: dict[str, int] = {str(s): i for i, s in enumerate(SEVERITIES)}
-    for f, fm in enumerate(fm_ids):
-        name = fm_cols[fm]
-        if name is None:
-            flag(np.ones(total, bool), f"failure_mode_annotations.{fm}", "is not annotated")
-            continue
-        column = table.column(name).combine_chunks() if table.num_rows else table.column(name)
-        if table.num_rows:
-            dictionary = [rank.get(str(s), -1) for s in column.dictionary.to_pylist()]
-            indices = np.asarray(pc.fill_null(column.indices, -1).to_numpy(zero_copy_only=False), np.int64)
-            sev = np.where(indices >= 0, np.asarray([*dictionary, -1], np.int64)[indices], -1)
-        else:
-            sev = np.zeros(0, np.int64)
-        flag(sev < 0, f"failure_mode_annotations.{fm}", "is not annotated with a severity")
-        severity[:, f] = np.maximum(sev, 0)
-    for name in extra_fm:
-        annotated = np.asarray(pc.is_valid(table.column(named[name])).to_numpy(zero_copy_only=False), bool)
-        flag(annotated, name.replace("failure_mode.", "failure_mode_annotations."), "is not in the rubric's catalogue")
-    conf = np.asarray(pc.fill_null(pc.cast(col("confidence_rating"), pa.float64()), np.nan).to_numpy(
+    total = cols.table.num_rows
+    is_rating = _mask(pc.equal(cols("record_kind"), "rating"))
+    check = _RuleCheck(cols.source, is_rating)
+    scores, na = _scores(cols, rubric, check)
+    severity = _severities(cols, check)
+    conf = np.asarray(pc.fill_null(pc.cast(cols("confidence_rating"), pa.float64()), np.nan).to_numpy(
         zero_copy_only=False), np.float64)
     cs = rubric.confidence_scale
-    flag(~np.isnan(conf) & ((conf < cs.min) | (conf > cs.max)), "clinician_notes.confidence_rating",
-         f"is outside the confidence scale {cs.min}-{cs.max}")
-    excluded = int(bad.sum())
+    check.flag(~np.isnan(conf) & ((conf < cs.min) | (conf > cs.max)), "clinician_notes.confidence_rating",
+               f"is outside the confidence scale {cs.min}-{cs.max}")
 
-    # One record per (rater, task): collect keeps the latest; should a file hold more, the latest wins.
-    rater_all = col("rater_id")
-    task_all = col("task_id")
-    keep = is_rating & ~bad
-    rows_all = np.arange(total)
-    _, pair = _codes(pc.binary_join_element_wise(rater_all, task_all, "\x1f"))
-    revision = np.asarray(col("revision").to_numpy(zero_copy_only=False), np.int64)
-    submitted_all = np.asarray(pc.cast(col("submitted_at"), pa.int64()).to_numpy(zero_copy_only=False),
-                               np.int64) / 1e6
-    order = np.lexsort((submitted_all, revision, pair))
-    last = np.ones(total, bool)
-    last[order[:-1]] = pair[order[:-1]] != pair[order[1:]]
-    dropped = int((~last).sum())
-    if dropped:
-        notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "
-                                  "ignored; the latest revision of each is used."))
-    keep &= last
-    unable_rows = rows_all[last & ~is_rating]
-    rows = rows_all[keep]
-    sub = table.take(pa.array(rows, pa.int64()))
-
-    def sub_col(name: str) -> Any:
-        return sub.column(named[name])
-
-    task_ids, task = _codes(sub_col("task_id"))
-    rater_ids, rater = _codes(sub_col("rater_id"))
-    item_ids, item = _codes(sub_col("benchmark_item_id"))
-    model_col = sub_col("model_source")
-    model_ids = [str(v) for v in pc.unique(pc.drop_null(model_col)).to_pylist()]
-    model_full = np.full(len(rows), -1, np.int64)
-    model_valid = np.asarray(pc.is_valid(model_col).to_numpy(zero_copy_only=False), bool)
-    if model_ids:
-        model_full[model_valid] = np.asarray(
-            pc.index_in(pc.drop_null(model_col), value_set=pa.array(model_ids)).to_numpy(zero_copy_only=False),
-            np.int64)
-    seconds = np.asarray(pc.fill_null(pc.cast(sub_col("time_spent_scoring_seconds"), pa.float64()), np.nan)
+    last, submitted = _latest(cols, notes)
+    rows = np.flatnonzero(is_rating & ~check.bad & last)
+    sub = cols.table.take(pa.array(rows, pa.int64()))
+    task_ids, task = _codes(cols("task_id", sub))
+    rater_ids, rater = _codes(cols("rater_id", sub))
+    item_ids, item = _codes(cols("benchmark_item_id", sub))
+    model_ids, model = _models(cols("model_source", sub))
+    seconds = np.asarray(pc.fill_null(pc.cast(cols("time_spent_scoring_seconds", sub), pa.float64()), np.nan)
                          .to_numpy(zero_copy_only=False), np.float64)
-    guesses = [None if g is None else ("" if g == CANNOT_TELL else g) for g in sub_col("blinding_guess").to_pylist()]
-    gold_target = np.ones(len(rows), bool)
-    if gold_responses:
-        digests = sub_col("candidate_response_sha256")
-        for item_id, target in gold_responses.items():
-            if item_id not in item_ids:
-                continue
-            at = item == item_ids.index(item_id)
-            if target is None:
-                gold_target[at] = False
-                continue
-            want = text_digest(target[1]).hex()
-            same_text = np.asarray(pc.equal(digests, want).to_numpy(zero_copy_only=False), bool)
-            gold_target[at] = (same_text | (model_full == (model_ids.index(target[0]) if target[0] in model_ids
-                                                           else -2)))[at]
-    unable_table = table.take(pa.array(unable_rows, pa.int64()))
-    unable = [
-        CannotRateRow(r["rater_id"], r["task_id"], int(r["revision"]), str(r["submitted_at"]),
-                      r["benchmark_item_id"], r["model_source"], r["cannot_rate_reason"] or "",
-                      r["coordinator_flag"] is not None)
-        for r in unable_table.select([named[n] for n in ("rater_id", "task_id", "revision", "submitted_at",
-                                                         "benchmark_item_id", "model_source", "cannot_rate_reason",
-                                                         "coordinator_flag")])
-        .rename_columns(["rater_id", "task_id", "revision", "submitted_at", "benchmark_item_id", "model_source",
-                         "cannot_rate_reason", "coordinator_flag"]).to_pylist()
-    ]
-    flagged = flagged_all[rows]
+    guesses = [None if g is None else ("" if g == CANNOT_TELL else g) for g in cols("blinding_guess", sub).to_pylist()]
+    flagged = _mask(pc.is_valid(cols("coordinator_flag")))[rows]
     ds = Dataset(
         rubric=rubric, study=study, items=items, notes=notes,
         task_ids=task_ids, rater_ids=rater_ids, item_ids=item_ids, model_ids=model_ids,
-        task=task, rater=rater, item=item, model=model_full, scores=scores[rows], na=na[rows],
-        severity=severity[rows], confidence=conf[rows], seconds=seconds, submitted=submitted_all[rows],
-        rationale=LazyText(sub_col("brief_rationale")), blinding_guess=guesses, gold_target=gold_target,
-        records_read=total, records_excluded=excluded, problems=problems,
-        flagged=flagged if flagged.any() else None, cannot_rate=unable,
+        task=task, rater=rater, item=item, model=model, scores=scores[rows], na=na[rows],
+        severity=severity[rows], confidence=conf[rows], seconds=seconds, submitted=submitted[rows],
+        rationale=LazyText(cols("brief_rationale", sub)), blinding_guess=guesses,
+        gold_target=_gold_target(gold_responses, cols("candidate_response_sha256", sub), item_ids, item, model_ids,
+                                 model),
+        records_read=total, records_excluded=int(check.bad.sum()), problems=check.problems,
+        flagged=flagged if flagged.any() else None, cannot_rate=_cannot_rate_rows(cols, np.flatnonzero(last & ~is_rating)),
     )
     _data_notes(ds)
     return ds
