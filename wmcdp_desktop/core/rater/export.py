@@ -63,6 +63,48 @@ def _zip_add(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
     zf.writestr(info, data)
 
 
+def _read_records(store: RaterStore, files: list[RecordFile],
+                  progress: Progress | None) -> tuple[list[dict[str, object]], list[tuple[str, bytes]]]:
+    """The manifest entry and the bytes of every record file to export. A file the app cannot have written
+    (too large, not a regular file) is set aside in quarantine, never exported and never blocking the export."""
+    read: list[tuple[RecordFile, bytes]] = []
+    for done, rf in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
+        try:
+            read.append((rf, read_regular(rf.path, MAX_DOCUMENT_BYTES)))
+        except (FileTooLargeError, NotRegularFileError) as exc:
+            if rf.path.is_dir():
+                raise StorageError(f"Could not read the record {rf.path}: {exc.strerror}.") from exc
+            store.set_aside_record(rf.path, f"{rf.path}: {exc.strerror}")  # never a record the app wrote
+        except OSError as exc:
+            raise StorageError(f"Could not read the record {rf.path}: {exc.strerror or exc}.") from exc
+    latest: dict[str, int] = {}
+    for rf, _ in read:
+        latest[rf.task_id] = max(latest.get(rf.task_id, 0), rf.revision)
+    entries: list[dict[str, object]] = []
+    payload: list[tuple[str, bytes]] = []
+    for rf, data in read:
+        name = f"records/{rf.path.name}"
+        payload.append((name, data))
+        entries.append({"path": name, "sha256": sha256_hex(data), "size": len(data), "task_id": rf.task_id,
+                        "revision": rf.revision, "latest": rf.revision == latest[rf.task_id]})
+    if progress is not None:
+        progress(len(files), len(files))  # the last chance to stop: nothing is sealed or written yet
+    return entries, payload
+
+
+def _zip(manifest: ResultsManifest, payload: list[tuple[str, bytes]], log: bytes) -> bytes:
+    """The export zip: the manifest, the record files, the audit log up to the seal."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        _zip_add(zf, "manifest.json", dumps_canonical(manifest.to_json_obj()).encode("utf-8"))
+        for name, data in payload:
+            _zip_add(zf, name, data)
+        _zip_add(zf, AUDIT_NAME, log)
+    return buf.getvalue()
+
+
 def build_export(
     store: RaterStore,
     *,
@@ -81,40 +123,8 @@ def build_export(
     store.recover_unaudited_records()
     wanted = set(task_ids)
     files = [rf for rf in store.record_files() if rf.task_id in wanted]
-    read: list[tuple[RecordFile, bytes]] = []
-    for done, rf in enumerate(files):
-        if progress is not None:
-            progress(done, len(files))
-        try:
-            read.append((rf, read_regular(rf.path, MAX_DOCUMENT_BYTES)))
-        except (FileTooLargeError, NotRegularFileError) as exc:
-            if rf.path.is_dir():
-                raise StorageError(f"Could not read the record {rf.path}: {exc.strerror}.") from exc
-            store.set_aside_record(rf.path, f"{rf.path}: {exc.strerror}")  # never a record the app wrote
-        except OSError as exc:
-            raise StorageError(f"Could not read the record {rf.path}: {exc.strerror or exc}.") from exc
-    latest: dict[str, int] = {}
-    for rf, _ in read:
-        latest[rf.task_id] = max(latest.get(rf.task_id, 0), rf.revision)
-    entries = []
-    payload: list[tuple[str, bytes]] = []
-    digests: list[tuple[str, str]] = []
-    for rf, data in read:
-        name = f"records/{rf.path.name}"
-        payload.append((name, data))
-        digests.append((name, sha256_hex(data)))
-        entries.append(
-            {
-                "path": name,
-                "sha256": digests[-1][1],
-                "size": len(data),
-                "task_id": rf.task_id,
-                "revision": rf.revision,
-                "latest": rf.revision == latest[rf.task_id],
-            }
-        )
-    if progress is not None:
-        progress(len(files), len(files))  # the last chance to stop: nothing is sealed or written yet
+    entries, payload = _read_records(store, files, progress)
+    digests = [(str(e["path"]), str(e["sha256"])) for e in entries]
     exported_at = utc_iso(clock)
     export_id = uuid.uuid4().hex
     head, log = store.audit_and_read(
@@ -143,7 +153,7 @@ def build_export(
             "exported_at": exported_at,
             "counts": {
                 "tasks_in_bundle": len(task_ids),
-                "submitted": len(latest),
+                "submitted": len({e["task_id"] for e in entries}),
                 "record_files": len(entries),
                 "drafts_not_submitted": drafts_not_submitted,
             },
@@ -151,13 +161,7 @@ def build_export(
             "audit": {"path": AUDIT_NAME, "sha256": sha256_hex(log), "size": len(log), "head": head, "export_id": export_id},
         }
     )
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        _zip_add(zf, "manifest.json", dumps_canonical(manifest.to_json_obj()).encode("utf-8"))
-        for name, data in payload:
-            _zip_add(zf, name, data)
-        _zip_add(zf, AUDIT_NAME, log)
-    return buf.getvalue(), manifest
+    return _zip(manifest, payload, log), manifest
 
 
 def export_results(
