@@ -87,6 +87,22 @@ class RatingForm(QWidget):
         self.first_problem: ProblemLabel | None = None
         """The message of the first control with a problem after the last failed submit."""
 
+        self._build_banner()
+        self._build_strip()
+        self._build_pages(session)
+        self._build_footer()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.strip)
+        layout.addWidget(self.flag_row)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.footer)
+        self._connect()
+
+    def _build_banner(self) -> None:
+        """The banner over a submitted rating: what it is, Revise and Discard."""
         self.banner = QFrame()
         self.banner.setObjectName("status_banner")
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
@@ -99,6 +115,8 @@ class RatingForm(QWidget):
         bl.addWidget(self.revise_button)
         bl.addWidget(self.discard_button)
 
+    def _build_strip(self) -> None:
+        """The timer, and the flag and cannot-rate buttons beside it (their row under it on a narrow form)."""
         self.timer = TimerWidget()
         self.timer.label.setWordWrap(True)  # on a form narrower than the timer's line (very large text)
         self.flag_button = button(self.tr("Fla&g for coordinator"))
@@ -121,6 +139,8 @@ class RatingForm(QWidget):
         self.flag_row = FlagRow()
         self.flag_row.hide()
 
+    def _build_pages(self, session: RatingSession) -> None:
+        """The pages (scores, failure modes, notes, calibration feedback) as tabs, and the cannot-rate page."""
         self.calibration = CalibrationView()
         self.rubric = RubricPanel(session.rubric)
         self.failure_modes = FailureModesPanel(session.rubric)
@@ -149,6 +169,8 @@ class RatingForm(QWidget):
         self.stack.addWidget(self.tabs)
         self.stack.addWidget(self.cannot_page)
 
+    def _build_footer(self) -> None:
+        """The problem summary over the buttons, Submit at the far end."""
         self.summary = ProblemLabel()
         self.summary.setObjectName("problem_summary")
         self.submit_button = button(self.tr(SUBMIT))
@@ -168,15 +190,8 @@ class RatingForm(QWidget):
         row.addWidget(self.footer_start)
         row.addWidget(self.submit_button)
         fl.addWidget(buttons)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self.banner)
-        layout.addWidget(self.strip)
-        layout.addWidget(self.flag_row)
-        layout.addWidget(self.stack, 1)
-        layout.addWidget(self.footer)
 
+    def _connect(self) -> None:
         self.rubric.scoreChanged.connect(self._score)
         self.rubric.dimensionFocused.connect(self.topicFocused)
         self.failure_modes.changed.connect(self._fm)
