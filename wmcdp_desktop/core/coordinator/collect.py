@@ -772,41 +772,44 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # made here: owner-only, like what it will hold
     except OSError as exc:
         raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
+    # Each file is written as soon as it is made and then let go (holding them all at once roughly doubled
+    # collect's peak memory); datapackage.json and collect-report.json, which hold the others' SHA-256, last.
+    write_cache(out_dir, result.read)
+    hashes: dict[str, str] = {}
+    paths: list[Path] = []
+
+    def put(name: str, blob: bytes) -> None:
+        hashes[name] = hashlib.sha256(blob).hexdigest()
+        path = child_path(out_dir, name)  # owner-only whatever the umask: they name the models, like the key
+        atomic_write_bytes(path, blob, mode=OWNER_ONLY)
+        paths.append(path)
+
     table = codebook.rating_table(result)
     rename = {c.name: c.safe for c in table.columns} if names == "r" else None
-    lines = "".join(
-        json.dumps(r.to_json_obj(), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+    put("ratings.jsonl", b"".join(
+        json.dumps(r.to_json_obj(), ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
         for r in result.records
-    )
-    data: dict[str, bytes] = {
-        "ratings.jsonl": lines.encode("utf-8"),
-        "ratings.csv": ratings_csv(result, rename=rename).encode("utf-8"),
-    }
+    ))
+    put("ratings.csv", ratings_csv(result, rename=rename).encode("utf-8"))
     if excel_csv:
-        data[EXCEL_CSV_NAME] = ratings_csv(result, excel_safe=True, rename=rename).encode("utf-8")
+        put(EXCEL_CSV_NAME, ratings_csv(result, excel_safe=True, rename=rename).encode("utf-8"))
     if codebook.have_pyarrow():
-        data[codebook.PARQUET_NAME] = codebook.parquet_bytes(table.columns, table.data, title="ratings")
-        data[codebook.FM_PARQUET_NAME] = codebook.parquet_bytes(codebook.fm_columns(), codebook.failure_mode_rows(result),
-                                                                title="failure_modes")
+        put(codebook.PARQUET_NAME, codebook.parquet_bytes(table.columns, table.data, title="ratings"))
+        put(codebook.FM_PARQUET_NAME, codebook.parquet_bytes(codebook.fm_columns(), codebook.failure_mode_rows(result),
+                                                             title="failure_modes"))
         result.report.pop("parquet", None)
     else:
         result.report["parquet"] = codebook.PYARROW_HINT
-    data["redcap-data-dictionary.csv"] = codebook.redcap_dictionary(table).encode("utf-8")
-    data["redcap-import.csv"] = codebook.redcap_import(table).encode("utf-8")
-    data["summary.json"] = dumps_canonical(result.summary).encode("utf-8")
-    hashes = {name: hashlib.sha256(blob).hexdigest() for name, blob in data.items()}
-    package = codebook.datapackage(table, hashes, csv_names="safe" if names == "r" else "original",
+    put("redcap-data-dictionary.csv", codebook.redcap_dictionary(table).encode("utf-8"))
+    put("redcap-import.csv", codebook.redcap_import(table).encode("utf-8"))
+    put("summary.json", dumps_canonical(result.summary).encode("utf-8"))
+    package = codebook.datapackage(table, dict(hashes), csv_names="safe" if names == "r" else "original",
                                    study_id=result.key.study_id)
-    data["datapackage.json"] = codebook.json_text(package).encode("utf-8")
-    hashes["datapackage.json"] = hashlib.sha256(data["datapackage.json"]).hexdigest()
+    put("datapackage.json", codebook.json_text(package).encode("utf-8"))
     result.report["outputs"] = dict(sorted(hashes.items()))
     result.report["csv_names"] = names
-    data["collect-report.json"] = dumps_canonical(result.report).encode("utf-8")
-    write_cache(out_dir, result.read)
-    paths = []
-    for name, blob in data.items():
-        # owner-only whatever the umask: these files name the models (unblinded), like the key
-        path = child_path(out_dir, name)
-        atomic_write_bytes(path, blob, mode=OWNER_ONLY)
-        paths.append(path)
+    data = dumps_canonical(result.report).encode("utf-8")
+    path = child_path(out_dir, "collect-report.json")
+    atomic_write_bytes(path, data, mode=OWNER_ONLY)
+    paths.append(path)
     return paths
