@@ -72,6 +72,7 @@ def test_cannot_rate_with_a_reason_through_the_window(qtbot: Any, window: MainWi
     assert "“Cannot rate” submitted (revision 1)" in form.banner_text.text()
     assert form.stack.currentWidget() is form.cannot_page
     assert all(is_read_only(r) for r in form.cannot_panel.reasons.values())  # read-only, still legible
+    assert all("(submitted: read-only)" in r.accessibleDescription() for r in form.cannot_panel.reasons.values())
     _click(qtbot, window, QPushButton, "Revise this rating")
     _click(qtbot, window, QPushButton, "Rate it after all")
     assert form.stack.currentWidget() is form.tabs

@@ -41,6 +41,8 @@ def test_help_opens_beside_the_form_and_follows_the_focus(qtbot: Any, window: Ma
     assert page.help_open() and page.help.isVisible()
     assert page.form.isVisible() and page.form.width() > 300  # beside the form, not instead of it
     assert page.help_panel.width() >= 240
+    # named apart from the "Rubric help" button; no buddy label (Orca reads a text's label instead of its name)
+    assert page.help.accessibleName() == "Rubric help text" and page.help_panel.title.buddy() is None
     assert _first_line_shown(window) == rows(window)[0].dim.label
     for row in rows(window)[3:6]:
         row.slider.setFocus()  # rating goes on with the help open

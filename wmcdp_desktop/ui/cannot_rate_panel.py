@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS, MAX_DETAIL
 from wmcdp_desktop.core.models.rating_record import MAX_FLAG_NOTE
 from wmcdp_desktop.core.rater.rating_session import CannotRateEntry
-from wmcdp_desktop.ui.accessible import button, set_read_only
+from wmcdp_desktop.ui.accessible import button, describe, set_read_only
 from wmcdp_desktop.ui.plain_text import PlainLabel
 from wmcdp_desktop.ui.problem_label import ProblemLabel
 from wmcdp_desktop.ui.wrap_row import WrapRow
@@ -109,6 +109,7 @@ class CannotRatePanel(QGroupBox):
         """A submitted "cannot rate": legible and reachable, changing nothing."""
         for reason in self.reasons.values():
             set_read_only(reason, read_only)
+            describe(reason, problem=self.tr("(submitted: read-only)") if read_only else "", clear_problem=not read_only)
         self.detail.setReadOnly(read_only)
         self.back.setVisible(not read_only)
 

@@ -185,6 +185,7 @@ class RatingForm(QWidget):
         """Where the buttons beside Submit go (the rating page puts "Rubric help" there)."""
         self.footer_start_layout = QHBoxLayout(self.footer_start)
         self.footer_start_layout.setContentsMargins(0, 0, 0, 0)
+        self.footer_start_layout.addStretch(1)  # the buttons keep their own width
         buttons = QWidget()
         row = WrapRow(buttons)  # Submit at the far end; under the others on a very narrow form
         row.addWidget(self.footer_start)

@@ -95,7 +95,8 @@ class HelpPanel(QWidget):
         self.close_button = button(self.tr("Close ru&bric help"))
         self.close_button.setToolTip(self.tr("F1 opens and closes the rubric help"))
         self.view = PlainTextView(QCoreApplication.translate("RatingPage", HELP_TEXT))
-        self.title.setBuddy(self.view)
+        # No buddy: Orca reads a text's labelling widget instead of its name, and "Rubric help" would then be
+        # read for the text as for the button beside Submit; the text's own name says which it is.
         top = QWidget()
         title_row = WrapRow(top)  # the close button beside the title, or under it on a narrow panel
         title_row.addWidget(self.title)
@@ -146,7 +147,7 @@ class RatingPage(QWidget):
         self.help_button = button(self.tr("Rubr&ic help"))
         self.help_button.setCheckable(True)
         self.help_button.setToolTip(self.tr("The rubric beside the form, at the dimension in focus (F1)"))
-        self.form.footer_start_layout.addWidget(self.help_button)  # beside Submit: in reach on every page
+        self.form.footer_start_layout.insertWidget(0, self.help_button)  # beside Submit: in reach on every page
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.task_list)
         self.splitter.addWidget(self.task_view)

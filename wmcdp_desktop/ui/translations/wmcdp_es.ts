@@ -188,6 +188,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <source>Rate it &amp;after all</source>
         <translation>&amp;Valorarla después de todo</translation>
     </message>
+    <message>
+        <source>(submitted: read-only)</source>
+        <translation>(enviada: solo lectura)</translation>
+    </message>
 </context>
 <context>
     <name>DimensionRow</name>
