@@ -722,7 +722,7 @@ def main(argv: list[str] | None = None) -> int:
     figs = figures(size)
     unknown = only - set(figs)
     if unknown:
-        parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}; known: {', '.join(figs)}")
+        parser.error(f"unknown {'figure' if len(unknown) == 1 else 'figures'}: {', '.join(sorted(unknown))}; known: {', '.join(figs)}")
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     t_run = time.perf_counter()
     compile_bytecode()

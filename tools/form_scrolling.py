@@ -28,6 +28,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QCheckBox, QScrollArea, QTabWidget, QWidget
 
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.ui.app import create_main_window
 from wmcdp_desktop.ui.main_window import MainWindow
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
         return 0
     for r in results:
-        print(f"screen {r['screen']} (window {r['window']}), {r['failure_modes_ticked']} failure mode(s) ticked:")
+        print(f"screen {r['screen']} (window {r['window']}), {count(r['failure_modes_ticked'], 'failure mode')} ticked:")
         for p in r["pages"]:
             print(f"  {p['page']:<32} {p['controls']:>3} controls  scroll range {p['scroll_range_px']:>5} px  "
                   f"{p['wheel_notches_to_last_control']:>2} wheel notch(es)  {p['page_switches']} page switch(es)")

@@ -149,7 +149,7 @@ def test_no_evident_rater_part_is_pooled_into_the_noise(monkeypatch: pytest.Monk
 def test_too_few_items_or_raters_give_no_interval_and_say_why() -> None:
     items = np.full(MIN_ITEMS - 1, 3.0)
     assert two_way_interval(3.0, items, np.ones(4), np.ones((2, 4)), fixed_raters=False,
-                            bias_correct=False)[2] == f"{MIN_ITEMS - 1} item(s): an interval needs at least {MIN_ITEMS} items"
+                            bias_correct=False)[2] == f"{MIN_ITEMS - 1} items: an interval needs at least {MIN_ITEMS} items"
     lo, hi, why = two_way_interval(3.0, np.full(12, 3.0), np.full(2, 3.0), np.ones((2, 2)), fixed_raters=False,
                                    bias_correct=False)
     assert lo is None and hi is None and why is not None and "at least 3" in why and "--fixed-raters" in why

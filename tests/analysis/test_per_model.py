@@ -82,7 +82,7 @@ def test_model_with_one_item_gets_a_note_and_no_interval() -> None:
     res = per_model.analyse_models(ds, seed=1, b=100)
     lonely = _rows(res.tables[0], model="lonely")
     assert all(r["mean"] is not None and r["mean_ci_low"] is None for r in lonely)
-    assert any("lonely" in n.text and "rated on 1 item(s)" in n.text for n in res.notes)
+    assert any("lonely" in n.text and "rated on 1 item:" in n.text for n in res.notes)
     paired = _rows(res.tables[3])
     assert all(r["diff_ci_low"] is None and r["wilcoxon_p"] is None for r in paired)
 

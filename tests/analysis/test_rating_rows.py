@@ -57,7 +57,7 @@ def test_bad_lines_are_noted_and_the_latest_revision_kept(study_and_collected: t
     assert ds.records_excluded == 2 and len({p.file for p in ds.problems}) == 2
     assert ds.records_read == len([line for line in (collected / "ratings.jsonl").read_text().splitlines() if line.strip()])
     assert any("older revision" in n.text for n in ds.notes)
-    assert any("2 record(s) were left out" in n.text for n in ds.notes)
+    assert any("2 records were left out" in n.text for n in ds.notes)
 
 
 def test_rows_give_the_same_dataset_as_records(study_and_collected: tuple[Path, Path]) -> None:

@@ -215,8 +215,8 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
     expected = {
         "one_rater": "Only one rater",
         "all_na": "WM-RUB-003",
-        "one_item_model": "m-one was rated on 1 item(s): its means are shown without an interval",
-        "invalid_record": "2 record(s) were left out",
+        "one_item_model": "m-one was rated on 1 item: its means are shown without an interval",
+        "invalid_record": "2 records were left out",
         "no_time": "no time_spent_scoring_seconds",
         "no_model_source": "no model_source",
         "no_items": "not found",

@@ -322,7 +322,7 @@ def test_collect_with_the_wrong_file_as_key_says_so_in_one_line(built: Built, ca
     }
     for key, expected in wrong.items():
         code, _, err = run(capsys, "results", "collect", export, "--key", key, "--out", built.root / "m")
-        assert code == 1 and expected in err and "1 problem(s)" in err, err
+        assert code == 1 and expected in err and "1 problem:" in err, err
     assert not (built.root / "m").exists()
 
 
@@ -399,7 +399,7 @@ def test_collect_with_another_builds_key_is_one_problem_per_export(
     assert code == 1 and result["ratings"] == 0 and result["unknown_tasks"] == 0
     assert [(p["file"], p["path"]) for p in result["problems"]] == [
         ("export-R1.zip!manifest.json", "bundle_id"), ("export-R2.zip!manifest.json", "bundle_id")]
-    assert "another seed" in result["problems"][0]["message"] and "10 record(s) were left out" in result["problems"][0]["message"]
+    assert "another seed" in result["problems"][0]["message"] and "10 records were left out" in result["problems"][0]["message"]
 
 
 def test_collect_unknown_and_unrated_tasks(built: Built, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -473,7 +473,7 @@ def test_collect_export_that_disagrees_with_the_key_is_named_and_its_records_kep
 def test_collect_text_output_and_missing_key(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
     export = built.export("R1", built.records("R1"))
     code, out, _ = run(capsys, "results", "collect", export, "--key", built.key_path, "--out", built.root / "m")
-    assert code == 0 and "10 rating(s)" in out and "ratings.csv" in out
+    assert code == 0 and "10 ratings" in out and "ratings.csv" in out
     code, _, err = run(capsys, "results", "collect", export, "--key", built.root / "nokey.json", "--out", built.root / "m")
     assert code == 1 and "nokey.json" in err and "not found" in err
     with pytest.raises(SystemExit) as info:

@@ -125,7 +125,7 @@ def test_the_terminal_gets_the_first_problems_and_where_the_rest_are(
                  "--key", key, "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 1
-    assert "2 problem(s):" in err and "empty.zip: is empty, not a zip file" in err
+    assert "2 problems:" in err and "empty.zip: is empty, not a zip file" in err
     assert f"… and 1 more: every problem is in {out / 'collect-report.json'}" in err
     report = json.loads((out / "collect-report.json").read_text(encoding="utf-8"))
     assert len(report["problems"]) == 2

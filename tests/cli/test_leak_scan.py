@@ -170,7 +170,7 @@ def test_a_leak_is_reported_once_not_per_task_or_bundle(tmp_path: Path, capsys: 
     assert code == 1
     assert [(x["file"], x["term"], x["count"]) for x in result["leaks"]] == [("cases/CASE-001.json", "Claude", 3)]
     code, _out, err = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "out"))
-    assert code == 1 and err.count("leak: ") == 1 and "(and 2 more time(s) in this field)" in err
+    assert code == 1 and err.count("leak: ") == 1 and "(and 2 more times in this field)" in err
 
 
 def test_accepted_findings_pass_and_are_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -190,11 +190,11 @@ def test_accepted_findings_pass_and_are_listed(tmp_path: Path, capsys: pytest.Ca
     assert sorted((a["term"], a["reason"]) for a in result["accepted_findings"]) == [
         ("Claude", "Claude is the father's first name"), ("GPT", "GPT here is the liver enzyme in the lab results")]
     code, out, err = run(capsys, "study", "validate", str(study))
-    assert code == 0 and "2 accepted finding(s)" in out and "Claude is the father's first name" in out
+    assert code == 0 and "2 accepted findings" in out and "Claude is the father's first name" in out
 
     code, out, err = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "out"))
     assert code == 0, err
-    assert "2 accepted finding(s)" in out and "response resp-0003: text: 'GPT'" in out
+    assert "2 accepted findings" in out and "response resp-0003: text: 'GPT'" in out
     code, out, _ = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "out2"), "--json")
     assert len(json.loads(out)["accepted_findings"]) == 2
 

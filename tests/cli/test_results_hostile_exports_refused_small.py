@@ -86,7 +86,7 @@ def test_a_manifest_of_a_million_empty_objects_is_one_problem(
     assert code == 1
     assert json.loads(out)["problems"] == [{
         "file": "million.zip!manifest.json", "path": "",
-        "message": "is far larger than an export of 10 record file(s) needs (not read)"}]
+        "message": "is far larger than an export of 10 record files needs (not read)"}]
     code, _, err = run(capsys, "results", "collect", path, "--key", export.key, "--out", tmp_path / "out")
     assert code == 1 and "is far larger than an export" in err
     report = tmp_path / "out" / "collect-report.json"
@@ -113,7 +113,7 @@ def test_problems_are_capped_per_file_with_a_count_of_the_rest(export: Export, c
     problems = [p for p in json.loads(out)["problems"] if p["file"] == "capped.zip!manifest.json"]
     assert code == 1 and len(problems) == MAX_PROBLEMS_PER_DOCUMENT + 1
     assert problems[-1] == {"file": "capped.zip!manifest.json", "path": "",
-                            "message": f"and {n - MAX_PROBLEMS_PER_DOCUMENT:,} more problem(s) in this file, not listed"}
+                            "message": f"and {n - MAX_PROBLEMS_PER_DOCUMENT:,} more problems in this file, not listed"}
 
 
 def test_a_record_of_a_million_values_is_not_parsed(export: Export, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

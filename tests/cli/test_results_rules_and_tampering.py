@@ -127,7 +127,7 @@ def test_a_309_digit_number_is_refused_cleanly_everywhere(
     (merged / "ratings.parquet").unlink(missing_ok=True)
     code, _, text = run(capsys, "report", merged, "--study", tmp_path / "study", "--out", tmp_path / "report", "--no-charts")
     assert code in (0, 1) and "Traceback" not in text
-    assert "1 invalid record(s) were left out" in text
+    assert "1 invalid record was left out" in text
 
 
 def test_times_are_checked_by_validate_and_collect(study: Study, capsys: pytest.CaptureFixture[str]) -> None:

@@ -145,9 +145,9 @@ ATTACKS: dict[str, tuple[str | bytes, str | None]] = {
     "entry-as-3-char-string": (None, "files[3]: must be an object, not 'abc'"),
     "entry-null": (None, 'files[3]: must be an object, not null'),
     "files-as-object": (None, 'files: must be a list, not an object'),
-    "files-one-entry": (None, 'files: must have at least 2 item(s), has 1'),
+    "files-one-entry": (None, 'files: must have at least 2 items, has 1'),
     "entry-missing-key": (None, 'files[3].sha256: required field is missing'),
-    "task-order-empty": (None, 'task_order: must have at least 1 item(s), has 0'),
+    "task-order-empty": (None, 'task_order: must have at least 1 item, has 0'),
     "task-order-dup": (None, "task_order[4]: task 't0000' appears more than once"),  # the cross-checks report it
     "extra-top-level-key": (top('"files2": []'), 'files2: unknown field'),
     "explicit-null-rater": (top('"rater_role_or_background": null'), 'rater_role_or_background: null is not allowed'),
@@ -171,9 +171,9 @@ ATTACKS["entry-as-list"] = (_mutated(lambda o: o["files"].__setitem__(3, [1, 2, 
 ATTACKS["entry-as-3-char-string"] = (_mutated(lambda o: o["files"].__setitem__(3, "abc")), "files[3]: must be an object, not 'abc'")
 ATTACKS["entry-null"] = (_mutated(lambda o: o["files"].__setitem__(3, None)), 'files[3]: must be an object, not null')
 ATTACKS["files-as-object"] = (_mutated(lambda o: o.__setitem__("files", {"a": o["files"][0]})), 'files: must be a list, not an object')
-ATTACKS["files-one-entry"] = (_mutated(lambda o: o.__setitem__("files", o["files"][:1])), 'files: must have at least 2 item(s), has 1')
+ATTACKS["files-one-entry"] = (_mutated(lambda o: o.__setitem__("files", o["files"][:1])), 'files: must have at least 2 items, has 1')
 ATTACKS["entry-missing-key"] = (_mutated(lambda o: o["files"][3].pop("sha256")), 'files[3].sha256: required field is missing')
-ATTACKS["task-order-empty"] = (_mutated(lambda o: o.__setitem__("task_order", [])), 'task_order: must have at least 1 item(s), has 0')
+ATTACKS["task-order-empty"] = (_mutated(lambda o: o.__setitem__("task_order", [])), 'task_order: must have at least 1 item, has 0')
 ATTACKS["task-order-dup"] = (_mutated(lambda o: o["task_order"].append("t0000")), "task_order[4]: task 't0000' appears more than once")
 
 
@@ -428,7 +428,7 @@ def test_at_most_100_problems_are_listed_then_how_many_more(tmp_path: Path) -> N
     assert isinstance(opened, DocumentError)
     assert len(opened.problems) == 101
     assert opened.problems[0].path == "extra_000"
-    assert opened.problems[-1].message == "and 50 more problem(s) in this file, not listed"
+    assert opened.problems[-1].message == "and 50 more problems in this file, not listed"
     path = tmp_path / "c.wmcdp"  # 130 members whose names hold a control character: 130 problems of the zip
     with zipfile.ZipFile(path, "w") as zf:
         for name, data in {**FILES, **{f"notes/{i:03d}\x01.txt": b"x" for i in range(130)}}.items():
@@ -436,5 +436,5 @@ def test_at_most_100_problems_are_listed_then_how_many_more(tmp_path: Path) -> N
     with pytest.raises(DocumentError) as info:
         open_bundle(path)
     assert len(info.value.problems) == 101
-    assert info.value.problems[-1] == Problem("c.wmcdp", "", "and 30 more problem(s) in this file, not listed")
+    assert info.value.problems[-1] == Problem("c.wmcdp", "", "and 30 more problems in this file, not listed")
 

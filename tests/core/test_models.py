@@ -231,7 +231,7 @@ def test_score_shape(value: Any, accepted: bool, sample_docs: Docs) -> None:
         (["study_title"], "   ", "must not be blank"),
         (["study_title"], "", "must not be empty"),
         (["task_order"], "T-0001", "must be a list, not 'T-0001'"),
-        (["task_order"], [], "must have at least 1 item(s), has 0"),
+        (["task_order"], [], "must have at least 1 item, has 0"),
         (["files", 0, "size"], -1, "must be at least 0, not -1"),
         (["files", 0, "path"], "../../etc/passwd", "'../../etc/passwd' is not a path rubric.json or tasks/<task id>.json"),
         (["files", 0, "sha256"], "A" * 64, "is not 64 lower-case hex digits (a SHA-256)"),

@@ -20,12 +20,12 @@ def test_capped_keeps_the_first_problems_of_each_file_and_counts_the_rest_in_pla
     assert out == [
         Problem("a", "x[0]", "bad"),
         Problem("a", "x[1]", "bad"),
-        Problem("a", "", "and 4 more problem(s) in this file, not listed"),
+        Problem("a", "", "and 4 more problems in this file, not listed"),
         Problem("b", "", "bad"),
     ]
     assert capped(problems, limit=7) == problems
     assert capped(out, limit=2) == out  # capping twice changes nothing
-    assert capped([*out, Problem("a", "z", "later")], limit=2)[2] == Problem("a", "", "and 5 more problem(s) in this file, not listed")
+    assert capped([*out, Problem("a", "z", "later")], limit=2)[2] == Problem("a", "", "and 5 more problems in this file, not listed")
 
 
 def test_a_document_with_thousands_of_errors_reports_a_hundred_and_a_count() -> None:
@@ -37,7 +37,7 @@ def test_a_document_with_thousands_of_errors_reports_a_hundred_and_a_count() -> 
     except DocumentError as exc:
         problems = exc.problems
     assert len(problems) == MAX_PROBLEMS_PER_DOCUMENT + 1
-    assert problems[-1] == Problem("m.json", "", f"and {required + 1_000 - MAX_PROBLEMS_PER_DOCUMENT:,} more problem(s) in this "
+    assert problems[-1] == Problem("m.json", "", f"and {required + 1_000 - MAX_PROBLEMS_PER_DOCUMENT:,} more problems in this "
                                                  "file, not listed")
 
 

@@ -326,4 +326,4 @@ def test_a_json_lines_file_lists_at_most_100_problems_then_how_many_more() -> No
     problems = info.value.problems
     assert len(problems) == 101
     assert [p.file for p in problems[:2]] == ["r.jsonl:1", "r.jsonl:2"]
-    assert problems[-1] == Problem("r.jsonl", "", "and 150 more problem(s) in this file, not listed")
+    assert problems[-1] == Problem("r.jsonl", "", "and 150 more problems in this file, not listed")

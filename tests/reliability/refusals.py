@@ -458,7 +458,7 @@ def _modes_at_most(folder: Path, allowed: int) -> str | None:
     if os.name != "posix":
         return None
     loose = [p for p in [folder, *folder.rglob("*")] if stat.S_IMODE(p.lstat().st_mode) & ~allowed]
-    return None if not loose else f"{len(loose)} file(s) readable by others, e.g. {loose[0]}"
+    return None if not loose else f"{len(loose)} {'file' if len(loose) == 1 else 'files'} readable by others, e.g. {loose[0]}"
 
 
 def _nothing_outside(data: Path, root: Path) -> str | None:

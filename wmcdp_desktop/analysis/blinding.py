@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from wmcdp_desktop.analysis.common import Note, Table
 from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.analysis.rating_rows import CANNOT_TELL
+from wmcdp_desktop.core.counts import agree, count
 
 INTRO = (
     "Did raters know which system wrote what? After submitting, raters could answer \"Do you think you know which "
@@ -140,7 +141,7 @@ def analyse_blinding(ds: Dataset) -> BlindingResult:
         result.tables.append(accepted)
     if check is None:
         if answered:
-            result.notes.append(Note("blinding", f"{answered} rating(s) answer a blinding check, but study.json has "
+            result.notes.append(Note("blinding", f"{count(answered, 'rating')} {agree(answered, 'answers', 'answer')} a blinding check, but study.json has "
                                                  "none (blinding_check): the answers cannot be scored."))
         return result
     stands_for = {label.label: label.model_source for label in check.labels}
@@ -148,7 +149,7 @@ def analyse_blinding(ds: Dataset) -> BlindingResult:
     models = [ds.model_ids[m] if m >= 0 else None for m in ds.model.tolist()]
     counts, unknown = count_guesses(models, ds.blinding_guess, stands_for)
     if unknown:
-        result.notes.append(Note("blinding", f"{unknown} answer(s) name a label that is not in study.json's "
+        result.notes.append(Note("blinding", f"{count(unknown, 'answer')} {agree(unknown, 'names', 'name')} a label that is not in study.json's "
                                              "blinding_check; they are left out."))
     if not answered:
         result.notes.append(Note("blinding", "The study asks the blinding question, but no rating answers it."))

@@ -23,6 +23,7 @@ import numpy as np
 from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note, StageProgress
 from wmcdp_desktop.analysis.dataset import Dataset, GoldResponses, _data_notes
 from wmcdp_desktop.analysis.rating_rows import MAX_LINES_WITH_PROBLEMS, CannotRateRow, text_digest
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -229,7 +230,7 @@ def _latest(cols: _Columns, notes: list[Note]) -> tuple[BoolArray, FloatArray]:
     last[order[:-1]] = pair[order[:-1]] != pair[order[1:]]
     dropped = int((~last).sum())
     if dropped:
-        notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "
+        notes.append(Note("data", f"{count(dropped, 'older revision or duplicate', 'older revisions or duplicates')} of the same rater and task {agree(dropped, 'was', 'were')} "
                                   "ignored; the latest revision of each is used."))
     return last, submitted
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note
 from wmcdp_desktop.analysis.rating_rows import CannotRateRow
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric
@@ -103,16 +104,16 @@ GoldResponses = dict[str, tuple[str, str] | None]
 def _data_notes(ds: Dataset) -> None:
     notes = ds.notes
     if ds.problems:
-        notes.append(Note("data", f"{ds.records_excluded} record(s) were left out because they are invalid; "
+        notes.append(Note("data", f"{count(ds.records_excluded, 'record')} {agree(ds.records_excluded, 'was left out because it is', 'were left out because they are')} invalid; "
                                   f"the first problems are listed below."))
         for p in ds.problems[:MAX_LISTED_PROBLEMS]:
             notes.append(Note("data", f"invalid record: {p}"))
         shown = len({p.file for p in ds.problems[:MAX_LISTED_PROBLEMS]})
         if len(ds.problems) > MAX_LISTED_PROBLEMS or ds.records_excluded > shown:
-            notes.append(Note("data", f"... and more problem(s) not listed ({ds.records_excluded} invalid record(s) "
+            notes.append(Note("data", f"... and more problems not listed ({count(ds.records_excluded, 'invalid record')} "
                                       "in all)."))
     if ds.cannot_rate:
-        notes.append(Note("data", f"{len(ds.cannot_rate)} “cannot rate” answer(s) (a rater's reason instead of a "
+        notes.append(Note("data", f"{count(len(ds.cannot_rate), '“cannot rate” answer')} (a rater's reason instead of a "
                                   "rating) are counted in section 4 and left out of every statistic."))
     if ds.n == 0:
         notes.append(Note("data", "No valid rating was found: there is nothing to analyse."))
@@ -122,7 +123,7 @@ def _data_notes(ds: Dataset) -> None:
                                        "raters cannot be computed."))
     missing_model = int((ds.model < 0).sum())
     if missing_model:
-        notes.append(Note("models", f"{missing_model} rating(s) have no model_source (not unblinded); they are "
+        notes.append(Note("models", f"{count(missing_model, 'rating')} {agree(missing_model, 'has', 'have')} no model_source (not unblinded); they are "
                                     "left out of the per-model results. Run `wmcdp results collect` with the key."))
     # A task must be the same item (and model) for every rater.
     for what, col in (("benchmark item", ds.item), ("model", ds.model)):
@@ -134,24 +135,24 @@ def _data_notes(ds: Dataset) -> None:
         bad_tasks = np.flatnonzero(lo != hi)
         if bad_tasks.size:
             names = ", ".join(ds.task_ids[t] for t in bad_tasks[:5])
-            notes.append(Note("data", f"{bad_tasks.size} task(s) carry a different {what} for different raters "
+            notes.append(Note("data", f"{count(bad_tasks.size, 'task')} {agree(bad_tasks.size, 'carries', 'carry')} a different {what} for different raters "
                                       f"(e.g. {names}); check the collected data."))
     n_time = int(np.isnan(ds.seconds).sum())
     if n_time:
-        notes.append(Note("behaviour", f"{n_time} rating(s) have no time_spent_scoring_seconds; time figures use the others."))
+        notes.append(Note("behaviour", f"{count(n_time, 'rating')} {agree(n_time, 'has', 'have')} no time_spent_scoring_seconds; time figures use the others."))
     n_conf = int(np.isnan(ds.confidence).sum())
     if n_conf:
-        notes.append(Note("behaviour", f"{n_conf} rating(s) have no confidence_rating; they are left out of "
+        notes.append(Note("behaviour", f"{count(n_conf, 'rating')} {agree(n_conf, 'has', 'have')} no confidence_rating; they are left out of "
                                        "confidence against agreement."))
     if ds.study is not None:
         listed = [r.rater_id for r in ds.study.raters]
         silent = [r for r in listed if r not in set(ds.rater_ids)]
         if silent:
-            notes.append(Note("data", f"{len(silent)} rater(s) of study.json have no rating in the data: "
+            notes.append(Note("data", f"{count(len(silent), 'rater')} of study.json {agree(len(silent), 'has', 'have')} no rating in the data: "
                                       f"{', '.join(silent[:10])}."))
         strangers = sorted(set(ds.rater_ids) - set(listed))
         if strangers:
-            notes.append(Note("data", f"{len(strangers)} rater id(s) in the ratings are not in study.json: "
+            notes.append(Note("data", f"{count(len(strangers), 'rater id')} in the ratings {agree(len(strangers), 'is', 'are')} not in study.json: "
                                       f"{', '.join(strangers[:10])} (included in every figure)."))
     if ds.items:
         weights = {ds.items[i].weight for i in ds.item_ids if i in ds.items}
@@ -161,5 +162,5 @@ def _data_notes(ds: Dataset) -> None:
                                         "apply them; every other figure counts each rating equally."))
         unknown = sorted(set(ds.item_ids) - set(ds.items))
         if unknown:
-            notes.append(Note("gold", f"{len(unknown)} benchmark item(s) rated but not found in the study's items/ "
+            notes.append(Note("gold", f"{count(len(unknown), 'benchmark item')} rated but not found in the study's items/ "
                                       f"(e.g. {', '.join(unknown[:5])}); no gold comparison for them."))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from wmcdp_desktop.analysis.common import Table
+from wmcdp_desktop.core import counts
 
 TENTATIVE = 0.667
 FIRM = 0.8
@@ -33,10 +34,10 @@ def key_findings(tables: list[Table], scope: str | None = None) -> list[str]:
         out.append(f"Agreement (ordinal alpha) ranges from {lo['alpha_ordinal']:.2f} ({lo['dimension']} "
                    f"{lo['label']}) to {hi['alpha_ordinal']:.2f} ({hi['dimension']} {hi['label']}).")
         if low:
-            out.append(f"{len(low)} dimension(s) below {TENTATIVE}, too unreliable to draw conclusions from: "
+            out.append(f"{counts.count(len(low), 'dimension')} below {TENTATIVE}, too unreliable to draw conclusions from: "
                        + ", ".join(f"{r['dimension']} ({r['alpha_ordinal']:.2f})" for r in low) + ".")
         if mid:
-            out.append(f"{len(mid)} dimension(s) between {TENTATIVE} and {FIRM} (tentative conclusions only): "
+            out.append(f"{counts.count(len(mid), 'dimension')} between {TENTATIVE} and {FIRM} (tentative conclusions only): "
                        + ", ".join(r["dimension"] for r in mid) + ".")
         if not low and not mid:
             out.append(f"Every dimension reaches alpha {FIRM} or more.")
@@ -55,7 +56,7 @@ def key_findings(tables: list[Table], scope: str | None = None) -> list[str]:
     flagged = sorted({r["rater"] for name in ("rater_straightlining", "rater_drift")
                       for r in _rows(by_name, name) if r.get("flag")})
     if flagged:
-        out.append("Rater(s) to review (straight-lining or deviation from the others): " + ", ".join(flagged) + ".")
+        out.append(counts.agree(len(flagged), "Rater", "Raters") + " to review (straight-lining or deviation from the others): " + ", ".join(flagged) + ".")
 
     overall = [r for r in _rows(by_name, "model_scores") if r["dimension"] == "WM-RUB-008" and r["mean"] is not None]
     if len(overall) >= 2:

@@ -22,6 +22,7 @@ import numpy as np
 
 from wmcdp_desktop.analysis.common import BoolArray, FloatArray, IntArray, Note, Table
 from wmcdp_desktop.analysis.dataset import Dataset
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.models.rubric import Dimension
 from wmcdp_desktop.core.verdicts import scale_bands
 
@@ -177,7 +178,7 @@ def analyse_gold(ds: Dataset) -> GoldResults:
     else:
         unmatched = sorted({entries.info[k][0] for k in np.flatnonzero(e_n == 0)})
         if unmatched:
-            notes.append(Note("gold", f"{len(unmatched)} rated item(s) have gold for one response only "
+            notes.append(Note("gold", f"{count(len(unmatched), 'rated item')} {agree(len(unmatched), 'has', 'have')} gold for one response only "
                                       "(metadata.goldResponseId) and no rating of that response, so they are not "
                                       f"compared: {', '.join(unmatched[:10])}."))
     notes.extend(_gold_by_rater(ds, ok, ds.rater[pair_rating], entries.calibration[pair_entry], by_rater))

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from wmcdp_desktop.analysis.common import CI_LEVEL, FloatArray, IntArray, rng_for
+from wmcdp_desktop.core.counts import count
 
 MIN_ITEMS = 6
 """Fewest benchmark items behind an interval (the smallest design of the coverage check,
@@ -155,7 +156,7 @@ def two_way_interval(theta: float, items: FloatArray, raters: FloatArray | None,
 
     n_i = items.size
     if n_i < MIN_ITEMS:
-        return None, None, f"{n_i} item(s): an interval needs at least {MIN_ITEMS} items"
+        return None, None, f"{count(n_i, 'item')}: an interval needs at least {MIN_ITEMS} items"
     if not np.isfinite(items).all():
         return None, None, "undefined when some item is left out: too little data for an interval"
     v_items, m_items = _jk_var(items)
@@ -164,7 +165,7 @@ def two_way_interval(theta: float, items: FloatArray, raters: FloatArray | None,
     if not fixed_raters:
         n_r = 0 if raters is None else raters.size
         if raters is None or n_r < MIN_RATERS:
-            return None, None, (f"{n_r} rater(s): an interval for raters like these needs at least {MIN_RATERS} "
+            return None, None, (f"{count(n_r, 'rater')}: an interval for raters like these needs at least {MIN_RATERS} "
                                 "(--fixed-raters gives one for these raters)")
         if not np.isfinite(raters).all():
             return None, None, "undefined when some rater is left out: too little data for an interval"

@@ -17,6 +17,7 @@ import numpy as np
 from wmcdp_desktop.analysis.common import Note, StageProgress
 from wmcdp_desktop.analysis.dataset import Dataset, GoldResponses, _data_notes, _posix
 from wmcdp_desktop.analysis.rating_rows import CannotRateRow, RatingRow, read_rating_rows, row_of, text_digest
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import load_file, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.files import MAX_JSONL_BYTES
@@ -79,7 +80,7 @@ def load_items(study_dir: Path) -> tuple[dict[str, BenchmarkItem], list[Note]]:
         except DocumentError as exc:
             first = exc.problems[0]
             notes.append(Note("gold", f"item file skipped: {first}"
-                              + (f" (and {len(exc.problems) - 1} more problem(s))" if len(exc.problems) > 1 else "")))
+                              + (f" (and {count(len(exc.problems) - 1, 'more problem')})" if len(exc.problems) > 1 else "")))
             continue
         if item.benchmarkItemId in items:
             notes.append(Note("gold", f"{path.name}: benchmark item {item.benchmarkItemId} appears twice; the first file is used."))
@@ -145,7 +146,7 @@ def dataset_from_rows(
     unable = [y for y in latest if isinstance(y, CannotRateRow)]
     dropped = len(both) - len(latest)
     if dropped:
-        notes.append(Note("data", f"{dropped} older revision(s) or duplicate(s) of the same rater and task were "
+        notes.append(Note("data", f"{count(dropped, 'older revision or duplicate', 'older revisions or duplicates')} of the same rater and task {agree(dropped, 'was', 'were')} "
                                   "ignored; the latest revision of each is used."))
 
     n = len(kept)

@@ -26,6 +26,7 @@ from wmcdp_desktop.analysis.common import (
 )
 from wmcdp_desktop.analysis.dataset import Dataset
 from wmcdp_desktop.analysis.intervals import MIN_ITEMS, Shuffles, scope_text, shuffles, two_way_interval
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.models.common import SEVERITIES
 
 
@@ -198,7 +199,7 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
             cells[m] = _cells(ds, rows, sh)
         items_any = np.unique(ds.item[rows])
         if items_any.size < MIN_ITEMS:
-            notes.append(Note("models", f"Model {name} was rated on {items_any.size} item(s): its means are "
+            notes.append(Note("models", f"Model {name} was rated on {count(items_any.size, 'item')}: its means are "
                                         f"shown without an interval (at least {MIN_ITEMS} items are needed)."))
         profile[name] = _model_scores(ds, name, rows, by_item[m], cells.get(m), sh, b, fixed_raters, scores_t)
         progress(1)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from pydantic import ValidationError
 
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import json_values_at_most, problems_from_validation_error, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.files import MAX_JSONL_BYTES
@@ -145,7 +146,7 @@ def _syntax_error(lines: list[tuple[int, str]], source: str, first: list[Problem
             if bad <= MAX_LINES_WITH_PROBLEMS:
                 problems.extend(exc.problems)
     if bad > MAX_LINES_WITH_PROBLEMS:
-        problems.append(Problem(source, "", f"and {bad - MAX_LINES_WITH_PROBLEMS:,} more line(s) that are not JSON"))
+        problems.append(Problem(source, "", f"and {count(bad - MAX_LINES_WITH_PROBLEMS, 'more line')} that {agree(bad - MAX_LINES_WITH_PROBLEMS, 'is', 'are')} not JSON"))
     return DocumentError(problems)
 
 

@@ -32,6 +32,7 @@ from wmcdp_desktop.analysis.intervals import (
 )
 from wmcdp_desktop.analysis.loading import load_dataset
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.paths import child_path
 from wmcdp_desktop.core.verdicts import bands_text
@@ -260,7 +261,7 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
     report = Report(_meta(ds, unr, seed, bootstrap, fixed_raters), notes, sections, timings=timings)
     report.findings = key_findings(report.tables(), None if bootstrap <= 0 else scope_text(fixed_raters))
     if unr.nobody_could:
-        report.findings.append(f"{len(unr.nobody_could)} task(s) could not be rated by any rater who returned them "
+        report.findings.append(f"{count(len(unr.nobody_could), 'task')} could not be rated by any rater who returned them "
                                f"(section 4): {', '.join(unr.nobody_could[:unrated.LISTED_TASKS])}"
                                + (" …" if len(unr.nobody_could) > unrated.LISTED_TASKS else "") + ".")
     return report

@@ -15,6 +15,7 @@ import numpy as np
 
 from wmcdp_desktop.analysis.common import Note, Table
 from wmcdp_desktop.analysis.dataset import Dataset
+from wmcdp_desktop.core.counts import agree, count
 
 LISTED_TASKS = 20
 """Tasks named in a note before the rest are counted."""
@@ -105,7 +106,7 @@ def analyse_unrated(ds: Dataset) -> UnratedResults:
     notes: list[Note] = []
     if nobody_could:
         shown = ", ".join(nobody_could[:LISTED_TASKS]) + (" …" if len(nobody_could) > LISTED_TASKS else "")
-        notes.append(Note("behaviour", f"{len(nobody_could)} task(s) were marked “cannot rate” by every rater who "
+        notes.append(Note("behaviour", f"{count(len(nobody_could), 'task')} {agree(len(nobody_could), 'was', 'were')} marked “cannot rate” by every rater who "
                                        f"returned them (no rating at all): {shown}."))
     flagged = sum(c["flagged"] for c in per_rater.values())
     return UnratedResults([by_rater, by_task], notes, len(ds.cannot_rate), flagged, nobody_could)

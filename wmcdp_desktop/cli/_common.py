@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def print_problems(problems: Iterable[Problem], heading: str | None = None, *, l
 def print_accepted(accepted: Sequence[AcceptedLeak]) -> None:
     """The leak-scan findings the study accepts, with their reasons (stdout: they are part of the result)."""
     if accepted:
-        print(f"{len(accepted)} accepted finding(s) (study.json accepted_findings):")
+        print(f"{count(len(accepted), 'accepted finding')} (study.json accepted_findings):")
         for leak in accepted:
             print(f"  {leak.line()}")
 

@@ -21,6 +21,7 @@ from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.coordinator.bundle_builder import BuildOptionError, blinding_labels, build
 from wmcdp_desktop.core.coordinator.study_loader import load_study
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError, Problem
 
 BUILD_DESCRIPTION = """\
@@ -151,7 +152,7 @@ def _build(args: argparse.Namespace) -> int:
     print(
         f"{len(result.plan.tasks)} tasks (seed {result.plan.seed}"
         + ("" if args.unassigned else f", overlap {result.plan.overlap}")
-        + f"); {len(left_out)} item(s) left out."
+        + f"); {count(len(left_out), 'item')} left out."
     )
     for item in left_out:
         print(f"  left out {item['benchmark_item_id']}: {item['reason']}")
@@ -205,7 +206,7 @@ def _verify(args: argparse.Namespace) -> int:
         print_json(out)
         return EXIT_OK if ok else EXIT_INVALID
     if not ok:
-        print_problems(problems, f"{args.bundle}: {len(problems)} problem(s):")
+        print_problems(problems, f"{args.bundle}: {count(len(problems), 'problem')}:")
         print(f"{args.bundle}: NOT valid", flush=True)
         return EXIT_INVALID
     assert bundle is not None

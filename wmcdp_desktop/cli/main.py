@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from wmcdp_desktop import __version__
 from wmcdp_desktop.cli import bundle_cmd, report_cmd, results_cmd, schemas_cmd, study_cmd
 from wmcdp_desktop.cli._common import EXIT_INVALID, EXIT_UNEXPECTED, EXIT_USAGE
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 
 # Each command module exposes register(subparsers); its parser sets ``func(args) -> int``.
@@ -59,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DocumentError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s) found.", file=sys.stderr)
+        print(f"{count(len(exc.problems), 'problem')} found.", file=sys.stderr)
         return EXIT_INVALID
     except WmcdpError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -13,6 +13,7 @@ from typing import Any
 
 from wmcdp_desktop.cli._common import command, print_json, whole_number
 from wmcdp_desktop.cli.progress import ProgressBar
+from wmcdp_desktop.core.counts import agree, count
 
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
 _HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
@@ -94,17 +95,17 @@ def _run(args: argparse.Namespace) -> int:
             "outputs": [str(args.out / "report.html"), str(args.out / "summary.json"), str(args.out / "tables")],
         })
         return 0 if meta["ratings"] > 0 else 1
-    print(f"{meta['ratings']} rating(s) from {meta['raters']} rater(s) on {meta['tasks']} task(s), "
-          f"{meta['models']} model(s); {len(report.notes)} note(s).")
+    print(f"{count(meta['ratings'], 'rating')} from {count(meta['raters'], 'rater')} on {count(meta['tasks'], 'task')}, "
+          f"{count(meta['models'], 'model')}; {count(len(report.notes), 'note')}.")
     if meta["cannot_rate"] or meta["flagged"]:
-        print(f"{meta['cannot_rate']} “cannot rate” (left out of the statistics) and {meta['flagged']} flag(s) "
+        print(f"{meta['cannot_rate']} “cannot rate” (left out of the statistics) and {count(meta['flagged'], 'flag')} "
               "for you: section 4 of the report.")
     if meta["tasks_nobody_could_rate"]:
         unable = meta["tasks_nobody_could_rate"]
-        print(f"{len(unable)} task(s) no rater who returned them could rate: {', '.join(unable[:20])}"
+        print(f"{count(len(unable), 'task')} no rater who returned them could rate: {', '.join(unable[:20])}"
               + (" …" if len(unable) > 20 else ""))
     if meta["records_excluded"]:
-        print(f"warning: {meta['records_excluded']} invalid record(s) were left out (listed in the report).",
+        print(f"warning: {count(meta['records_excluded'], 'invalid record')} {agree(meta['records_excluded'], 'was', 'were')} left out (listed in the report).",
               file=sys.stderr)
     print(f"wrote {args.out / 'report.html'}, {args.out / 'summary.json'} and {args.out / 'tables'}/")
     if meta["ratings"] == 0:

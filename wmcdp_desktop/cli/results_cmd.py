@@ -32,6 +32,7 @@ from wmcdp_desktop.core.coordinator.export_cache import load_cache
 from wmcdp_desktop.core.coordinator.export_checks import read_receipts, receipt_problems, replay_problems
 from wmcdp_desktop.core.coordinator.results_against_bundles import bundle_problems, open_bundles
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, is_zip_path, read_records
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import Problem
 
 VALIDATE_DESCRIPTION = """\
@@ -205,19 +206,19 @@ def _validate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(summary)
     else:
-        print_problems(problems, f"{len(problems)} problem(s):")
+        print_problems(problems, f"{count(len(problems), 'problem')}:")
         print(
-            f"{summary['files_read']} record file(s) read ({summary['exports']} export zip(s)); "
-            f"{summary['valid_records']} valid record(s) for {summary['tasks']} task(s)"
+            f"{count(summary['files_read'], 'record file')} read ({count(summary['exports'], 'export zip')}); "
+            f"{count(summary['valid_records'], 'valid record')} for {count(summary['tasks'], 'task')}"
             + (f" against bundle {bundles[0].manifest.bundle_id}" if len(bundles) == 1 else "")
             + (f" against {len(bundles)} bundles" if len(bundles) > 1 else "")
             + "; "
-            + ("all valid." if not problems else f"{len(problems)} problem(s).")
+            + ("all valid." if not problems else f"{count(len(problems), 'problem')}.")
         )
         if cannot_rate or flagged:
             print(f"  of which {cannot_rate} “cannot rate” and {flagged} flagged for the coordinator")
         for rater, n in summary["by_rater"].items():
-            print(f"  {rater}: {n} valid record(s)")
+            print(f"  {rater}: {count(n, 'valid record')}")
         _print_chains(result.exports, problems, receipts is not None)
     return EXIT_OK if not problems else EXIT_INVALID
 
@@ -291,30 +292,30 @@ def _collect(args: argparse.Namespace) -> int:
         return EXIT_OK if result.ok else EXIT_INVALID
     # Every problem is in collect-report.json; a terminal gets the first ones (an export of another build can
     # give one per record).
-    print_problems(result.problems, f"{len(result.problems)} problem(s):", limit=PROBLEMS_SHOWN,
+    print_problems(result.problems, f"{count(len(result.problems), 'problem')}:", limit=PROBLEMS_SHOWN,
                    rest=f": every problem is in {args.out / 'collect-report.json'}")
     if known or result.already_collected:
-        print(f"{len(result.read)} new export(s) read; {len(known)} collected earlier into {args.out}"
+        print(f"{count(len(result.read), 'new export')} read; {len(known)} collected earlier into {args.out}"
               + (f"; already collected, not counted twice: {', '.join(result.already_collected)}"
                  if result.already_collected else "") + ".")
     print(
-        f"{len(result.ratings)} rating(s) from {len(report['exports'])} export(s): "
-        f"{len(report['history'])} revised, {len(report['duplicates'])} duplicate(s), "
-        f"{len(report['conflicts'])} conflict(s), {len(report['unknown_tasks'])} for unknown tasks, "
-        f"{len(report['tasks_nobody_rated'])} task(s) nobody rated."
+        f"{count(len(result.ratings), 'rating')} from {count(len(report['exports']), 'export')}: "
+        f"{len(report['history'])} revised, {count(len(report['duplicates']), 'duplicate')}, "
+        f"{count(len(report['conflicts']), 'conflict')}, {len(report['unknown_tasks'])} for unknown tasks, "
+        f"{count(len(report['tasks_nobody_rated']), 'task')} nobody rated."
     )
     if report["cannot_rate"] or report["flagged"]:
-        print(f"{len(report['cannot_rate'])} “cannot rate” and {len(report['flagged'])} flag(s) for you "
+        print(f"{len(report['cannot_rate'])} “cannot rate” and {count(len(report['flagged']), 'flag')} for you "
               "(listed in collect-report.json and ratings.csv).")
     for item in report["flagged"]:
         print(f"  flag: {item['rater_id']} on {item['task_id']}: {_one_line(item['note'])}")
     unable = report["tasks_every_rater_could_not_rate"]
     if unable:
-        print(f"{len(unable)} task(s) every rater they went to could not rate: {', '.join(unable[:20])}"
+        print(f"{count(len(unable), 'task')} every rater they went to could not rate: {', '.join(unable[:20])}"
               + (" …" if len(unable) > 20 else ""))
     for rater, info in result.summary["raters"].items():
         assigned = info["assigned"]
-        print(f"  {rater}: {info['ratings']} rating(s)" + (f" of {assigned} assigned" if assigned else "")
+        print(f"  {rater}: {count(info['ratings'], 'rating')}" + (f" of {assigned} assigned" if assigned else "")
               + (f", {info['cannot_rate']} “cannot rate”" if info["cannot_rate"] else ""))
     for path in paths:
         print(f"wrote {path}")

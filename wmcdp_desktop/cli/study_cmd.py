@@ -20,6 +20,7 @@ from wmcdp_desktop.cli._common import (
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.coordinator.leak_scan import scan_study
 from wmcdp_desktop.core.coordinator.study_loader import load_study
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError
 
 DESCRIPTION = """\
@@ -88,7 +89,7 @@ def _validate(args: argparse.Namespace) -> int:
             if args.json:
                 print_json({"ok": False, "problems": [problem_obj(p) for p in exc.problems]})
             else:
-                print_problems(exc.problems, f"{args.study_dir}: {len(exc.problems)} problem(s):")
+                print_problems(exc.problems, f"{args.study_dir}: {count(len(exc.problems), 'problem')}:")
             return EXIT_INVALID
     with ProgressBar("Leak scan", enabled=None if not args.json else False) as bar:
         scanned = scan_study(study, bar)
@@ -104,7 +105,7 @@ def _validate(args: argparse.Namespace) -> int:
             })
         else:
             print_problems(warnings, "warnings:")
-            print_problems(problems, f"{args.study_dir}: {len(problems)} leak(s) of a model's identity:")
+            print_problems(problems, f"{args.study_dir}: {count(len(problems), 'leak')} of a model's identity:")
             print_accepted(scanned.accepted)
         return EXIT_INVALID
     counts = study.counts()

@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wmcdp_desktop.core.counts import count
+
 GENESIS = "0" * 64
 """``prev`` of the first line of an empty log."""
 CHAIN_FIELD = "prev"
@@ -144,7 +146,7 @@ def verify_chain(data: bytes) -> ChainCheck:
     elif lines:
         check.problems.append("the audit log's last line is incomplete")
     if len(check.problems) > 20:
-        check.problems[20:] = [f"and {len(check.problems) - 20} more break(s) of the audit chain"]
+        check.problems[20:] = [f"and {count(len(check.problems) - 20, 'more break')} of the audit chain"]
     return check
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import (
     MAX_PROBLEMS_PER_DOCUMENT,
     DocumentError,
@@ -109,7 +110,7 @@ def _message(err: dict[str, Any]) -> str:
     if kind in ("too_short", "too_long"):
         bound = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
         words = "at least" if kind == "too_short" else "at most"
-        return f"must have {words} {bound} item(s), has {ctx.get('actual_length')}"
+        return f"must have {words} {count(bound, 'item') if isinstance(bound, int) else bound}, has {ctx.get('actual_length')}"
     if kind == "string_too_short":
         return "must not be empty"
     if kind in ("value_error", "assertion_error"):

@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from wmcdp_desktop.core.counts import count
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -29,17 +31,17 @@ MAX_PROBLEMS_PER_DOCUMENT = 100
 hold millions of mistakes (a list of a million empty objects), and every one kept cost memory and output."""
 
 
-_MORE = re.compile(r"and ([0-9,]+) more problem\(s\) in this file, not listed")
+_MORE = re.compile(r"and ([0-9,]+) more problems? in this file, not listed")
 
 
 def more_problems(file: str, n: int) -> Problem:
     """The line that stands for ``n`` problems of ``file`` not kept."""
-    return Problem(file, "", f"and {n:,} more problem(s) in this file, not listed")
+    return Problem(file, "", f"and {count(n, 'more problem')} in this file, not listed")
 
 
 def capped(problems: Iterable[Problem], limit: int = MAX_PROBLEMS_PER_DOCUMENT) -> list[Problem]:
     """At most ``limit`` problems per file (in their order); where a file's first problem not kept was,
-    one line says how many more it has (``and 5,999,900 more problem(s) in this file, not listed``). Such
+    one line says how many more it has (``and 5,999,900 more problems in this file, not listed``). Such
     lines already in ``problems`` are added up, so capping twice gives the same result."""
     out: list[Problem] = []
     kept: dict[str, int] = {}

@@ -52,6 +52,7 @@ from wmcdp_desktop.core.coordinator.export_checks import (
     replay_problems,
 )
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, ReadRecord, read_export
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
@@ -376,7 +377,7 @@ def _match_key(export: ExportRead, key: UnblindingKey) -> tuple[list[Problem], b
                 mdisp,
                 "bundle_id",
                 f"{manifest.bundle_id} was not built with this key and none of its tasks is in it (another "
-                f"build, another seed or a changed study?): its {len(export.records)} record(s) were left out; "
+                f"build, another seed or a changed study?): its {count(len(export.records), 'record')} {agree(len(export.records), 'was', 'were')} left out; "
                 "collect each build's exports with that build's key",
             )], False
         return [Problem(mdisp, "bundle_id", f"{manifest.bundle_id} was not built with this key (another build?)")], True

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from wmcdp_desktop.core import counts
 from wmcdp_desktop.core.coordinator.leak_normalise import (
     CONFUSABLES,
     HARD,
@@ -84,7 +85,7 @@ class Finding:
     response_id: str | None = None
 
     def problem(self) -> Problem:
-        more = f" (and {self.count - 1} more time(s) in this field)" if self.count > 1 else ""
+        more = f" (and {counts.count(self.count - 1, 'more time')} in this field)" if self.count > 1 else ""
         return Problem(
             self.file,
             self.path,
@@ -546,16 +547,23 @@ def study_terms(study: LoadedStudy) -> tuple[list[Term], list[Problem]]:
     if unsearchable:
         warnings.append(Problem(
             "responses/", "model_source",
-            f"model id(s) {', '.join(repr(m) for m in unsearchable[:5])} are a number or a single letter: they "
-            "cannot be told apart from ordinary text and are not searched (they name no model; add aliases "
-            "for the names that do)",
+            f"{counts.agree(len(unsearchable), 'model id', 'model ids')} {', '.join(repr(m) for m in unsearchable[:5])} "
+            + counts.agree(len(unsearchable), "is a number or a single letter: it cannot be told apart from ordinary "
+                           "text and is not searched (it names no model", "are numbers or single letters: they cannot "
+                           "be told apart from ordinary text and are not searched (they name no model")
+            + "; add aliases for the names that do)",
         ))
     if unsearchable_aliases:
         warnings.append(Problem(
             "study.json", "models",
-            f"alias(es) {', '.join(repr(a) for a in unsearchable_aliases[:5])} are a number, a single letter or no "
-            "letter at all: they cannot be told apart from ordinary text (or are nothing once spaces and dashes "
-            "are ignored) and are not searched; give the names as raters would read them",
+            f"{counts.agree(len(unsearchable_aliases), 'alias', 'aliases')} "
+            f"{', '.join(repr(a) for a in unsearchable_aliases[:5])} "
+            + counts.agree(len(unsearchable_aliases), "is a number, a single letter or no letter at all: it cannot be "
+                           "told apart from ordinary text (or is nothing once spaces and dashes are ignored) and is "
+                           "not searched", "are numbers, single letters or no letters at all: they cannot be told "
+                           "apart from ordinary text (or are nothing once spaces and dashes are ignored) and are not "
+                           "searched")
+            + "; give the names as raters would read them",
         ))
     skipped = []
     for loaded in study.responses:
@@ -567,9 +575,11 @@ def study_terms(study: LoadedStudy) -> tuple[list[Term], list[Problem]]:
     if skipped:
         warnings.append(Problem(
             "responses/", "response_id",
-            f"{len(skipped)} response id(s) ({', '.join(repr(r) for r in skipped[:5])}"
-            f"{', ...' if len(skipped) > 5 else ''}) are a number or a single letter: they cannot be told "
-            "apart from ordinary text and are not searched (such ids name no model)",
+            f"{counts.count(len(skipped), 'response id')} ({', '.join(repr(r) for r in skipped[:5])}"
+            f"{', ...' if len(skipped) > 5 else ''}) "
+            + counts.agree(len(skipped), "is a number or a single letter: it cannot be told apart from ordinary text "
+                           "and is not searched (such an id names no model)", "are numbers or single letters: they "
+                           "cannot be told apart from ordinary text and are not searched (such ids name no model)"),
         ))
     return terms, warnings
 

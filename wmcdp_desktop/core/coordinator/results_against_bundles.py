@@ -10,6 +10,7 @@ from pathlib import Path
 
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.coordinator.results_reader import ReadRecord
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.record_rules import record_problems
 
@@ -56,7 +57,7 @@ def bundle_problems(records: list[ReadRecord], bundles: list[OpenedBundle]) -> l
             Problem(
                 f"{export}!manifest.json",
                 "bundle_id",
-                f"its {n} record(s) were made from bundle {bundle_id}, which is not "
+                f"its {count(n, 'record')} {agree(n, 'was', 'were')} made from bundle {bundle_id}, which is not "
                 + (f"the bundle given ({given})" if len(bundles) == 1 else f"among the bundles given ({given})")
                 + "; check each export against its rater's bundle, or give the folder of all bundles",
             )

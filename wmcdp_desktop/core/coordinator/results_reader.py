@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from wmcdp_desktop.core.coordinator.export_checks import ChainSummary, check_export_audit
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.documents import json_values_at_most, load_record_bytes, read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, capped
 from wmcdp_desktop.core.files import open_regular
@@ -179,7 +180,7 @@ def _read_manifest(zf: SafeZip, names: set[str], label: str) -> ResultsManifest:
     data = zf.read(MANIFEST_NAME)
     record_files = len(names) - 1 - (AUDIT_NAME in names)
     if not json_values_at_most(data, MANIFEST_VALUES_PER_FILE * len(names) + 500):
-        raise DocumentError.single(mdisp, f"is far larger than an export of {record_files:,} record file(s) needs (not read)")
+        raise DocumentError.single(mdisp, f"is far larger than an export of {count(record_files, 'record file')} needs (not read)")
     obj = parse_json_bytes(data, mdisp)
     files = obj.get("files") if isinstance(obj, dict) else None
     if isinstance(files, list) and len(files) > record_files:
