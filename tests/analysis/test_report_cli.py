@@ -220,7 +220,7 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
         "no_time": "no time_spent_scoring_seconds",
         "no_model_source": "no model_source",
         "no_items": "not found",
-        "silent_rater": "have no rating in the data: rater-3",
+        "silent_rater": "1 rater of study.json has no rating in the data: rater-3",
         "no_overlap": "every dimension: no task has two or more scores to compare",
     }[case]
     assert expected in notes, notes

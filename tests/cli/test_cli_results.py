@@ -322,7 +322,7 @@ def test_collect_with_the_wrong_file_as_key_says_so_in_one_line(built: Built, ca
     }
     for key, expected in wrong.items():
         code, _, err = run(capsys, "results", "collect", export, "--key", key, "--out", built.root / "m")
-        assert code == 1 and expected in err and "1 problem:" in err, err
+        assert code == 1 and expected in err and "1 problem found." in err, err
     assert not (built.root / "m").exists()
 
 

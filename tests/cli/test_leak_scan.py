@@ -305,7 +305,7 @@ def test_a_clumsy_coordinators_aliases(tmp_path: Path, capsys: pytest.CaptureFix
     assert sorted((x["file"], x["term"], x["count"]) for x in result["leaks"]) == [
         ("responses/responses.jsonl:1", "Bard", 2), ("responses/responses.jsonl:2", "Codename250", 1),
         ("responses/responses.jsonl:2", "Codename499", 1), ("responses/responses.jsonl:3", "Gemini", 2)]
-    unsearched = [w["message"] for w in result["warnings"] if "alias(es)" in w["message"]]
+    unsearched = [w["message"] for w in result["warnings"] if w["message"].startswith("aliases ")]
     assert len(unsearched) == 1 and all(f"'{a}'" in unsearched[0] for a in ("a", "42", "---"))
     # each is accepted with a reason, and then the study passes
     accepted = [{"response_id": "resp-0001", "term": "Bard", "reason": "Shakespeare"},
