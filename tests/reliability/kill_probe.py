@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                 passed += "self-test: passed" in out
             except subprocess.TimeoutExpired:
                 proc.send_signal(signal.SIGKILL)
-                proc.wait()
+                proc.communicate()  # reaps it and closes its stdout pipe (left open: a ResourceWarning, an error here)
                 kills += 1
             for path in sorted(records.glob("*.json")) if records.exists() else []:
                 digest = hashlib.sha256(path.read_bytes()).hexdigest()
