@@ -133,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"screen {r['screen']} (window {r['window']}), {count(r['failure_modes_ticked'], 'failure mode')} ticked:")
         for p in r["pages"]:
             print(f"  {p['page']:<32} {p['controls']:>3} controls  scroll range {p['scroll_range_px']:>5} px  "
-                  f"{p['wheel_notches_to_last_control']:>2} wheel notch(es)  {p['page_switches']} page switch(es)")
+                  f"{count(p['wheel_notches_to_last_control'], 'wheel notch', 'wheel notches'):>16}  "
+                  f"{count(p['page_switches'], 'page switch', 'page switches')}")
     return 0
 
 
