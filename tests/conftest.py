@@ -8,11 +8,20 @@ mutate it freely.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run (derandomize), so a green CI run stays green and a
+# failure is reproduced by running the test again; no example has a time limit (a loaded 2-core machine
+# made single examples miss Hypothesis' 200 ms deadline). HYPOTHESIS_PROFILE=explore draws new examples.
+settings.register_profile("repeatable", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
