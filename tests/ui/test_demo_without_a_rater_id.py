@@ -16,6 +16,23 @@ from wmcdp_desktop.ui.preferences import DEMO_RATER_ID
 pytestmark = pytest.mark.skipif(not demo_bundle_path().exists(), reason="the demo bundle is not built")
 
 
+@pytest.fixture
+def asking_window(
+    make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[MainWindow, list[str]]:
+    """A window with no rater id whose rater dialog is answered "R01"; the list records each time it asked."""
+    window = make_window(["--data-dir", str(tmp_path / "data")])
+    asked: list[str] = []
+
+    def ask(parent: Any) -> bool:
+        asked.append("rater id")
+        window.prefs.set_rater("R01", None)
+        return True
+
+    monkeypatch.setattr(window.prefs, "ask_rater", ask)
+    return window, asked
+
+
 def test_demo_opens_as_the_demo_rater_without_a_question(
     make_window: Callable[..., MainWindow], tmp_path: Path
 ) -> None:
@@ -30,17 +47,9 @@ def test_demo_opens_as_the_demo_rater_without_a_question(
 
 
 def test_a_real_bundle_still_asks_once(
-    make_window: Callable[..., MainWindow], tmp_path: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot: Any
+    asking_window: tuple[MainWindow, list[str]], bundle_dir: Path, qtbot: Any
 ) -> None:
-    window = make_window(["--data-dir", str(tmp_path / "data")])
-    asked: list[str] = []
-
-    def ask(parent: Any) -> bool:
-        asked.append("rater id")
-        window.prefs.set_rater("R01", None)
-        return True
-
-    monkeypatch.setattr(window.prefs, "ask_rater", ask)
+    window, asked = asking_window
     with qtbot.waitSignal(window.openingDone, timeout=20_000):
         window.open_demo()
     assert asked == [] and window.session is not None and window.session.rater.rater_id == "demo"
@@ -57,17 +66,9 @@ def test_a_real_bundle_still_asks_once(
 
 
 def test_a_real_bundle_opened_over_the_demo_asks_for_the_rater_id_and_opens(
-    make_window: Callable[..., MainWindow], tmp_path: Path, bundle_dir: Path, monkeypatch: pytest.MonkeyPatch, qtbot: Any
+    asking_window: tuple[MainWindow, list[str]], bundle_dir: Path, qtbot: Any
 ) -> None:
-    window = make_window(["--data-dir", str(tmp_path / "data")])
-    asked: list[str] = []
-
-    def ask(parent: Any) -> bool:
-        asked.append("rater id")
-        window.prefs.set_rater("R01", None)
-        return True
-
-    monkeypatch.setattr(window.prefs, "ask_rater", ask)
+    window, asked = asking_window
     with qtbot.waitSignal(window.openingDone, timeout=20_000):
         window.open_demo()
     with qtbot.waitSignal(window.openingDone, timeout=20_000):

@@ -68,7 +68,7 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status_bar)
         self.prefs = Preferences(data_dir, settings, idle_timeout, lock, self)
         self.prefs.status.connect(self.status_bar.say)
-        self.prefs.idleTimeoutChanged.connect(lambda seconds: self._rated(lambda r: r.set_idle_timeout(seconds))())
+        self.prefs.idleTimeoutChanged.connect(lambda seconds: self.rated(lambda r: r.set_idle_timeout(seconds))())
         self.prefs.fontSizeChanged.connect(self._apply_font)
         self.welcome = WelcomeScreen()
         self.welcome.openRequested.connect(self.choose_bundle)
@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         """True from a bundle asked for until ``openingDone``."""
         return self.opener.busy or self._showing
 
-    def _rated(self, call: Callable[[RatingController], object]) -> Callable[[], None]:
+    def rated(self, call: Callable[[RatingController], object]) -> Callable[[], None]:
         """A slot that calls ``call`` with the open bundle's controller (nothing on the welcome screen)."""
 
         def slot() -> None:
@@ -231,11 +231,11 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.ActivationChange, QEvent.Type.WindowStateChange):
             active = self.isActiveWindow() and not self.isMinimized() and self.isVisible()
-            self._rated(lambda r: r.set_window_active(active))()
+            self.rated(lambda r: r.set_window_active(active))()
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
-        self._rated(lambda r: r.set_window_active(False))()
+        self.rated(lambda r: r.set_window_active(False))()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed and self.rating is not None:

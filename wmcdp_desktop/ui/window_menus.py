@@ -32,6 +32,7 @@ class MenuTarget(Protocol):
     def change_rater(self) -> bool: ...
     def change_font(self, delta: int) -> None: ...
     def tell(self, text: str, *, error: bool = False) -> None: ...
+    def rated(self, call: Callable[[RatingController], object]) -> Callable[[], None]: ...
 
 
 class WindowMenus(QObject):
@@ -46,7 +47,7 @@ class WindowMenus(QObject):
         self.menus: dict[str, QMenu] = {key: bar.addMenu(title) for key, title in titles.items()}
         self._file_menu()
         self._task_menu()
-        act, on = self._action, self._rated
+        act, on = self._action, self._target.rated
         self.act_bigger = act("&View", self.tr("&Larger text"), lambda: target.change_font(1), ("Ctrl+=", "Ctrl++"))
         self.act_smaller = act("&View", self.tr("&Smaller text"), lambda: target.change_font(-1), ("Ctrl+-",))
         self.act_help = act("&View", self.tr("Rubric &help"), on(lambda r: r.page.toggle_help()), ("F1",), rating=True)
@@ -58,7 +59,7 @@ class WindowMenus(QObject):
         self.act_about = add_about_action(window)
 
     def _file_menu(self) -> None:
-        act, on, target = self._action, self._rated, self._target
+        act, on, target = self._action, self._target.rated, self._target
         self.act_open = act("&File", self.tr("&Open bundle…"), target.choose_bundle, ("Ctrl+O",))
         self.act_demo = act("&File", self.tr("Open the &demo bundle"), target.open_demo)
         self.act_export = act(
@@ -69,7 +70,7 @@ class WindowMenus(QObject):
         act("&File", self.tr("&Quit"), self._window.close, ("Ctrl+Q",))
 
     def _task_menu(self) -> None:
-        act, on = self._action, self._rated
+        act, on = self._action, self._target.rated
         self.act_submit = act("&Task", self.tr("&Submit rating"), on(lambda r: r.submit()), ("Ctrl+Return", "Ctrl+Enter"), rating=True)
         self.act_save = act("&Task", self.tr("Save &draft now"), on(lambda r: r.save_draft_now()), ("Ctrl+S",), rating=True)
         self.act_next = act("&Task", self.tr("&Next task"), on(lambda r: r.step(1)), ("Ctrl+PgDown", "Alt+Right"), rating=True)
@@ -98,15 +99,6 @@ class WindowMenus(QObject):
         if rating:
             self._rating_actions.append(action)
         return action
-
-    def _rated(self, call: Callable[[RatingController], object]) -> Callable[[], None]:
-        """A slot that calls ``call`` with the open bundle's controller (nothing on the welcome screen)."""
-
-        def slot() -> None:
-            if self._target.rating is not None:
-                call(self._target.rating)
-
-        return slot
 
     def update(self, *, rating: bool, opening: bool) -> None:
         """Enable what applies: the rating actions while a bundle is open; opening one while none is opening."""
