@@ -8,10 +8,12 @@ with and without the intervals).
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -335,20 +337,52 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
     return written
 
 
+@contextmanager
+def _data_kept_out_of_gc() -> Iterator[Callable[[], None]]:
+    """Python's cycle collector off while the data is read, and what was read kept out of its later passes
+    (call the function given once the data is read); the collector as it was again afterwards, even on an error.
+
+    At a million ratings the study's 33,333 items alone are about a million Python objects, alive until the
+    report is written and in no cycle; every full pass of the collector walks all of them, and reading the
+    items and building and writing the tables trigger hundreds of passes: half of the reading time and most
+    of the writing went to them (docs/PERFORMANCE.md). Frozen objects are only kept out of the passes, not
+    kept alive: the report drops them as before, and ``gc.unfreeze`` hands them back to the collector."""
+    enabled = gc.isenabled()
+    gc.disable()
+    frozen = False
+
+    def loaded() -> None:
+        nonlocal frozen
+        gc.freeze()  # what is alive now stays alive for the whole report: no need to walk it again
+        frozen = True
+        if enabled:
+            gc.enable()
+
+    try:
+        yield loaded
+    finally:
+        if frozen:
+            gc.unfreeze()
+        if enabled:
+            gc.enable()
+
+
 def run(collected_dir: Path, study_dir: Path, out_dir: Path, seed: int | None, bootstrap: int,
         progress: StageProgress | None = None, *, with_charts: bool = True, fixed_raters: bool = False) -> Report:
     """Load, compute, write. ``seed`` None = the study's seed; ``fixed_raters``: see :func:`compute_report`.
     An ``out_dir`` that cannot be the report's folder is refused before the slow work."""
     check_out_dir(out_dir)
-    t0 = time.perf_counter()
-    ds = load_dataset(collected_dir, study_dir, progress=progress)
-    t1 = time.perf_counter()
-    if seed is None:
-        seed = ds.study.seed if ds.study else 0
-    report = compute_report(ds, seed, bootstrap, progress=progress, with_charts=with_charts,
-                            fixed_raters=fixed_raters)
-    t2 = time.perf_counter()
-    write_report(report, out_dir)
-    t3 = time.perf_counter()
+    with _data_kept_out_of_gc() as loaded:
+        t0 = time.perf_counter()
+        ds = load_dataset(collected_dir, study_dir, progress=progress)
+        loaded()
+        t1 = time.perf_counter()
+        if seed is None:
+            seed = ds.study.seed if ds.study else 0
+        report = compute_report(ds, seed, bootstrap, progress=progress, with_charts=with_charts,
+                                fixed_raters=fixed_raters)
+        t2 = time.perf_counter()
+        write_report(report, out_dir)
+        t3 = time.perf_counter()
     report.timings.update(load=t1 - t0, compute_total=t2 - t1, write=t3 - t2)
     return report
