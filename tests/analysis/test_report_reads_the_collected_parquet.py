@@ -135,3 +135,24 @@ def test_rows_that_break_the_studys_rubric_are_left_out_and_listed(tmp_path: Pat
     assert ds.records_excluded > 0 and ds.n + ds.records_excluded == ds.records_read
     assert all("outside the rubric's scale 1-4" in p.message for p in ds.problems)
     assert not (ds.scores[:, 0] > 4).any()
+
+
+def test_with_rows_left_out_the_ids_are_numbered_as_from_the_json_lines(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Tasks, raters and items are numbered in order of first appearance among the ratings kept (as the JSON
+    Lines path numbers them), also when rows left out held a first appearance."""
+    collected, study = _collected(tmp_path, capsys)
+    rubric_path = study / "rubric.json"
+    rubric = json.loads(rubric_path.read_text(encoding="utf-8"))
+    for dim in rubric["dimensions"][:3]:  # scores of 4 and 5 now off these scales: about half the rows go
+        dim["scale"] = {"min": 1, "max": 3, "anchors": dim["scale"]["anchors"][:3]}
+    rubric_path.write_text(json.dumps(rubric), encoding="utf-8")
+    lines_only = tmp_path / "lines-only"
+    shutil.copytree(collected, lines_only)
+    (lines_only / "ratings.parquet").unlink()
+    from_parquet, from_lines = load_dataset(collected, study), load_dataset(lines_only, study)
+    assert 0 < from_parquet.n < from_parquet.records_read
+    for name in ("task_ids", "rater_ids", "item_ids", "model_ids"):
+        assert getattr(from_parquet, name) == getattr(from_lines, name), name
+    for name in ("task", "rater", "item", "model"):
+        assert np.array_equal(getattr(from_parquet, name), getattr(from_lines, name)), name

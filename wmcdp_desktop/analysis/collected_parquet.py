@@ -99,18 +99,39 @@ def _check_types(schema: Any, named: dict[str, str], names: list[str], rubric: R
                                    "changed by another tool; collect again")
 
 
-def _codes(column: Any) -> tuple[list[str], np.ndarray]:
-    """Distinct values in order of first appearance, and each row's index into them."""
+def _encoded(column: Any, nulls: str = "encode") -> Any:
+    """``column`` dictionary-encoded in one hashing pass (values in order of first appearance; a null is a value
+    of its own with ``nulls="encode"``, a null index with ``"mask"``)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    uniques = pc.unique(column)
-    codes = pc.index_in(column, value_set=uniques)
-    return [str(v) for v in uniques.to_pylist()], np.asarray(codes.to_numpy(zero_copy_only=False), np.int64)
+    whole = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    return pc.dictionary_encode(whole, null_encoding=nulls)
+
+
+def _codes(column: Any) -> tuple[list[str], IntArray]:
+    """Distinct values in order of first appearance, and each row's index into them."""
+    encoded = _encoded(column)
+    return ([str(v) for v in encoded.dictionary.to_pylist()],
+            np.asarray(encoded.indices.to_numpy(zero_copy_only=False), np.int64))
+
+
+def _codes_of(names: list[str], codes: IntArray, rows: IntArray) -> tuple[list[str], IntArray]:
+    """:func:`_codes` of the rows ``rows`` of a column, from the codes of all of its rows (no second hashing of
+    the text): the values those rows hold in order of first appearance among them, and each row's index."""
+    kept, first = np.unique(codes[rows], return_index=True)
+    order = kept[np.argsort(first, kind="stable")]
+    renumber = np.zeros(len(names), np.int64)
+    renumber[order] = np.arange(order.size)
+    return [names[int(c)] for c in order], renumber[codes[rows]]
 
 
 _KEPT_COLUMNS = ("rater_id", "task_id", "benchmark_item_id", "model_source", "revision", "submitted_at",
                  "time_spent_scoring_seconds", "confidence_rating", "brief_rationale", "record_kind",
                  "cannot_rate_reason", "coordinator_flag", "candidate_response_sha256", "blinding_guess")
+_KEPT_BY_RATING = ("model_source", "time_spent_scoring_seconds", "blinding_guess", "brief_rationale",
+                   "candidate_response_sha256")
+"""The columns the Dataset keeps row by row (the rest become numpy columns first)."""
 _CANNOT_RATE_COLUMNS = ("rater_id", "task_id", "revision", "submitted_at", "benchmark_item_id", "model_source",
                         "cannot_rate_reason", "coordinator_flag")
 
@@ -215,14 +236,14 @@ def _severities(cols: _Columns, check: _RuleCheck) -> IntArray:
     return severity
 
 
-def _latest(cols: _Columns, notes: list[Note]) -> tuple[BoolArray, FloatArray]:
-    """Which rows are the latest revision of their (rater, task) (collect keeps only those; should a file hold
-    more, the latest wins), and every row's submission time (seconds)."""
+def _latest(cols: _Columns, notes: list[Note], pair: IntArray) -> tuple[BoolArray, FloatArray]:
+    """Which rows are the latest revision of their (rater, task) (``pair``: the same number for the same rater
+    and task; collect keeps only the latest; should a file hold more, the latest wins), and every row's
+    submission time (seconds)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     total = cols.table.num_rows
-    _, pair = _codes(pc.binary_join_element_wise(cols("rater_id"), cols("task_id"), "\x1f"))
     revision = np.asarray(cols("revision").to_numpy(zero_copy_only=False), np.int64)
     submitted = np.asarray(pc.cast(cols("submitted_at"), pa.int64()).to_numpy(zero_copy_only=False), np.int64) / 1e6
     order = np.lexsort((submitted, revision, pair))
@@ -237,16 +258,11 @@ def _latest(cols: _Columns, notes: list[Note]) -> tuple[BoolArray, FloatArray]:
 
 def _models(model_col: Any) -> tuple[list[str], IntArray]:
     """The model names and each row's model (-1 where blinded)."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    model_ids = [str(v) for v in pc.unique(pc.drop_null(model_col)).to_pylist()]
-    model = np.full(len(model_col), -1, np.int64)
-    if model_ids:
-        model[_mask(pc.is_valid(model_col))] = np.asarray(
-            pc.index_in(pc.drop_null(model_col), value_set=pa.array(model_ids)).to_numpy(zero_copy_only=False),
-            np.int64)
-    return model_ids, model
+    encoded = _encoded(model_col, "mask")
+    model_ids = [str(v) for v in encoded.dictionary.to_pylist()]
+    return model_ids, np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False), np.int64)
 
 
 def _gold_target(gold_responses: GoldResponses | None, digests: Any, item_ids: list[str], item: IntArray,
@@ -304,12 +320,14 @@ def dataset_from_parquet(
     check.flag(~np.isnan(conf) & ((conf < cs.min) | (conf > cs.max)), "clinician_notes.confidence_rating",
                f"is outside the confidence scale {cs.min}-{cs.max}")
 
-    last, submitted = _latest(cols, notes)
+    all_tasks, task_of = _codes(cols("task_id"))
+    all_raters, rater_of = _codes(cols("rater_id"))
+    last, submitted = _latest(cols, notes, rater_of * max(len(all_tasks), 1) + task_of)
     rows = np.flatnonzero(is_rating & ~check.bad & last)
-    sub = cols.table.take(pa.array(rows, pa.int64()))
-    task_ids, task = _codes(cols("task_id", sub))
-    rater_ids, rater = _codes(cols("rater_id", sub))
-    item_ids, item = _codes(cols("benchmark_item_id", sub))
+    task_ids, task = _codes_of(all_tasks, task_of, rows)
+    rater_ids, rater = _codes_of(all_raters, rater_of, rows)
+    item_ids, item = _codes_of(*_codes(cols("benchmark_item_id")), rows)
+    sub = cols.table.select([cols.named[n] for n in _KEPT_BY_RATING]).take(pa.array(rows, pa.int64()))
     model_ids, model = _models(cols("model_source", sub))
     seconds = np.asarray(pc.fill_null(pc.cast(cols("time_spent_scoring_seconds", sub), pa.float64()), np.nan)
                          .to_numpy(zero_copy_only=False), np.float64)
