@@ -150,7 +150,13 @@ def test_fleiss_kappa_undefined_without_variation() -> None:
 def _counts(matrix: list[list[float]], q: int = 5) -> np.ndarray:
     m = np.array(matrix, dtype=float).T  # (subjects, raters)
     t, _, v = _long(m)
-    return coefficients.category_counts(t, (v - 1).astype(np.int64), q)
+    return _rated(t, (v - 1).astype(np.int64), q)
+
+
+def _rated(task: np.ndarray, category: np.ndarray, q: int) -> np.ndarray:
+    """(tasks with a rating, categories) counts, as the report builds them."""
+    vc = agreement.value_counts(task, category, int(task.max()) + 1, q)
+    return vc[vc.sum(axis=1) > 0]
 
 
 # irrCAC 0.4.4 (Gwet's package, Python port), CAC(data, weights="quadratic", categories=[1..5]).gwet() on
@@ -202,7 +208,7 @@ def test_gwet_ac2_equals_the_subject_by_subject_formula_with_missing_ratings(n: 
     if (np.sum(~np.isnan(m), axis=1) >= 2).sum() == 0:
         return
     t, _, v = _long(m)
-    res = coefficients.gwet_ac2(coefficients.category_counts(t, (v - 1).astype(np.int64), 5),
+    res = coefficients.gwet_ac2(_rated(t, (v - 1).astype(np.int64), 5),
                                 coefficients.quadratic_weights(5))
     want = _gwet_by_subject(m, 5)
     if res.ac2 is None:

@@ -21,7 +21,6 @@ import numpy as np
 
 from wmcdp_desktop.analysis.coefficients import (
     PairKappas,
-    category_counts,
     fleiss_kappa,
     gwet_ac2,
     icc_two_way,
@@ -176,11 +175,11 @@ class AlphaIntervals:
         self.shuffles = shuffles(ds.item, ds.rater, len(ds.rater_ids), seed, 0 if fixed_raters else b)
         self.jobs: list[_Job] = []
 
-    def add(self, task: IntArray, index: IntArray, rows: IntArray, n_tasks: int, values: FloatArray,
+    def add(self, task: IntArray, index: IntArray, rows: IntArray, vc: IntArray, values: FloatArray,
             levels: tuple[Level, ...], engine: Literal["package", "matrix"] = "package") -> dict[Level, AlphaResult]:
         """Point estimates now (one value per rating: its ``task``, value ``index`` and the rating's
-        position ``rows`` in the dataset); intervals are filled by :meth:`run`."""
-        vc = value_counts(task, index, n_tasks, values.size)
+        position ``rows`` in the dataset; ``vc`` their :func:`value_counts` over every task); intervals are
+        filled by :meth:`run`."""
         pairable = pairable_units(vc)
         results: dict[Level, AlphaResult] = {}
         for lv in levels:
@@ -447,7 +446,7 @@ def _dimension_agreement(ds: Dataset, d: int, tables: _AgreementTables, tally: _
     elif not multi_rater:
         fixed = "only one rater: agreement cannot be computed"
     else:
-        res = plan.add(ds.task[scored], idx[scored], np.flatnonzero(scored), nt, values, ("ordinal", "interval"))
+        res = plan.add(ds.task[scored], idx[scored], np.flatnonzero(scored), vc, values, ("ordinal", "interval"))
     head: list[object] = [dim.id, dim.label, tasks, ds.n, n_na, pairable, int(m_u[m_u >= 2].sum())]
 
     # N/A per dimension: tasks where some raters said N/A and others gave a score.
@@ -522,9 +521,11 @@ def _failure_modes(ds: Dataset, plan: AlphaIntervals,
         fixed: str | None = None
         if multi_rater and ds.n:
             every = np.arange(ds.n)
-            pres = plan.add(ds.task, present, every, nt, presence_values, ("nominal",), "matrix")["nominal"]
-            sevr = plan.add(ds.task, sev, every, nt, severity_values, ("ordinal",), "matrix")["ordinal"]
-            kappa = fleiss_kappa(category_counts(ds.task, present, 2))
+            sev_vc = value_counts(ds.task, sev, nt, len(SEVERITIES))
+            pres_vc = np.stack([sev_vc[:, 0], sev_vc[:, 1:].sum(axis=1)], axis=1)  # absent, present per task
+            pres = plan.add(ds.task, present, every, pres_vc, presence_values, ("nominal",), "matrix")["nominal"]
+            sevr = plan.add(ds.task, sev, every, sev_vc, severity_values, ("ordinal",), "matrix")["ordinal"]
+            kappa = fleiss_kappa(pres_vc)  # Fleiss leaves out the tasks with fewer than 2 ratings
         else:
             pres = sevr = AlphaResult(None, None, None, None)
             fixed = "only one rater" if ds.n else "no ratings"

@@ -37,6 +37,18 @@ class IccResult:
     note: str | None
 
 
+def dense_codes(codes: IntArray) -> tuple[IntArray, IntArray]:
+    """Non-negative codes renumbered 0, 1, ... in their order, without gaps: the distinct codes and each one's
+    new number (``np.unique(codes, return_inverse=True)``; by counting instead of sorting when the codes
+    are not much larger than their number: a million codes in milliseconds)."""
+    codes = np.asarray(codes, np.int64).ravel()
+    if codes.size == 0 or int(codes.max()) > 4 * codes.size + 1024:
+        distinct, inverse = np.unique(codes, return_inverse=True)
+        return distinct.astype(np.int64), inverse.ravel().astype(np.int64)
+    present = np.bincount(codes) > 0
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[codes]
+
+
 def _none(note: str, tasks: int = 0, raters: int = 0) -> IccResult:
     return IccResult(None, None, None, None, None, None, None, False, tasks, raters, note)
 
@@ -56,13 +68,16 @@ DENSE_RATERS = 3_000
 """Up to this many raters the rater system is solved densely; beyond it by conjugate gradients (sparse)."""
 
 
-def _rater_reduction(src: IntArray, dst: IntArray, w: FloatArray, n_rr: FloatArray, q: FloatArray) -> float:
-    """``b' q`` for a solution b of ``C b = q``, ``C = diag(n_r) - sum over task pairs of 1/m_t`` (singular:
-    one null direction per connected part; ``q`` is orthogonal to them, so ``b' q`` is unique)."""
-    from scipy.sparse import coo_matrix, diags
+def _rater_reduction(t: IntArray, r: IntArray, m_t: FloatArray, n_rr: FloatArray, q: FloatArray) -> float:
+    """``b' q`` for a solution b of ``C b = q``, ``C = diag(n_r) - N' D_t^-1 N`` (N: the tasks x raters incidence
+    of the scores ``t``, ``r``; D_t: the scores per task ``m_t``), built as one sparse product: a raters x raters
+    matrix, never anything tasks x tasks. C is singular (one null direction per connected part); ``q`` is
+    orthogonal to those directions, so ``b' q`` is unique."""
+    from scipy.sparse import csr_matrix, diags
 
     n_r = n_rr.size
-    cmat = (diags(n_rr) - coo_matrix((w, (src, dst)), shape=(n_r, n_r))).tocsr()
+    incidence = csr_matrix((np.ones(t.size), (t, r)), shape=(m_t.size, n_r))
+    cmat = (diags(n_rr) - (incidence.T @ diags(1.0 / m_t)) @ incidence).tocsr()
     if n_r <= DENSE_RATERS:
         beta = np.linalg.lstsq(cmat.toarray(), q, rcond=None)[0]
     else:
@@ -87,10 +102,7 @@ def icc_two_way(task: IntArray, rater: IntArray, y: FloatArray) -> IccResult:
 
     if task.size == 0:
         return _none("no scores")
-    _, t = np.unique(task, return_inverse=True)
-    _, r = np.unique(rater, return_inverse=True)
-    t = t.ravel().astype(np.int64)
-    r = r.ravel().astype(np.int64)
+    t, r = dense_codes(task)[1], dense_codes(rater)[1]
     n_t, n_r, n = int(t.max()) + 1, int(r.max()) + 1, t.size
     if n_r < 2:
         return _none("only one rater", n_t, n_r)
@@ -109,21 +121,7 @@ def icc_two_way(task: IntArray, rater: IntArray, y: FloatArray) -> IccResult:
     # Rater effects after absorbing the tasks: C b = q, C = diag(n_r) - N' D_t^-1 N, q = rater totals of
     # (y - task mean). C is (raters x raters), summed over the pairs of ratings of each task.
     q = np.bincount(r, weights=y - (sum_t / m_t)[t], minlength=n_r).astype(np.float64)
-    order = np.argsort(t, kind="stable")
-    ts, rs = t[order], r[order]
-    start = np.searchsorted(ts, np.arange(n_t))
-    pos = np.arange(n) - start[ts]
-    src: list[IntArray] = []
-    dst: list[IntArray] = []
-    wts: list[FloatArray] = []
-    for offset in range(int(m_t.max())):  # pairs (a, a + offset) within each task, both directions
-        a = np.flatnonzero(pos + offset < m_t[ts])
-        b = a + offset
-        w = 1.0 / m_t[ts[a]]
-        src += [rs[a], rs[b]] if offset else [rs[a]]
-        dst += [rs[b], rs[a]] if offset else [rs[b]]
-        wts += [w, w] if offset else [w]
-    beta_q = _rater_reduction(np.concatenate(src), np.concatenate(dst), np.concatenate(wts), n_rr, q)
+    beta_q = _rater_reduction(t, r, m_t, n_rr, q)
     r_full = r_t + beta_q  # R(mu, task, rater)
     sse = max(float((y**2).sum()) - r_full, 0.0)
     ms_e = sse / df_e
@@ -162,16 +160,6 @@ def icc_two_way(task: IntArray, rater: IntArray, y: FloatArray) -> IccResult:
 
 
 # ----------------------------------------------------------------------------------------- Fleiss
-
-
-def category_counts(task: IntArray, category: IntArray, n_categories: int) -> IntArray:
-    """(tasks, categories) counts of ratings, tasks renumbered densely (tasks without ratings dropped)."""
-    _, t = np.unique(task, return_inverse=True)
-    t = t.ravel()
-    n_t = int(t.max()) + 1 if t.size else 0
-    counts: IntArray = np.bincount(t * n_categories + category, minlength=n_t * n_categories).reshape(
-        n_t, n_categories).astype(np.int64)
-    return counts
 
 
 def fleiss_kappa(counts: IntArray) -> tuple[float | None, str | None]:
@@ -283,8 +271,7 @@ def pairwise_kappas(task: IntArray, rater: IntArray, value: IntArray, k: int, n_
     b = np.concatenate(b_idx)
     ra, rb, va, vb = rs[a], rs[b], vs[a], vs[b]  # rs sorted within a task: ra < rb
     pair = ra.astype(np.int64) * n_raters + rb
-    pairs, pix = np.unique(pair, return_inverse=True)
-    pix = pix.ravel()
+    pairs, pix = dense_codes(pair)
     p = pairs.size
     joint = np.bincount(pix * k * k + va * k + vb, minlength=p * k * k).reshape(p, k, k).astype(np.float64)
     n = joint.sum(axis=(1, 2))
