@@ -459,9 +459,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(res, indent=2))
     else:
-        print(f"{res['ratings']:,} ratings, {res['raters']} raters, overlap {res['overlap']}, {res['items']:,} items: "
-              f"report {np.median(res['report_s']):.2f} s, floor {np.median(res['floor_s']):.2f} s, ratio "
-              f"{res['ratio']:.2f}x, peak {res['peak_mib']:.0f} MiB; phases {res['phases']}")
+        print(f"{res['ratings']:,} ratings, {res['raters']} raters, overlap {res['overlap']}, {res['items']:,} items")
+        if res["report_s"]:
+            print(f"report {np.median(res['report_s']):.2f} s, floor {np.median(res['floor_s']):.2f} s, ratio "
+                  f"{res['ratio']:.2f}x, peak {res['peak_mib']:.0f} MiB; phases {res['phases']}")
         if "with_default_bootstrap" in res:
             b = res["with_default_bootstrap"]
             print(f"with the default bootstrap: {b['seconds']:.1f} s, peak {b['peak_mib']:.0f} MiB")

@@ -566,20 +566,14 @@ def write_collected_parquet(out: Path, n_tasks: int, *, n_raters: int = 3, shape
     """:func:`write_collected`, plus ``ratings.parquet`` and ``collect-report.json`` (its SHA-256) made from
     the same records by the code ``wmcdp results collect`` writes them with: what ``wmcdp report`` reads."""
     from wmcdp_desktop.core.coordinator import codebook
-    from wmcdp_desktop.core.coordinator.collect import CollectResult
-    from wmcdp_desktop.core.models.task_record import validate_record
-    from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
 
     write_collected(out, n_tasks, n_raters=n_raters, shape=shape)
-    records = [validate_record(json.loads(line)) for line in (out / "ratings.jsonl").read_text(encoding="utf-8").splitlines()]
-    ratings = sorted((r for r in records if isinstance(r, RatingRecord)), key=lambda r: (r.rater_id, r.envelope.task_id))
-    # Only the parts of the key the tables use (the rubric; each task's split), unvalidated: a benchmark's stand-in.
-    key = UnblindingKey.model_construct(
-        study_id="SYN-STUDY", rubric=Rubric.model_validate(rubric_obj()),
-        entries=[KeyEntry.model_construct(task_id=task_id(t), split="test") for t in range(n_tasks)])
-    result = CollectResult(key=key, ratings=ratings, revisions={})
-    table = codebook.rating_table(result)
-    data = codebook.parquet_bytes(table.columns, table.data, title="ratings")
+    lines = (out / "ratings.jsonl").read_text(encoding="utf-8").splitlines()
+    records = sorted((json.loads(line) for line in lines), key=lambda r: (r["rater_id"], r["envelope"]["task_id"]))
+    fm_ids = sorted({fm for r in records for fm in r["failure_mode_annotations"]})
+    columns = codebook.table_columns(fm_ids, Rubric.model_validate(rubric_obj()))
+    table = codebook.table_data(records, columns, fm_ids, {task_id(t): "test" for t in range(n_tasks)}, {})
+    data = codebook.parquet_bytes(columns, table, title="ratings")
     (out / codebook.PARQUET_NAME).write_bytes(data)
     report = {"ok": True, "study_id": "SYN-STUDY", "outputs": {codebook.PARQUET_NAME: hashlib.sha256(data).hexdigest()}}
     (out / "collect-report.json").write_text(json.dumps(report), encoding="utf-8")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from wmcdp_desktop.core.errors import StorageError
@@ -68,16 +68,57 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync_dir: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically and durably. Raises :class:`StorageError` in plain words.
+class AtomicFile:
+    """A file written piece by piece that appears under its name only when complete (:func:`atomic_writer`).
+
+    ``write`` takes bytes; ``tell`` says how many were written (enough of a file object for ``csv`` through
+    :class:`io.TextIOWrapper` and for pyarrow's Parquet writer)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._written = 0
+        self.closed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        view = memoryview(data).cast("B")
+        size = len(view)
+        while view:
+            written = _write(self._fd, view[:1 << 20].tobytes() if len(view) > 1 << 20 else bytes(view))
+            view = view[written:]
+        self._written += size
+        return size
+
+    def tell(self) -> int:
+        return self._written
+
+    def flush(self) -> None:
+        """Nothing is buffered here (each ``write`` reaches the operating system)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return False
+
+    def seekable(self) -> bool:
+        return False
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path, *, mode: int | None = None, sync_dir: bool = True) -> Iterator[AtomicFile]:
+    """Write ``path`` atomically and durably, in as many pieces as needed::
+
+        with atomic_writer(path, mode=OWNER_ONLY) as out:
+            out.write(b"...")
+
+    The pieces go to a temp file beside ``path``; when the block ends without an error the temp file is
+    fsync'd and replaces ``path``. Any error (or a kill) leaves the previous file as it was and no temp file
+    behind (after a kill: one :func:`orphan_temp_files` finds). Raises :class:`StorageError` in plain words.
 
     ``mode``: None (a new file's usual permissions: ``0o666`` less the umask), or exact permission bits
-    such as :data:`OWNER_ONLY`, set whatever the umask.
-
-    The file's bytes are always fsync'd before the replace, so the name holds the old or the new complete
-    file even after a power cut. ``sync_dir=False`` skips the fsync of the folder after the replace: the
-    rename itself may then be lost by a power cut (the name keeps its previous complete content), which
-    is right for a file that is rewritten every few seconds anyway (a draft).
+    such as :data:`OWNER_ONLY`, set whatever the umask. ``sync_dir=False`` skips the fsync of the folder after
+    the replace: the rename itself may then be lost by a power cut (the name keeps its previous complete
+    content), which is right for a file that is rewritten every few seconds anyway (a draft).
     """
     directory = path.parent
     tmp = directory / f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{time.monotonic_ns()}"
@@ -90,15 +131,14 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync
     except OSError as exc:
         raise StorageError(f"Could not save {path.name} in {directory}: {plain_os_error(exc)}.") from exc
     try:
+        out = AtomicFile(fd)
         try:
-            view = memoryview(data)
-            while view:
-                written = _write(fd, view[:1 << 20].tobytes() if len(view) > 1 << 20 else bytes(view))
-                view = view[written:]
+            yield out
             _step_hook("written")
             _fsync(fd)
             _step_hook("fsynced")
         finally:
+            out.closed = True
             os.close(fd)
         if mode is not None and os.name == "posix":
             os.chmod(tmp, mode)
@@ -123,6 +163,13 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync_dir: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically and durably (:func:`atomic_writer`, in one piece). Raises
+    :class:`StorageError` in plain words."""
+    with atomic_writer(path, mode=mode, sync_dir=sync_dir) as out:
+        out.write(data)
 
 
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None, sync_dir: bool = True) -> None:

@@ -17,22 +17,21 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS
 from wmcdp_desktop.core.models.common import SEVERITIES, SPLITS, parse_datetime
-from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
+from wmcdp_desktop.core.models.rating_record import NA, Scoring
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
-
-if TYPE_CHECKING:
-    from wmcdp_desktop.core.coordinator.collect import CollectResult
 
 Kind = Literal["string", "text", "integer", "boolean", "datetime", "list", "severity", "score", "choice"]
 SAFE_MAX = 26
 """Longest R/REDCap-safe name (REDCap's recommended limit, which SAS and Stata exports need)."""
 SCORE_FIELDS = list(Scoring.model_fields)
+CANNOT_TELL = "cannot_tell"
+"""``blinding_guess`` of a rater who answered "I can't tell" (in ``ratings.csv``, Parquet and REDCap)."""
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
 REDCAP_FORM = "ratings"
 REDCAP_COLUMNS = (
@@ -60,20 +59,6 @@ class Column:
     choices: list[tuple[int, str]] | None = None
     """Coded choices (code, label) for a score (the rubric's anchors) or confidence."""
     required: bool = False
-
-
-@dataclass
-class RatingTable:
-    """The typed columns of the collected records (one row per kept record, either kind)."""
-
-    columns: list[Column]
-    data: dict[str, list[Any]] = field(default_factory=dict)
-    """Column name -> values (None = missing)."""
-    fm_ids: list[str] = field(default_factory=list)
-
-    @property
-    def rows(self) -> int:
-        return len(next(iter(self.data.values()))) if self.data else 0
 
 
 # ---------------------------------------------------------------------------------------------- names
@@ -227,54 +212,69 @@ def _utc(text: str) -> str:
     """An RFC 3339 time as ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z`` in UTC (what every table holds)."""
     from datetime import UTC
 
+    if len(text) == 20 and text[10] == "T" and text[19] == "Z" and text[17:19] != "60":
+        return text  # already so (what the app writes): spares a parse per time of a million records
     return parse_datetime(text).astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def rating_table(result: CollectResult) -> RatingTable:
-    """The typed table of ``result``'s records (the rows of ``ratings.csv``, in its order)."""
-    from wmcdp_desktop.core.coordinator.collect import blinding_answer
+def blinding_answer(record: Mapping[str, Any]) -> str | None:
+    """The blinding check's answer as the tables hold it: the label the rater chose, :data:`CANNOT_TELL`, or
+    None when the question was not asked or skipped (and on a "cannot rate", which is never asked)."""
+    guess = record.get("blinding_guess")
+    if guess is None:
+        return None
+    label = guess.get("label")
+    return CANNOT_TELL if label is None else str(label)
 
-    records = result.records
-    fm_ids = sorted({fm for r in result.ratings for fm in r.failure_mode_annotations})
-    cols = table_columns(fm_ids, result.key.rubric)
-    data: dict[str, list[Any]] = {c.name: [] for c in cols}
-    split_of = {e.task_id: e.split for e in result.key.entries}
+
+def response_sha256(record: Mapping[str, Any]) -> str:
+    return hashlib.sha256(record["candidate_response_text"].encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def table_data(records: Sequence[Mapping[str, Any]], columns: Sequence[Column], fm_ids: Sequence[str],
+               split_of: Mapping[str, str], revisions: Mapping[tuple[str, str], int]) -> dict[str, list[Any]]:
+    """The typed values of ``records`` (collected records as JSON objects, in the rows' order) for each of
+    ``columns`` (:func:`table_columns` of ``fm_ids``): column name -> values, None = missing."""
+    data: dict[str, list[Any]] = {c.name: [] for c in columns}
     put = {name: data[name].append for name in data}
     for r in records:
-        env = r.envelope
-        put["rater_id"](r.rater_id)
-        put["rater_role_or_background"](r.rater_role_or_background)
-        put["task_id"](env.task_id)
-        put["benchmark_item_id"](r.benchmark_item_id)
-        put["split"](split_of.get(env.task_id))
-        put["candidate_response_id"](r.candidate_response_id)
-        put["model_source"](r.model_source)
-        put["clinical_domain_id"](r.clinical_domain_id)
-        put["scenario_type_ids"](list(r.scenario_type_ids))
-        put["revision"](env.revision)
-        put["revisions_submitted"](result.revisions.get((r.rater_id, env.task_id), 1))
-        put["record_id"](env.record_id)
-        put["bundle_id"](env.bundle_id)
-        put["started_at"](_utc(env.started_at))
-        put["submitted_at"](_utc(env.submitted_at))
-        put["time_spent_scoring_seconds"](r.time_spent_scoring_seconds)
-        put["candidate_response_sha256"](hashlib.sha256(r.candidate_response_text.encode("utf-8", "surrogatepass"))
-                                         .hexdigest())
-        put["coordinator_flag"](None if r.coordinator_flag is None else r.coordinator_flag.note)
-        if isinstance(r, RatingRecord):
-            notes = r.clinician_notes
-            put["confidence_rating"](notes.confidence_rating)
-            put["brief_rationale"](notes.brief_rationale)
-            put["best_aspect"](notes.best_aspect)
-            put["main_concern"](notes.main_concern)
-            put["suggested_better_clinical_move"](notes.suggested_better_clinical_move)
+        env = r["envelope"]
+        task = env["task_id"]
+        put["rater_id"](r["rater_id"])
+        put["rater_role_or_background"](r.get("rater_role_or_background"))
+        put["task_id"](task)
+        put["benchmark_item_id"](r["benchmark_item_id"])
+        put["split"](split_of.get(task))
+        put["candidate_response_id"](r["candidate_response_id"])
+        put["model_source"](r.get("model_source"))
+        put["clinical_domain_id"](r["clinical_domain_id"])
+        put["scenario_type_ids"](list(r["scenario_type_ids"]))
+        put["revision"](env["revision"])
+        put["revisions_submitted"](revisions.get((r["rater_id"], task), 1))
+        put["record_id"](env["record_id"])
+        put["bundle_id"](env["bundle_id"])
+        put["started_at"](_utc(env["started_at"]))
+        put["submitted_at"](_utc(env["submitted_at"]))
+        put["time_spent_scoring_seconds"](r.get("time_spent_scoring_seconds"))
+        put["candidate_response_sha256"](response_sha256(r))
+        flag = r.get("coordinator_flag")
+        put["coordinator_flag"](None if flag is None else flag["note"])
+        if r.get("record_kind") != "cannot_rate":
+            notes = r["clinician_notes"]
+            put["confidence_rating"](notes.get("confidence_rating"))
+            put["brief_rationale"](notes["brief_rationale"])
+            put["best_aspect"](notes.get("best_aspect"))
+            put["main_concern"](notes.get("main_concern"))
+            put["suggested_better_clinical_move"](notes.get("suggested_better_clinical_move"))
+            scoring = r["scoring"]
             for f in SCORE_FIELDS:
-                v = getattr(r.scoring, f)
+                v = scoring[f]
                 put[f](None if v == NA else v)
                 put[f"{f}_na"](v == NA)
-            fm_notes = r.failure_mode_evidence_notes or {}
+            annotations = r["failure_mode_annotations"]
+            fm_notes = r.get("failure_mode_evidence_notes") or {}
             for fm in fm_ids:
-                put[f"failure_mode.{fm}"](r.failure_mode_annotations.get(fm))
+                put[f"failure_mode.{fm}"](annotations.get(fm))
                 put[f"failure_mode_note.{fm}"](fm_notes.get(fm))
             put["record_kind"]("rating")
             put["cannot_rate_reason"](None)
@@ -291,32 +291,27 @@ def rating_table(result: CollectResult) -> RatingTable:
                 put[f"failure_mode.{fm}"](None)
                 put[f"failure_mode_note.{fm}"](None)
             put["record_kind"]("cannot_rate")
-            put["cannot_rate_reason"](r.cannot_rate.reason)
-            put["cannot_rate_detail"](r.cannot_rate.detail)
-    return RatingTable(cols, data, fm_ids)
+            put["cannot_rate_reason"](r["cannot_rate"]["reason"])
+            put["cannot_rate_detail"](r["cannot_rate"].get("detail"))
+    return data
 
 
-def failure_mode_rows(result: CollectResult) -> dict[str, list[Any]]:
-    """The long table: one row per (rating, failure mode of the catalogue)."""
-    out: dict[str, list[Any]] = {k: [] for k in (
-        "record_id", "rater_id", "task_id", "benchmark_item_id", "model_source", "failure_mode_id", "severity",
-        "severity_rank", "present", "evidence_note", "evidence_spans")}
-    for r in sorted(result.ratings, key=lambda r: (r.rater_id, r.envelope.task_id)):
-        notes = r.failure_mode_evidence_notes or {}
-        spans = r.failure_mode_evidence_spans or {}
-        for fm, severity in sorted(r.failure_mode_annotations.items()):
-            out["record_id"].append(r.envelope.record_id)
-            out["rater_id"].append(r.rater_id)
-            out["task_id"].append(r.envelope.task_id)
-            out["benchmark_item_id"].append(r.benchmark_item_id)
-            out["model_source"].append(r.model_source)
-            out["failure_mode_id"].append(fm)
-            out["severity"].append(severity)
-            out["severity_rank"].append(SEVERITY_RANK[severity])
-            out["present"].append(severity != "none")
-            out["evidence_note"].append(notes.get(fm))
-            out["evidence_spans"].append(len(spans.get(fm, [])))
-    return out
+FM_KEYS = ("record_id", "rater_id", "task_id", "benchmark_item_id", "model_source", "failure_mode_id", "severity",
+           "severity_rank", "present", "evidence_note", "evidence_spans")
+
+
+def failure_mode_rows(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
+    """The long table of ``records`` (in the rows' order): one row per (rating, failure mode of the catalogue);
+    a "cannot rate" has none."""
+    rows = [
+        (r["envelope"]["record_id"], r["rater_id"], r["envelope"]["task_id"], r["benchmark_item_id"],
+         r.get("model_source"), fm, severity, SEVERITY_RANK[severity], severity != "none",
+         (r.get("failure_mode_evidence_notes") or {}).get(fm), len((r.get("failure_mode_evidence_spans") or {}).get(fm, [])))
+        for r in records if r.get("record_kind") != "cannot_rate"
+        for fm, severity in sorted(r["failure_mode_annotations"].items())
+    ]
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in FM_KEYS]
+    return {k: list(v) for k, v in zip(FM_KEYS, columns, strict=True)}
 
 
 FM_COLUMNS: list[tuple[str, Kind, str]] = [
@@ -379,25 +374,68 @@ def _arrow_array(kind: Kind, values: list[Any]) -> Any:
     if kind == "severity":
         ranks = pa.array([None if v is None else SEVERITY_RANK[v] for v in values], pa.int8())
         return pa.DictionaryArray.from_arrays(ranks, pa.array(list(SEVERITIES), pa.string()))
-    if kind == "datetime":
-        return pa.array([None if v is None else parse_datetime(v) for v in values], pa.timestamp("us", tz="UTC"))
+    if kind == "datetime":  # the values are :func:`_utc` texts
+        return pa.array(values, pa.string()).cast(pa.timestamp("us", tz="UTC"))
     return pa.array(values, _arrow_type(kind))
 
 
-def parquet_bytes(columns: Sequence[Column], data: dict[str, list[Any]], *, title: str) -> bytes:
-    """A Parquet file of ``data`` (safe names; each field's metadata keeps its original name and meaning)."""
+def parquet_schema(columns: Sequence[Column], *, title: str) -> Any:
+    """Safe names; each field's metadata keeps its original name and meaning."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    fields, arrays = [], []
-    for col in columns:
-        arr = _arrow_array(col.kind, data[col.name])
-        fields.append(pa.field(col.safe, arr.type, metadata={"wmcdp:name": col.name, "description": col.description}))
-        arrays.append(arr)
-    table = pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata={"wmcdp:table": title}))
+    fields = [pa.field(c.safe, _arrow_type(c.kind), metadata={"wmcdp:name": c.name, "description": c.description})
+              for c in columns]
+    return pa.schema(fields, metadata={"wmcdp:table": title})
+
+
+class ParquetOut:
+    """A Parquet file written in row groups as the rows come (:meth:`add`), so a million rows are never all
+    in memory; :meth:`close` writes the footer. ``sink``: a path or a writable binary file object."""
+
+    ROW_GROUP = 131_072
+    """Rows gathered before a row group is written (pyarrow's own default is a million)."""
+
+    def __init__(self, sink: Any, columns: Sequence[Column], *, title: str) -> None:
+        import pyarrow.parquet as pq
+
+        self.columns = list(columns)
+        self.schema = parquet_schema(columns, title=title)
+        # No creation time or library version in the footer beyond pyarrow's own "created_by": same data, same bytes.
+        self._writer = pq.ParquetWriter(sink, self.schema, compression="zstd", use_dictionary=True,
+                                        write_statistics=True)
+        self._pending: list[Any] = []
+        self._rows = 0
+
+    def add(self, data: Mapping[str, list[Any]]) -> None:
+        import pyarrow as pa
+
+        arrays = [_arrow_array(c.kind, data[c.name]) for c in self.columns]
+        table = pa.Table.from_arrays(arrays, schema=self.schema)
+        self._pending.append(table)
+        self._rows += table.num_rows
+        if self._rows >= self.ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        if self._pending:
+            self._writer.write_table(pa.concat_tables(self._pending), row_group_size=max(self._rows, 1))
+        self._pending, self._rows = [], 0
+
+    def close(self) -> None:
+        self._flush()
+        self._writer.close()
+
+
+def parquet_bytes(columns: Sequence[Column], data: dict[str, list[Any]], *, title: str) -> bytes:
+    """A Parquet file of ``data`` in memory (:class:`ParquetOut`)."""
+    import pyarrow as pa
+
     sink = pa.BufferOutputStream()
-    # No creation time or library version in the footer beyond pyarrow's own "created_by": same data, same bytes.
-    pq.write_table(table, sink, compression="zstd", use_dictionary=True, write_statistics=True)
+    out = ParquetOut(sink, columns, title=title)
+    out.add(data)
+    out.close()
     return bytes(sink.getvalue().to_pybytes())
 
 
@@ -454,7 +492,7 @@ def _schema_fields(columns: Sequence[Column], *, names: str, csv: bool) -> list[
 _MEDIATYPES = {"jsonl": "application/x-ndjson", "json": "application/json", "csv": "text/csv"}
 
 
-def datapackage(table: RatingTable, files: dict[str, str], *, csv_names: str, study_id: str) -> dict[str, Any]:
+def datapackage(columns: Sequence[Column], files: dict[str, str], *, csv_names: str, study_id: str) -> dict[str, Any]:
     """The Frictionless Data package describing every output table (``files``: name -> sha256)."""
     resources: list[dict[str, Any]] = []
     if "ratings.csv" in files:
@@ -463,7 +501,7 @@ def datapackage(table: RatingTable, files: dict[str, str], *, csv_names: str, st
             "mediatype": "text/csv", "encoding": "utf-8", "hash": f"sha256:{files['ratings.csv']}",
             "description": "One row per collected record (rating or cannot_rate); scores are numbers or N/A.",
             "dialect": {"delimiter": ",", "lineTerminator": "\n", "quoteChar": '"', "doubleQuote": True},
-            "schema": {"fields": _schema_fields(table.columns, names=csv_names, csv=True), "missingValues": [""],
+            "schema": {"fields": _schema_fields(columns, names=csv_names, csv=True), "missingValues": [""],
                        "primaryKey": ["record_id"]},
         })
     if PARQUET_NAME in files:
@@ -472,7 +510,7 @@ def datapackage(table: RatingTable, files: dict[str, str], *, csv_names: str, st
             "mediatype": "application/vnd.apache.parquet", "hash": f"sha256:{files[PARQUET_NAME]}",
             "description": "The same records, typed: scores as integers (null = N/A, see <score>_na), timestamps "
                            "in UTC, failure-mode severities as a categorical; R/REDCap-safe column names.",
-            "schema": {"fields": _schema_fields(table.columns, names="safe", csv=False), "missingValues": [""],
+            "schema": {"fields": _schema_fields(columns, names="safe", csv=False), "missingValues": [""],
                        "primaryKey": ["record_id"]},
         })
     if FM_PARQUET_NAME in files:
@@ -504,15 +542,15 @@ def datapackage(table: RatingTable, files: dict[str, str], *, csv_names: str, st
                        "values per table; x-r-name gives each ratings.csv column's R/REDCap-safe name (the "
                        "names of the Parquet files and of REDCap).",
         "resources": resources,
-        "x-name-mapping": {c.name: c.safe for c in table.columns},
+        "x-name-mapping": {c.name: c.safe for c in columns},
     }
 
 
 # ---------------------------------------------------------------------------------------------- REDCap
 
-_REDCAP_REASON_CODES = {reason: i for i, reason in enumerate(CANNOT_RATE_REASONS, start=1)}
-_REDCAP_KIND_CODES = {"rating": 1, "cannot_rate": 2}
-_SPLIT_CODES = {s: i for i, s in enumerate(SPLITS, start=1)}
+_REDCAP_REASON_CODES: dict[str, int] = {reason: i for i, reason in enumerate(CANNOT_RATE_REASONS, start=1)}
+_REDCAP_KIND_CODES: dict[str, int] = {"rating": 1, "cannot_rate": 2}
+_SPLIT_CODES: dict[str, int] = {s: i for i, s in enumerate(SPLITS, start=1)}
 
 
 def _choices_text(choices: Sequence[tuple[int | str, str]]) -> str:
@@ -525,12 +563,12 @@ def redcap_order(columns: Sequence[Column]) -> list[Column]:
     return first + [c for c in columns if c.name != "record_id"]
 
 
-def redcap_dictionary(table: RatingTable) -> str:
-    """The REDCap data dictionary (CSV, the 18 standard columns) of ``ratings``."""
+def redcap_dictionary(columns: Sequence[Column]) -> str:
+    """The REDCap data dictionary (CSV, the 18 standard columns) of the ratings' ``columns``."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(REDCAP_COLUMNS)
-    for col in redcap_order(table.columns):
+    for col in redcap_order(columns):
         field_type, choices, validation, lo, hi = "text", "", "", "", ""
         if col.kind == "score" and col.choices:
             field_type, choices = "radio", _choices_text(col.choices)
@@ -560,35 +598,33 @@ def redcap_dictionary(table: RatingTable) -> str:
     return buf.getvalue()
 
 
-def _redcap_value(col: Column, value: Any) -> str:
-    if value is None:
-        return ""
+def _redcap_column(col: Column, values: list[Any]) -> list[str]:
+    """A column's values coded for REDCap (empty = missing)."""
     if col.kind == "boolean":
-        return "1" if value else "0"
+        return ["" if v is None else "1" if v else "0" for v in values]
     if col.kind == "datetime":
-        return str(value)[:19].replace("T", " ")
+        return ["" if v is None else str(v)[:19].replace("T", " ") for v in values]
     if col.kind == "severity":
-        return str(SEVERITY_RANK[value])
+        return ["" if v is None else str(SEVERITY_RANK[v]) for v in values]
     if col.kind == "list":
-        return ";".join(value)
-    if col.name == "record_kind":
-        return str(_REDCAP_KIND_CODES[value])
-    if col.name == "cannot_rate_reason":
-        return str(_REDCAP_REASON_CODES[value])
-    if col.name == "split":
-        return str(_SPLIT_CODES[value])
-    return str(value)
+        return ["" if v is None else ";".join(v) for v in values]
+    codes: dict[str, Mapping[str, int]] = {"record_kind": _REDCAP_KIND_CODES, "cannot_rate_reason": _REDCAP_REASON_CODES,
+                                        "split": _SPLIT_CODES}
+    if col.name in codes:
+        coded = codes[col.name]
+        return ["" if v is None else str(coded[v]) for v in values]
+    return ["" if v is None else str(v) for v in values]
 
 
-def redcap_import(table: RatingTable) -> str:
-    """The records coded as the dictionary says (one row per record, REDCap's field names as the header)."""
-    cols = redcap_order(table.columns)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([c.safe for c in cols])
-    for i in range(table.rows):
-        writer.writerow([_redcap_value(c, table.data[c.name][i]) for c in cols])
-    return buf.getvalue()
+def redcap_header(columns: Sequence[Column]) -> list[str]:
+    """The import file's header: REDCap's field names, record_id first."""
+    return [c.safe for c in redcap_order(columns)]
+
+
+def redcap_rows(columns: Sequence[Column], data: Mapping[str, list[Any]]) -> Iterator[tuple[str, ...]]:
+    """The rows of ``data`` (:func:`table_data`) coded as the dictionary says, in :func:`redcap_header`'s order."""
+    coded = [_redcap_column(c, data[c.name]) for c in redcap_order(columns)]
+    return zip(*coded, strict=True)
 
 
 def json_text(obj: Any) -> str:

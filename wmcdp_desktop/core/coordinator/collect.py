@@ -17,11 +17,17 @@ not in the key is an **unknown task** record; one whose ids disagree with the ke
 ``model_source`` is filled in from the key. Tasks nobody rated, and per rater the assigned tasks not
 returned, are listed.
 
-Outputs (:func:`write_outputs`, owner-only: they name the models): ``ratings.jsonl`` (one full record
-per line), ``ratings.csv`` (one row per rating; :data:`CSV_FIXED_COLUMNS`, then ``scoring.*`` fields,
-``failure_mode.<id>`` severities, ``failure_mode_note.<id>`` notes, then :data:`CSV_KIND_COLUMNS`),
-``summary.json`` (per rater, per model) and ``collect-report.json`` (which also keeps the newest audit
-chain seen of each rater's bundle, for the next run's replay check).
+Memory: a million ratings do not fit in memory as validated records. Each export is read, checked and
+matched on its own; of each record that keeps the rules only what the merge needs is kept (:class:`Kept`:
+ids, revision, source, SHA-256, a few fields), and the record itself, unblinded and as its
+``ratings.jsonl`` line, goes to a temporary file (:class:`Spool`) that the outputs read back in order.
+
+Outputs (``core/coordinator/collect_outputs.py``, owner-only: they name the models): ``ratings.jsonl``
+(one full record per line), ``ratings.csv`` (one row per rating; :data:`CSV_FIXED_COLUMNS`, then
+``scoring.*`` fields, ``failure_mode.<id>`` severities, ``failure_mode_note.<id>`` notes, then
+:data:`CSV_KIND_COLUMNS`), the Parquet tables, the codebook and REDCap files, ``summary.json`` (per rater,
+per model) and ``collect-report.json`` (which also keeps the newest audit chain seen of each rater's
+bundle, for the next run's replay check).
 
 Record kinds: a rater may answer "cannot rate" instead of a rating (``core/models/cannot_rate_record.py``)
 and flag any task for the coordinator. Both kinds go through the same steps (a later revision of either
@@ -32,18 +38,16 @@ report lists every "cannot rate" and flag, and the tasks every rater they went t
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import io
 import json
-import statistics
-from collections.abc import Callable, Mapping
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes
-from wmcdp_desktop.core.coordinator.export_cache import KnownExport, canonical_order, file_sha256, write_cache
+from wmcdp_desktop.core.coordinator import export_cache
+from wmcdp_desktop.core.coordinator.export_cache import KnownExport, canonical_key, file_sha256
 from wmcdp_desktop.core.coordinator.export_checks import (
     ChainSummary,
     ledger_entry,
@@ -51,17 +55,15 @@ from wmcdp_desktop.core.coordinator.export_checks import (
     receipt_problems,
     replay_problems,
 )
-from wmcdp_desktop.core.coordinator.results_reader import ExportRead, ReadRecord, read_export
+from wmcdp_desktop.core.coordinator.results_reader import ExportRead, read_export
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
-from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
+from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
-from wmcdp_desktop.core.models.rating_record import NA, RatingRecord, Scoring
-from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
+from wmcdp_desktop.core.models.rating_record import Scoring
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
-from wmcdp_desktop.core.paths import child_path
 from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts
-from wmcdp_desktop.core.strict_json import dumps_canonical, parse_json_bytes
+from wmcdp_desktop.core.strict_json import parse_json_bytes
 
 Ledger = Mapping[tuple[str, str], Mapping[str, Any]]
 """(rater id, bundle id) -> the newest audit chain an earlier run saw (``export_checks.ledger_entry``)."""
@@ -100,28 +102,79 @@ CANNOT_TELL = "cannot_tell"
 """``blinding_guess`` of a rater who answered "I can't tell" (in ``ratings.csv``, Parquet and REDCap)."""
 
 
-def blinding_answer(record: RatingRecord | CannotRateRecord) -> str | None:
-    """The blinding check's answer as the tables hold it: the label the rater chose, :data:`CANNOT_TELL`, or
-    None when the question was not asked or skipped (and on a "cannot rate", which is never asked)."""
-    guess = record.blinding_guess if isinstance(record, RatingRecord) else None
-    if guess is None:
-        return None
-    return CANNOT_TELL if guess.label is None else guess.label
+
+class Spool:
+    """A temporary file holding each kept record as its ``ratings.jsonl`` line (owner-only, deleted when
+    closed or when the process ends), read back by offset."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self._file = tempfile.TemporaryFile(prefix=".wmcdp-collect-", dir=folder)  # noqa: SIM115 (closed by close())
+        self._end = 0
+
+    def add(self, line: bytes) -> tuple[int, int]:
+        at = self._end
+        self._file.write(line)
+        self._end += len(line)
+        return at, len(line)
+
+    def get(self, at: int, size: int) -> bytes:
+        self._file.flush()
+        return os.pread(self._file.fileno(), size, at) if hasattr(os, "pread") else self._read(at, size)
+
+    def _read(self, at: int, size: int) -> bytes:
+        self._file.seek(at)
+        data = self._file.read(size)
+        self._file.seek(0, os.SEEK_END)
+        return bytes(data)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What the merge needs of one valid record (the record itself is in the :class:`Spool`)."""
+
+    source: str
+    """``export.zip!records/x.r1.json``."""
+    sha256: str
+    export: str | None
+    record_id: str
+    rater_id: str
+    task_id: str
+    revision: int
+    submitted_at: str
+    kind: str
+    """``rating`` or ``cannot_rate``."""
+    candidate_response_id: str
+    benchmark_item_id: str
+    model_source: str | None
+    """As the record claims it (the key's is in its line)."""
+    flag: str | None
+    """The rater's note when they flagged the task."""
+    cannot_rate: tuple[str, str] | None
+    """Reason and detail of a "cannot rate"."""
+    fm_ids: frozenset[str]
+    at: int
+    size: int
 
 
 @dataclass
 class CollectResult:
     key: UnblindingKey
-    ratings: list[RatingRecord]
-    """Latest revision per (rater, task) when it is a rating, unblinded, sorted by rater then task."""
+    spool: Spool
+    """The kept records' ``ratings.jsonl`` lines (:meth:`lines`)."""
+    ratings: list[Kept]
+    """Latest revision per (rater, task) when it is a rating, sorted by rater then task."""
     revisions: dict[tuple[str, str], int]
-    cannot_rate: list[CannotRateRecord] = field(default_factory=list)
-    """Latest revision per (rater, task) when it is a "cannot rate", unblinded, sorted by rater then task."""
+    cannot_rate: list[Kept] = field(default_factory=list)
+    """Latest revision per (rater, task) when it is a "cannot rate", sorted by rater then task."""
     problems: list[Problem] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
+    """Filled in by ``collect_outputs.write_outputs``."""
     read: list[KnownExport] = field(default_factory=list)
-    """The exports read from their zips in this run (:func:`write_outputs` records them for the next run)."""
+    """The exports read from their zips in this run (recorded in the collection's cache)."""
     already_collected: list[str] = field(default_factory=list)
     """Exports given again whose zip an earlier run into the same folder already read (not counted twice)."""
 
@@ -130,10 +183,17 @@ class CollectResult:
         return not self.problems
 
     @property
-    def records(self) -> list[TaskRecord]:
+    def records(self) -> list[Kept]:
         """Every kept record of either kind, sorted by rater then task."""
-        both: list[TaskRecord] = [*self.ratings, *self.cannot_rate]
-        return sorted(both, key=lambda r: (r.rater_id, r.envelope.task_id))
+        return sorted([*self.ratings, *self.cannot_rate], key=lambda r: (r.rater_id, r.task_id))
+
+    def lines(self, kept: list[Kept]) -> Iterator[bytes]:
+        """The ``ratings.jsonl`` line of each of ``kept`` (unblinded; ``record_kind`` set), in that order."""
+        for k in kept:
+            yield self.spool.get(k.at, k.size)
+
+    def close(self) -> None:
+        self.spool.close()
 
 
 @dataclass
@@ -143,11 +203,11 @@ class _Trust:
 
     exports: set[str] = field(default_factory=set)
 
-    def of(self, rr: ReadRecord) -> bool:
+    def of(self, rr: Kept) -> bool:
         return rr.export is not None and rr.export in self.exports
 
 
-def _decide(a: ReadRecord, b: ReadRecord, trust: _Trust) -> ReadRecord | None:
+def _decide(a: Kept, b: Kept, trust: _Trust) -> Kept | None:
     """Of two conflicting records, the one the audit chain vouches for when only one is; else neither.
     Never the time a record claims (a forged far-future record used to win)."""
     ta, tb = trust.of(a), trust.of(b)
@@ -186,13 +246,17 @@ def collect(
     receipts: Mapping[str, set[str]] | None = None,
     receipts_source: str = "receipts",
     seen: Ledger | None = None,
-    known: dict[str, KnownExport] | None = None,
+    known: Mapping[str, Path] | None = None,
+    cache_dir: Path | None = None,
+    work_dir: Path | None = None,
 ) -> CollectResult:
     """Read, check, merge and unblind the exports (the steps of this module's description).
 
     ``receipts``: rater id -> receipt codes the raters sent (``export_checks.read_receipts``); ``seen``:
     the chains an earlier run saw (:func:`read_ledger`); ``known``: the exports an earlier run into the same
-    folder recorded (``export_cache.load_cache``), merged with those given."""
+    folder recorded (``export_cache.load_cache``: SHA-256 -> entry), merged with those given; ``cache_dir``:
+    where each export read is recorded for the next run (as soon as it is read); ``work_dir``: where the
+    temporary file of the kept records goes (default: the system's temporary folder)."""
     problems: list[Problem] = []
     if key.rubric is None:
         problems.append(Problem(
@@ -201,13 +265,19 @@ def collect(
             "checked against the rubric, nor response texts against the tasks; run `wmcdp bundle build` again "
             "with the same study and seed to refresh the key (the bundles come out byte-identical)",
         ))
-    read: list[KnownExport] = []
-    already: list[str] = []
-    records, exports_report, chains = _read_exports(exports, key, problems, progress, known or {}, read, already)
+    reader = _Reader(key, Spool(work_dir), cache_dir)
+    try:
+        reader.read_all(exports, known or {}, progress)
+    except BaseException:
+        reader.spool.close()
+        raise
+    problems += reader.cache_problems
+    records, exports_report, chains = reader.in_order(problems)
     trust = _Trust({c.label for c in chains})
     problems += replay_problems(chains)
     if seen:
         problems += ledger_problems(chains, seen)
+    refused: set[str] = set()
     if receipts is not None:
         found, refused = receipt_problems(chains, receipts, receipts_source)
         problems += found
@@ -216,7 +286,9 @@ def collect(
         for line in exports_report:
             if line.get("label") in refused:
                 line.update(records=0, ok=False)
-    records = _rule_abiding(records, key, problems)
+    for digest in reader.digests_in_order:
+        if digest.usable and digest.label not in refused:
+            problems += digest.rule_problems
     conflicted: set[tuple[str, str, int]] = set()
     by_record_id, duplicates, conflicts = _one_per_record_id(records, problems, trust, conflicted)
     by_revision = _one_per_revision(by_record_id, conflicts, problems, trust, conflicted)
@@ -234,9 +306,8 @@ def collect(
         "unknown_tasks": merged.unknown,
         "tasks_nobody_rated": nobody,
         "cannot_rate": [
-            {"rater_id": c.rater_id, "task_id": c.envelope.task_id, "reason": c.cannot_rate.reason,
-             "detail": c.cannot_rate.detail or ""}
-            for c in merged.cannot_rate
+            {"rater_id": c.rater_id, "task_id": c.task_id, "reason": c.cannot_rate[0], "detail": c.cannot_rate[1]}
+            for c in merged.cannot_rate if c.cannot_rate is not None
         ],
         "tasks_every_rater_could_not_rate": nobody_could,
         "flagged": _flagged([*merged.ratings, *merged.cannot_rate]),
@@ -244,12 +315,11 @@ def collect(
         "off_assignment": merged.off_assignment,
         "chains_seen": _chains_seen(seen or {}, chains),
     }
-    result = CollectResult(
-        key=key, ratings=merged.ratings, revisions=merged.revisions, cannot_rate=merged.cannot_rate,
-        problems=problems, report=report, read=read, already_collected=already,
+    return CollectResult(
+        key=key, spool=reader.spool, ratings=merged.ratings, revisions=merged.revisions,
+        cannot_rate=merged.cannot_rate, problems=problems, report=report, read=reader.read,
+        already_collected=reader.already,
     )
-    result.summary = summarise(result)
-    return result
 
 
 def _chains_seen(seen: Ledger, chains: list[ChainSummary]) -> list[dict[str, Any]]:
@@ -279,84 +349,162 @@ def read_ledger(out_dir: Path) -> dict[tuple[str, str], dict[str, Any]]:
     return seen
 
 
-def _rule_abiding(records: list[ReadRecord], key: UnblindingKey, problems: list[Problem]) -> list[ReadRecord]:
-    """The records that keep the record rules against the key's rubric and their task as the key records it
-    (as ``results validate --bundle`` does against the bundle); the others are reported and left out."""
-    if key.rubric is None:
-        return records
-    rules = RubricRules(key.rubric)
-    facts: dict[str, TaskFacts] = {}
-    for e in key.entries:
-        if e.clinical_domain_id is not None and e.scenario_type_ids is not None and e.candidate_response_sha256:
-            facts[e.task_id] = TaskFacts(
-                e.task_id, e.benchmark_item_id, e.clinical_domain_id, list(e.scenario_type_ids),
-                e.candidate_response_id, e.candidate_response_sha256,
-            )
-    kept = []
-    for rr in records:
-        found = rules.problems(rr.record, facts.get(rr.record.envelope.task_id), rr.source)
-        if found:
-            problems.extend(found)
-            problems.append(Problem(rr.source, "", "breaks the record rules above: record left out"))
-        else:
-            kept.append(rr)
-    return kept
+@dataclass
+class _Digest:
+    """One export as the merge needs it: its report line's facts, its problems, its chain and its kept
+    records (those that keep the record rules), with the rule problems of the others."""
+
+    file: str
+    sha256: str
+    label: str
+    manifest: Any
+    problems: list[Problem]
+    usable: bool
+    chain: ChainSummary | None
+    records: int
+    kept: list[Kept] = field(default_factory=list)
+    rule_problems: list[Problem] = field(default_factory=list)
 
 
-def _read_exports(
-    exports: list[Path], key: UnblindingKey, problems: list[Problem], progress: Callable[[int, int], None] | None,
-    known: dict[str, KnownExport], read: list[KnownExport], already: list[str],
-) -> tuple[list[ReadRecord], list[dict[str, Any]], list[ChainSummary]]:
-    """The records of every usable export (those given and those ``known`` from an earlier run into the same
-    folder), a line of the report per export, and the audit chains that hold. A zip whose SHA-256 is known is
-    not read again (its path goes to ``already``); those read go to ``read``."""
-    records: list[ReadRecord] = []
-    exports_report: list[dict[str, Any]] = []
-    chains: list[ChainSummary] = []
-    every = dict(known)
-    for done, path in enumerate(exports, start=1):
-        path = Path(path)
-        if path.is_dir():
-            problems.append(Problem(str(path), "", "is a folder; give the results export zip the rater sent"))
-            exports_report.append({"file": str(path), "ok": False, "records": 0})
-            continue
-        try:
-            sha = file_sha256(path)
-        except OSError as exc:
-            problems.append(Problem(str(path), "", f"cannot be read ({exc.strerror or exc})"))
-            exports_report.append({"file": str(path), "ok": False, "records": 0})
-            continue
-        if sha in every:
-            already.append(str(path))
-            continue
-        every[sha] = KnownExport(str(path), sha, read_export(path), cached=False)
-        read.append(every[sha])
-        if progress is not None:
-            progress(done, len(exports))
-    for item in canonical_order(list(every.values())):
+class _Reader:
+    """Reads each export once (from its zip, or from the collection's cache), checks it and keeps a
+    :class:`_Digest` of it; the records go to the spool."""
+
+    def __init__(self, key: UnblindingKey, spool: Spool, cache_dir: Path | None) -> None:
+        self.key = key
+        self.spool = spool
+        self.cache_dir = cache_dir
+        self.entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
+        self.rules = RubricRules(key.rubric) if key.rubric is not None else None
+        self.facts: dict[str, TaskFacts] = {}
+        for e in key.entries:
+            if e.clinical_domain_id is not None and e.scenario_type_ids is not None and e.candidate_response_sha256:
+                self.facts[e.task_id] = TaskFacts(
+                    e.task_id, e.benchmark_item_id, e.clinical_domain_id, list(e.scenario_type_ids),
+                    e.candidate_response_id, e.candidate_response_sha256,
+                )
+        self.digests: list[_Digest] = []
+        self.early: list[tuple[Problem, dict[str, Any]]] = []
+        """Zips that could not be looked at (a folder, unreadable): their problem and report line."""
+        self.read: list[KnownExport] = []
+        self.already: list[str] = []
+        self.cache_problems: list[Problem] = []
+        self._fm_sets: dict[frozenset[str], frozenset[str]] = {}
+        self._strings: dict[str, str] = {}
+
+    def read_all(self, exports: list[Path], known: Mapping[str, Path], progress: Callable[[int, int], None] | None) -> None:
+        every: set[str] = set()
+        for sha, entry in sorted(known.items()):
+            try:
+                cached = export_cache.load_entry(entry)
+            except export_cache.UNUSABLE as exc:
+                self.cache_problems.append(export_cache.unusable_problem(entry, exc))
+                continue
+            every.add(sha)
+            self._digest(cached)
+        for done, path in enumerate(exports, start=1):
+            path = Path(path)
+            if path.is_dir():
+                self.early.append((Problem(str(path), "", "is a folder; give the results export zip the rater sent"),
+                                   {"file": str(path), "ok": False, "records": 0}))
+                continue
+            try:
+                sha = file_sha256(path)
+            except OSError as exc:
+                self.early.append((Problem(str(path), "", f"cannot be read ({exc.strerror or exc})"),
+                                   {"file": str(path), "ok": False, "records": 0}))
+                continue
+            if sha in every:
+                self.already.append(str(path))
+                continue
+            every.add(sha)
+            known_export = KnownExport(str(path), sha, read_export(path), cached=False)
+            if self.cache_dir is not None:
+                export_cache.write_entry(self.cache_dir, known_export)
+            self.read.append(KnownExport(known_export.file, sha, ExportRead(path, known_export.export.label, None),
+                                         cached=False))
+            self._digest(known_export)
+            if progress is not None:
+                progress(done, len(exports))
+
+    def _digest(self, item: KnownExport) -> None:
         export = item.export
-        export_problems, usable = _match_key(export, key)
+        export_problems, usable = _match_key(export, self.key)
         export_problems[:0] = export.problems
-        problems.extend(export_problems)
+        digest = _Digest(item.file, item.sha256, export.label, export.manifest, export_problems, usable,
+                         export.chain, len(export.records))
         if usable:
-            records.extend(export.records)
-            if export.chain is not None:
-                chains.append(export.chain)
-        manifest = export.manifest
-        exports_report.append(
-            {
-                "file": item.file,
-                "sha256": item.sha256,
-                "label": export.label,
-                "rater_id": manifest.rater_id if manifest else None,
-                "bundle_id": manifest.bundle_id if manifest else None,
-                "exported_at": manifest.exported_at if manifest else None,
-                "records": len(export.records) if usable else 0,
-                "chain": ledger_entry(export.chain) if export.chain is not None else None,
-                "ok": not export_problems,
-            }
+            for rr in export.records:
+                found = self.rules.problems(rr.record, self.facts.get(rr.record.envelope.task_id), rr.source) \
+                    if self.rules is not None else []
+                if found:
+                    digest.rule_problems += found
+                    digest.rule_problems.append(Problem(rr.source, "", "breaks the record rules above: record left out"))
+                else:
+                    digest.kept.append(self._keep(rr.record, rr.source, rr.sha256, rr.export))
+        self.digests.append(digest)
+
+    def _intern(self, text: str) -> str:
+        return self._strings.setdefault(text, text)
+
+    def _keep(self, record: Any, source: str, sha256: str, export: str | None) -> Kept:
+        env = record.envelope
+        obj = record.to_json_obj()
+        entry = self.entries.get(env.task_id)
+        if entry is not None:
+            obj["model_source"] = entry.model_source
+        cannot = isinstance(record, CannotRateRecord)
+        if not cannot:
+            obj["record_kind"] = "rating"
+        line = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
+        at, size = self.spool.add(line)
+        fm = frozenset(() if cannot else record.failure_mode_annotations)
+        return Kept(
+            source=source, sha256=sha256, export=None if export is None else self._intern(export),
+            record_id=env.record_id, rater_id=self._intern(record.rater_id), task_id=env.task_id,
+            revision=env.revision, submitted_at=env.submitted_at, kind="cannot_rate" if cannot else "rating",
+            candidate_response_id=record.candidate_response_id,
+            benchmark_item_id=self._intern(record.benchmark_item_id),
+            model_source=None if record.model_source is None else self._intern(record.model_source),
+            flag=None if record.coordinator_flag is None else record.coordinator_flag.note,
+            cannot_rate=(record.cannot_rate.reason, record.cannot_rate.detail or "") if cannot else None,
+            fm_ids=self._fm_sets.setdefault(fm, fm), at=at, size=size,
         )
-    return records, exports_report, chains
+
+    @property
+    def digests_in_order(self) -> list[_Digest]:
+        return sorted(self.digests, key=lambda d: canonical_key(d.file, d.sha256))
+
+    def in_order(self, problems: list[Problem]) -> tuple[list[Kept], list[dict[str, Any]], list[ChainSummary]]:
+        """The kept records of every usable export, a line of the report per export, and the audit chains
+        that hold; the exports' problems go to ``problems`` (in the one canonical order of the exports)."""
+        records: list[Kept] = []
+        exports_report: list[dict[str, Any]] = []
+        chains: list[ChainSummary] = []
+        for problem, line in self.early:
+            problems.append(problem)
+            exports_report.append(line)
+        for d in self.digests_in_order:
+            problems.extend(d.problems)
+            if d.usable:
+                records.extend(d.kept)
+                if d.chain is not None:
+                    chains.append(d.chain)
+            manifest = d.manifest
+            exports_report.append(
+                {
+                    "file": d.file,
+                    "sha256": d.sha256,
+                    "label": d.label,
+                    "rater_id": manifest.rater_id if manifest else None,
+                    "bundle_id": manifest.bundle_id if manifest else None,
+                    "exported_at": manifest.exported_at if manifest else None,
+                    "records": d.records if d.usable else 0,
+                    "chain": ledger_entry(d.chain) if d.chain is not None else None,
+                    "ok": not d.problems,
+                }
+            )
+        return records, exports_report, chains
 
 
 def _match_key(export: ExportRead, key: UnblindingKey) -> tuple[list[Problem], bool]:
@@ -390,16 +538,16 @@ def _match_key(export: ExportRead, key: UnblindingKey) -> tuple[list[Problem], b
 
 
 def _one_per_record_id(
-    records: list[ReadRecord], problems: list[Problem], trust: _Trust, conflicted: set[tuple[str, str, int]]
-) -> tuple[dict[str, ReadRecord], list[dict[str, Any]], list[dict[str, Any]]]:
+    records: list[Kept], problems: list[Problem], trust: _Trust, conflicted: set[tuple[str, str, int]]
+) -> tuple[dict[str, Kept], list[dict[str, Any]], list[dict[str, Any]]]:
     """Step 1: identical copies of a record are duplicates (counted once); one record id with different
     content is a conflict (:func:`_decide`)."""
-    by_record_id: dict[str, ReadRecord] = {}
+    by_record_id: dict[str, Kept] = {}
     duplicates: list[dict[str, Any]] = []
     conflicts: list[dict[str, Any]] = []
     undecided: set[str] = set()
     for rr in records:
-        rid = rr.record.envelope.record_id
+        rid = rr.record_id
         seen = by_record_id.get(rid)
         if rid in undecided:
             continue
@@ -415,34 +563,33 @@ def _one_per_record_id(
                 del by_record_id[rid]
                 undecided.add(rid)
                 for r in (seen, rr):
-                    conflicted.add((r.record.rater_id, r.record.envelope.task_id, r.record.envelope.revision))
+                    conflicted.add((r.rater_id, r.task_id, r.revision))
             else:
                 by_record_id[rid] = kept
     return by_record_id, duplicates, conflicts
 
 
-def _conflict(kind: str, rrs: list[ReadRecord], kept: ReadRecord | None, **ids: Any) -> dict[str, Any]:
+def _conflict(kind: str, rrs: list[Kept], kept: Kept | None, **ids: Any) -> dict[str, Any]:
     return {
         "kind": kind, **ids, "sources": [r.source for r in rrs], "kept": kept.source if kept else None,
         "decided_by": "audit chain" if kept else "undecided: neither kept",
     }
 
 
-def _conflict_words(what: str, kept: ReadRecord | None) -> str:
+def _conflict_words(what: str, kept: Kept | None) -> str:
     if kept is not None:
         return f"{what}; kept {kept.source}, whose export's audit chain holds"
     return f"{what}; neither is kept (no audit chain tells them apart; times in a file are not trusted)"
 
 
 def _one_per_revision(
-    by_record_id: dict[str, ReadRecord], conflicts: list[dict[str, Any]], problems: list[Problem],
+    by_record_id: dict[str, Kept], conflicts: list[dict[str, Any]], problems: list[Problem],
     trust: _Trust, conflicted: set[tuple[str, str, int]],
-) -> dict[tuple[str, str, int], ReadRecord]:
+) -> dict[tuple[str, str, int], Kept]:
     """Step 2: one record per (rater, task, revision); two are a conflict (:func:`_decide`)."""
-    by_revision: dict[tuple[str, str, int], ReadRecord] = {}
+    by_revision: dict[tuple[str, str, int], Kept] = {}
     for rr in sorted(by_record_id.values(), key=lambda r: r.source):
-        rec = rr.record
-        k = (rec.rater_id, rec.envelope.task_id, rec.envelope.revision)
+        k = (rr.rater_id, rr.task_id, rr.revision)
         if k in conflicted:
             continue
         seen = by_revision.get(k)
@@ -467,25 +614,25 @@ def _one_per_revision(
 
 @dataclass
 class _Merged:
-    ratings: list[RatingRecord] = field(default_factory=list)
-    cannot_rate: list[CannotRateRecord] = field(default_factory=list)
+    ratings: list[Kept] = field(default_factory=list)
+    cannot_rate: list[Kept] = field(default_factory=list)
     revisions: dict[tuple[str, str], int] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     unknown: list[dict[str, Any]] = field(default_factory=list)
     off_assignment: list[dict[str, str]] = field(default_factory=list)
 
 
-def _history_entry(rater: str, task: str, rrs: list[ReadRecord]) -> dict[str, Any]:
-    revs = [r.record.envelope.revision for r in rrs]
+def _history_entry(rater: str, task: str, rrs: list[Kept]) -> dict[str, Any]:
+    revs = [r.revision for r in rrs]
     return {
         "rater_id": rater,
         "task_id": task,
         "kept_revision": revs[-1],
         "revisions": [
             {
-                "revision": r.record.envelope.revision,
-                "record_id": r.record.envelope.record_id,
-                "submitted_at": r.record.envelope.submitted_at,
+                "revision": r.revision,
+                "record_id": r.record_id,
+                "submitted_at": r.submitted_at,
                 "source": r.source,
             }
             for r in rrs
@@ -495,14 +642,14 @@ def _history_entry(rater: str, task: str, rrs: list[ReadRecord]) -> dict[str, An
 
 
 def _latest_revisions(
-    by_revision: dict[tuple[str, str, int], ReadRecord], key: UnblindingKey, problems: list[Problem],
+    by_revision: dict[tuple[str, str, int], Kept], key: UnblindingKey, problems: list[Problem],
     conflicted: set[tuple[str, str, int]],
 ) -> _Merged:
     """Step 3: the latest revision per (rater, task), checked against the key and unblinded; the history.
     A (rater, task) whose latest revision is in an undecided conflict is left out (an older revision would
     silently stand in for it)."""
     entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
-    per_pair: dict[tuple[str, str], list[ReadRecord]] = {}
+    per_pair: dict[tuple[str, str], list[Kept]] = {}
     for (rater, task, _rev), rr in by_revision.items():
         per_pair.setdefault((rater, task), []).append(rr)
     newest_conflict: dict[tuple[str, str], int] = {}
@@ -510,19 +657,19 @@ def _latest_revisions(
         newest_conflict[(rater, task)] = max(rev, newest_conflict.get((rater, task), 0))
     out = _Merged()
     for (rater, task), rrs in sorted(per_pair.items()):
-        rrs.sort(key=lambda r: r.record.envelope.revision)
+        rrs.sort(key=lambda r: r.revision)
         latest = rrs[-1]
-        if newest_conflict.get((rater, task), 0) > latest.record.envelope.revision:
+        if newest_conflict.get((rater, task), 0) > latest.revision:
             problems.append(Problem(
                 latest.source, "envelope.revision",
                 f"rater {rater} task {task}: revision {newest_conflict[(rater, task)]} is in conflict, so no revision "
                 "of this task is kept",
             ))
             continue
-        if len(rrs) > 1 or latest.record.envelope.revision != 1:
+        if len(rrs) > 1 or latest.revision != 1:
             out.history.append(_history_entry(rater, task, rrs))
         entry = entries.get(task)
-        rec = latest.record
+        rec = latest
         if entry is None:
             out.unknown.append({"rater_id": rater, "task_id": task, "source": latest.source})
             problems.append(Problem(latest.source, "envelope.task_id", f"task {task} is not in the unblinding key (record left out)"))
@@ -543,29 +690,25 @@ def _latest_revisions(
             continue
         if entry.raters and rater not in entry.raters:
             out.off_assignment.append({"rater_id": rater, "task_id": task})
-        # The record was validated when it was read; only the two fields set here change (the key's model is
-        # a non-blank string, the kind one of the literals), so a copy with them is as valid. record_kind is
-        # explicit in the collected files (a rating may leave it out).
-        if isinstance(rec, CannotRateRecord):
-            out.cannot_rate.append(rec.model_copy(update={"model_source": entry.model_source}))
-        else:
-            out.ratings.append(rec.model_copy(update={"model_source": entry.model_source, "record_kind": "rating"}))
+        # Its line in the spool has the key's model_source and an explicit record_kind (a rating may leave it
+        # out), set when the record was read.
+        (out.cannot_rate if rec.kind == "cannot_rate" else out.ratings).append(rec)
         out.revisions[(rater, task)] = len(rrs)
     return out
 
 
 def _coverage(
-    key: UnblindingKey, ratings: list[RatingRecord], cannot_rate: list[CannotRateRecord]
+    key: UnblindingKey, ratings: list[Kept], cannot_rate: list[Kept]
 ) -> tuple[list[str], dict[str, list[str]], list[str]]:
     """Step 4: tasks nobody rated (a "cannot rate" returns a task without rating it), per rater the assigned
     tasks not returned, and the tasks every rater they went to could not rate (for an unassigned bundle:
     every rater who returned them)."""
     rated_by: dict[str, set[str]] = {}
     for r in ratings:
-        rated_by.setdefault(r.envelope.task_id, set()).add(r.rater_id)
+        rated_by.setdefault(r.task_id, set()).add(r.rater_id)
     unable_by: dict[str, set[str]] = {}
     for c in cannot_rate:
-        unable_by.setdefault(c.envelope.task_id, set()).add(c.rater_id)
+        unable_by.setdefault(c.task_id, set()).add(c.rater_id)
     nobody = [e.task_id for e in key.entries if e.task_id not in rated_by]
     missing_by_rater: dict[str, list[str]] = {}
     for e in key.entries:
@@ -580,237 +723,12 @@ def _coverage(
     return nobody, {k: sorted(v) for k, v in sorted(missing_by_rater.items())}, nobody_could
 
 
-def _flagged(records: list[TaskRecord]) -> list[dict[str, str]]:
+def _flagged(records: list[Kept]) -> list[dict[str, str]]:
     """Every flag for the coordinator, by rater then task."""
     return [
-        {"rater_id": r.rater_id, "task_id": r.envelope.task_id, "record_kind": record_kind(r), "note": r.coordinator_flag.note}
-        for r in sorted(records, key=lambda r: (r.rater_id, r.envelope.task_id))
-        if r.coordinator_flag is not None
+        {"rater_id": r.rater_id, "task_id": r.task_id, "record_kind": r.kind, "note": r.flag}
+        for r in sorted(records, key=lambda r: (r.rater_id, r.task_id))
+        if r.flag is not None
     ]
 
 
-def _score_stats(values: list[int | str]) -> dict[str, Any]:
-    numbers = [v for v in values if isinstance(v, int)]
-    return {
-        "n": len(numbers),
-        "n_na": sum(1 for v in values if v == NA),
-        "mean": round(statistics.fmean(numbers), 4) if numbers else None,
-        "median": float(statistics.median(numbers)) if numbers else None,
-    }
-
-
-def summarise(result: CollectResult) -> dict[str, Any]:
-    key = result.key
-    split_of = {e.task_id: e.split for e in key.entries}
-    assigned: dict[str, int] = {}
-    for e in key.entries:
-        for rater in e.raters:
-            assigned[rater] = assigned.get(rater, 0) + 1
-    raters: dict[str, Any] = {}
-    models: dict[str, Any] = {}
-    def rater_stats(rater: str) -> dict[str, Any]:
-        stats: dict[str, Any] = raters.setdefault(
-            rater, {"ratings": 0, "cannot_rate": 0, "flagged": 0, "revised_tasks": 0, "times": []}
-        )
-        return stats
-
-    for c in result.cannot_rate:
-        rs = rater_stats(c.rater_id)
-        rs["cannot_rate"] += 1
-        rs["flagged"] += c.coordinator_flag is not None
-        if result.revisions.get((c.rater_id, c.envelope.task_id), 1) > 1 or c.envelope.revision > 1:
-            rs["revised_tasks"] += 1
-    for r in result.ratings:
-        rs = rater_stats(r.rater_id)
-        rs["ratings"] += 1
-        rs["flagged"] += r.coordinator_flag is not None
-        if result.revisions.get((r.rater_id, r.envelope.task_id), 1) > 1 or r.envelope.revision > 1:
-            rs["revised_tasks"] += 1
-        if r.time_spent_scoring_seconds is not None:
-            rs["times"].append(r.time_spent_scoring_seconds)
-        ms = models.setdefault(r.model_source or "", {"ratings": 0, "tasks": set(), "scores": {f: [] for f in SCORE_FIELDS}, "failure_modes": {}})
-        ms["ratings"] += 1
-        ms["tasks"].add(r.envelope.task_id)
-        for f in SCORE_FIELDS:
-            ms["scores"][f].append(getattr(r.scoring, f))
-        for fm, severity in r.failure_mode_annotations.items():
-            counts = ms["failure_modes"].setdefault(fm, {})
-            counts[severity] = counts.get(severity, 0) + 1
-    for rater in set(assigned) | set(raters):
-        rs = rater_stats(rater)
-        times = rs.pop("times")
-        rs["assigned"] = assigned.get(rater)
-        rs["median_time_seconds"] = float(statistics.median(times)) if times else None
-        rs["total_time_seconds"] = sum(times) if times else 0
-        missing = result.report["missing_by_rater"].get(rater, [])
-        rs["assigned_not_returned"] = len(missing)
-    model_out: dict[str, Any] = {}
-    for model, ms in models.items():
-        model_out[model] = {
-            "ratings": ms["ratings"],
-            "tasks_rated": len(ms["tasks"]),
-            "tasks_in_key": sum(1 for e in key.entries if e.model_source == model),
-            "scores": {f: _score_stats(v) for f, v in ms["scores"].items()},
-            "failure_modes": {fm: dict(sorted(c.items())) for fm, c in sorted(ms["failure_modes"].items())},
-        }
-    return {
-        "study_id": key.study_id,
-        "ratings": len(result.ratings),
-        "tasks": {
-            "in_key": len(key.entries),
-            "rated": len({r.envelope.task_id for r in result.ratings}),
-            "nobody_rated": len(result.report["tasks_nobody_rated"]),
-            "cannot_rate": len({c.envelope.task_id for c in result.cannot_rate}),
-            "every_rater_could_not_rate": len(result.report["tasks_every_rater_could_not_rate"]),
-            "calibration_ratings": sum(1 for r in result.ratings if split_of.get(r.envelope.task_id) == "calibration"),
-        },
-        "cannot_rate": len(result.cannot_rate),
-        "flagged": len(result.report["flagged"]),
-        "raters": dict(sorted(raters.items())),
-        "models": dict(sorted(model_out.items())),
-        "problems": len(result.problems),
-    }
-
-
-def csv_columns(ratings: list[RatingRecord]) -> tuple[list[str], list[str]]:
-    """All columns, and the failure-mode ids (sorted union over the ratings)."""
-    fm_ids = sorted({fm for r in ratings for fm in r.failure_mode_annotations})
-    columns = [
-        *CSV_FIXED_COLUMNS,
-        *SCORE_FIELDS,
-        *(f"failure_mode.{fm}" for fm in fm_ids),
-        *(f"failure_mode_note.{fm}" for fm in fm_ids),
-        *CSV_KIND_COLUMNS,
-    ]
-    return columns, fm_ids
-
-
-SPREADSHEET_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-"""A spreadsheet may run a cell that starts with one of these as a formula (CSV/formula injection)."""
-EXCEL_CSV_NAME = "ratings-excel.csv"
-
-
-def excel_safe_cell(value: Any) -> Any:
-    """``value``, or a text that starts like a formula with a ``'`` in front (Excel shows it as text)."""
-    if isinstance(value, str) and value.startswith(SPREADSHEET_FORMULA_START):
-        return "'" + value
-    return value
-
-
-def ratings_csv(result: CollectResult, *, excel_safe: bool = False, rename: Mapping[str, str] | None = None) -> str:
-    """One row per rating and per "cannot rate" (``record_kind``); scores are numbers or ``N/A`` (read as
-    missing by pandas and R), empty on a "cannot rate" row.
-
-    The cells hold exactly what the raters wrote. ``excel_safe``: for opening by double-click in a
-    spreadsheet - a byte-order mark (so Excel reads UTF-8) and every text cell that starts like a formula
-    (``= + - @``, tab, CR) prefixed with ``'``; that changes the text, so analyse ``ratings.csv`` instead.
-    ``rename``: column name -> the name to write in the header (``--names r``).
-    """
-    columns, fm_ids = csv_columns(result.ratings)
-    split_of = {e.task_id: e.split for e in result.key.entries}
-    buf = io.StringIO()
-    if excel_safe:
-        buf.write("\ufeff")
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([rename.get(c, c) for c in columns] if rename else columns)
-    for r in result.records:
-        env = r.envelope
-        row: list[Any] = [
-            r.rater_id,
-            r.rater_role_or_background or "",
-            env.task_id,
-            r.benchmark_item_id,
-            split_of.get(env.task_id, ""),
-            r.candidate_response_id,
-            r.model_source or "",
-            r.clinical_domain_id,
-            ";".join(r.scenario_type_ids),
-            env.revision,
-            result.revisions.get((r.rater_id, env.task_id), 1),
-            env.record_id,
-            env.bundle_id,
-            env.started_at,
-            env.submitted_at,
-            "" if r.time_spent_scoring_seconds is None else r.time_spent_scoring_seconds,
-        ]
-        if isinstance(r, RatingRecord):
-            notes = r.clinician_notes
-            fm_notes = r.failure_mode_evidence_notes or {}
-            row += [
-                "" if notes.confidence_rating is None else notes.confidence_rating,
-                notes.brief_rationale,
-                notes.best_aspect or "",
-                notes.main_concern or "",
-                notes.suggested_better_clinical_move or "",
-            ]
-            row += [getattr(r.scoring, f) for f in SCORE_FIELDS]
-            row += [r.failure_mode_annotations.get(fm, "") for fm in fm_ids]
-            row += [fm_notes.get(fm, "") for fm in fm_ids]
-            row += ["rating", "", ""]
-        else:
-            row += [""] * (5 + len(SCORE_FIELDS) + 2 * len(fm_ids))
-            row += ["cannot_rate", r.cannot_rate.reason, r.cannot_rate.detail or ""]
-        row.append("" if r.coordinator_flag is None else r.coordinator_flag.note)
-        row.append(blinding_answer(r) or "")
-        writer.writerow([excel_safe_cell(v) for v in row] if excel_safe else row)
-    return buf.getvalue()
-
-
-OUTPUT_FILES = ("ratings.jsonl", "ratings.csv", "summary.json", "collect-report.json")
-"""Always written; beside them ``ratings.parquet`` and ``failure_modes.parquet`` (with pyarrow), the REDCap
-data dictionary and import file, and ``datapackage.json`` (the codebook of them all)."""
-NAMES = ("original", "r")
-"""``ratings.csv`` column names: as the records name the fields, or R/REDCap-safe (``--names r``)."""
-
-
-def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False, names: str = "original") -> list[Path]:
-    """Write every output file (atomically each, owner-only), ``ratings-excel.csv`` when ``excel_csv``;
-    returns their paths. ``result.report["outputs"]`` gets the SHA-256 of every data file (``wmcdp report``
-    checks ``ratings.parquet`` against it) and ``result.report["parquet"]`` says when Parquet was not written."""
-    from wmcdp_desktop.core.coordinator import codebook
-
-    try:
-        out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # made here: owner-only, like what it will hold
-    except OSError as exc:
-        raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
-    # Each file is written as soon as it is made and then let go (holding them all at once roughly doubled
-    # collect's peak memory); datapackage.json and collect-report.json, which hold the others' SHA-256, last.
-    write_cache(out_dir, result.read)
-    hashes: dict[str, str] = {}
-    paths: list[Path] = []
-
-    def put(name: str, blob: bytes) -> None:
-        hashes[name] = hashlib.sha256(blob).hexdigest()
-        path = child_path(out_dir, name)  # owner-only whatever the umask: they name the models, like the key
-        atomic_write_bytes(path, blob, mode=OWNER_ONLY)
-        paths.append(path)
-
-    table = codebook.rating_table(result)
-    rename = {c.name: c.safe for c in table.columns} if names == "r" else None
-    put("ratings.jsonl", b"".join(
-        json.dumps(r.to_json_obj(), ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
-        for r in result.records
-    ))
-    put("ratings.csv", ratings_csv(result, rename=rename).encode("utf-8"))
-    if excel_csv:
-        put(EXCEL_CSV_NAME, ratings_csv(result, excel_safe=True, rename=rename).encode("utf-8"))
-    if codebook.have_pyarrow():
-        put(codebook.PARQUET_NAME, codebook.parquet_bytes(table.columns, table.data, title="ratings"))
-        put(codebook.FM_PARQUET_NAME, codebook.parquet_bytes(codebook.fm_columns(), codebook.failure_mode_rows(result),
-                                                             title="failure_modes"))
-        result.report.pop("parquet", None)
-    else:
-        result.report["parquet"] = codebook.PYARROW_HINT
-    put("redcap-data-dictionary.csv", codebook.redcap_dictionary(table).encode("utf-8"))
-    put("redcap-import.csv", codebook.redcap_import(table).encode("utf-8"))
-    put("summary.json", dumps_canonical(result.summary).encode("utf-8"))
-    package = codebook.datapackage(table, dict(hashes), csv_names="safe" if names == "r" else "original",
-                                   study_id=result.key.study_id)
-    put("datapackage.json", codebook.json_text(package).encode("utf-8"))
-    result.report["outputs"] = dict(sorted(hashes.items()))
-    result.report["csv_names"] = names
-    data = dumps_canonical(result.report).encode("utf-8")
-    path = child_path(out_dir, "collect-report.json")
-    atomic_write_bytes(path, data, mode=OWNER_ONLY)
-    paths.append(path)
-    return paths

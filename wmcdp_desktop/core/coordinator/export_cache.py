@@ -5,8 +5,9 @@ Exports arrive over weeks. Each export ``collect`` reads is recorded by the SHA-
 records (as JSON). A later ``collect`` into the same ``DIR`` reads only the zips it has not seen (a zip whose
 SHA-256 is already recorded is recognised and not counted twice) and merges them with the recorded ones,
 all in one canonical order (by file name, then SHA-256), so adding exports one by one gives byte for byte
-the outputs of collecting them all at once. The records are validated again against their model when they
-are loaded (a damaged cache file is reported, never trusted); the cache is written owner-only like every
+the outputs of collecting them all at once. Each entry is written as soon as its export is read, with each
+record file's own bytes; the records are validated again against their model when they are loaded, one
+entry at a time (a damaged entry is reported, never trusted); the cache is written owner-only like every
 output.
 """
 
@@ -17,13 +18,12 @@ import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
-from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes
+from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, plain_os_error
 from wmcdp_desktop.core.coordinator.export_checks import ChainSummary
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, ReadRecord
 from wmcdp_desktop.core.documents import read_file_bytes
-from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.models.task_record import validate_record
 from wmcdp_desktop.core.paths import child_path
@@ -53,8 +53,11 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _record_obj(rr: ReadRecord) -> dict[str, Any]:
-    return {"source": rr.source, "sha256": rr.sha256, "export": rr.export, "record": rr.record.to_json_obj()}
+def _record_piece(rr: ReadRecord) -> bytes:
+    """One record of a cache entry: the record file's own bytes (strict JSON, checked when read) inside."""
+    head = json.dumps({"export": rr.export, "sha256": rr.sha256, "source": rr.source}, ensure_ascii=False,
+                      sort_keys=True, separators=(",", ":"))
+    return head[:-1].encode("utf-8") + b',"record":' + rr.data + b"}"
 
 
 def cache_bytes(known: KnownExport) -> bytes:
@@ -67,22 +70,28 @@ def cache_bytes(known: KnownExport) -> bytes:
         "manifest": export.manifest.to_json_obj() if export.manifest is not None else None,
         "problems": [asdict(p) for p in export.problems],
         "chain": None if export.chain is None else {k: v for k, v in asdict(export.chain).items() if k != "_receipt"},
-        "records": [_record_obj(rr) for rr in export.records],
     }
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    head = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return head[:-1] + b',"records":[' + b",".join(_record_piece(rr) for rr in export.records) + b"]}"
 
 
-def write_cache(out_dir: Path, exports: list[KnownExport]) -> None:
-    """Record the exports read in this run (the cached ones are there already)."""
+def write_entry(out_dir: Path, known: KnownExport) -> None:
+    """Record an export read in this run (owner-only, like the outputs: a later run merges it unread)."""
     folder = child_path(out_dir, CACHE_DIR)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds unblinded records: owner-only too
-    folder.chmod(0o700)
-    for known in exports:
-        if not known.cached:
-            atomic_write_bytes(child_path(folder, f"{known.sha256}.json"), cache_bytes(known), mode=OWNER_ONLY)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds the raters' records: owner-only too
+        folder.chmod(0o700)
+    except OSError as exc:
+        raise StorageError(f"Could not save in {folder}: {plain_os_error(exc)}.") from exc
+    atomic_write_bytes(child_path(folder, f"{known.sha256}.json"), cache_bytes(known), mode=OWNER_ONLY)
 
 
-def _load_one(path: Path) -> KnownExport:
+UNUSABLE = (DocumentError, ValueError, KeyError, TypeError)
+"""What :func:`load_entry` raises for an entry it cannot use."""
+
+
+def load_entry(path: Path) -> KnownExport:
+    """One recorded export, its records validated again (raises one of :data:`UNUSABLE`)."""
     obj = json.loads(read_file_bytes(path, str(path)))
     if obj.get("format") != CACHE_FORMAT:
         raise ValueError(f"cache format {obj.get('format')!r} is not {CACHE_FORMAT}")
@@ -97,15 +106,20 @@ def _load_one(path: Path) -> KnownExport:
     return KnownExport(str(obj["file"]), str(obj["sha256"]), export, cached=True)
 
 
-def load_cache(out_dir: Path | None) -> tuple[dict[str, KnownExport], list[Problem]]:
-    """The exports an earlier ``collect`` into ``out_dir`` recorded, by SHA-256, and the cache files that could
-    not be used (each a problem; that export must be given again)."""
+def unusable_problem(path: Path, exc: BaseException) -> Problem:
+    return Problem(str(path), "", f"cannot be used ({str(exc)[:200]}): give that export again, or collect into a "
+                   "new folder")
+
+
+def load_cache(out_dir: Path | None) -> tuple[dict[str, Path], list[Problem]]:
+    """The exports an earlier ``collect`` into ``out_dir`` recorded (SHA-256 -> entry; each is loaded and
+    checked when it is merged, :func:`load_entry`), and the files there that collect did not write."""
     if out_dir is None:
         return {}, []
     folder = out_dir / CACHE_DIR
     if not folder.is_dir():
         return {}, []
-    found: dict[str, KnownExport] = {}
+    found: dict[str, Path] = {}
     problems: list[Problem] = []
     for path in sorted(folder.glob("*.json")):
         if not _SHA_NAME.fullmatch(path.name):
@@ -113,16 +127,10 @@ def load_cache(out_dir: Path | None) -> tuple[dict[str, KnownExport], list[Probl
                 problems.append(Problem(str(path), "", f"was not written by collect (its entries are named by the "
                                         f"SHA-256 of an export zip): move it out of {CACHE_DIR}/"))
             continue
-        try:
-            known = _load_one(path)
-        except (DocumentError, ValueError, KeyError, TypeError) as exc:
-            problems.append(Problem(str(path), "", f"cannot be used ({str(exc)[:200]}): give that export again, or "
-                                    "collect into a new folder"))
-            continue
-        found[known.sha256] = known
+        found[path.stem] = path
     return found, problems
 
 
-def canonical_order(exports: list[KnownExport]) -> list[KnownExport]:
+def canonical_key(file: str, sha256: str) -> tuple[str, str]:
     """One order for any way the same exports arrived: by file name, then SHA-256."""
-    return sorted(exports, key=lambda k: (Path(k.file).name, k.sha256))
+    return (Path(file).name, sha256)

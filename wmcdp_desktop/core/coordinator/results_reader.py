@@ -53,6 +53,8 @@ class ReadRecord:
     sha256: str
     export: str | None = None
     """The export zip it came from (``None`` for loose files)."""
+    data: bytes = b""
+    """The record file's bytes, as read from an export (collect keeps them in its cache of the export)."""
 
 
 class RecordSummary(NamedTuple):
@@ -254,7 +256,7 @@ def _read_listed_records(zf: SafeZip, names: set[str], result: ExportRead) -> se
         mismatches += own_problems(record, disp)
         problems.extend(mismatches)
         if not mismatches:
-            result.records.append(ReadRecord(record, disp, _sha(data), export=label))
+            result.records.append(ReadRecord(record, disp, _sha(data), export=label, data=data))
     return listed
 
 
