@@ -18,8 +18,11 @@ records, the sealed audit chain) with the unblinding key of their build, and tim
 
 - figure: ``wmcdp results collect`` of every zip in a fresh process, and its peak resident memory;
 - floor: a fresh process reading every record of the same zips and calling ``json.loads`` on it (the file
-  cache warmed first); the target is throughput >= 0.33x of the floor's. Every rating is
-synthetic: each task has a latent quality per dimension, each rater a leniency, scores are rounded and
+  cache warmed first); the target is throughput >= 0.33x of the floor's;
+- beside them, the checks alone: every export read with its checks and every record against the rubric's
+  rules, nothing merged or written (what the outputs add is the difference).
+
+Every rating is synthetic: each task has a latent quality per dimension, each rater a leniency, scores are rounded and
 clipped to 1-5, 5% N/A on the dimensions that allow it, failure modes tagged at a few percent.
 """
 
@@ -371,15 +374,40 @@ print(n, time.perf_counter() - t0)
 """
 
 
+CHECKS_ONLY = """
+import sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from wmcdp_desktop.core.coordinator.collect import read_key
+from wmcdp_desktop.core.coordinator.results_reader import read_export
+from wmcdp_desktop.core.record_rules import RubricRules
+key = read_key(Path(sys.argv[1]))
+rules = RubricRules(key.rubric)
+n = 0
+for path in sys.argv[2:]:
+    for rr in read_export(Path(path)).records:
+        rules.problems(rr.record, None, rr.source)
+        n += 1
+print(n, time.perf_counter() - t0)
+"""
+"""What collect must do to every record before it writes anything: each export read with its checks (zip safety,
+manifest, hashes, strict JSON, the record model, the audit chain) and the rubric's rules; no merge, no outputs."""
+
+
 def measure_collect(key: Path, zips: list[Path], out: Path) -> dict[str, Any]:
     """``wmcdp results collect`` of every zip into a fresh folder (wall time, peak RSS) and its floor: a fresh
-    process reading every record of the same zips with ``json.loads``."""
+    process reading every record of the same zips with ``json.loads``; beside them, the checks alone
+    (:data:`CHECKS_ONLY`), to show what the outputs add."""
     proc = subprocess.run([PY, "-c", FLOOR_COLLECT, *map(str, zips)], capture_output=True, text=True, env=_env(),
                           check=True)
     records = int(proc.stdout.split()[0])  # that run warmed the file cache; the next one is timed
     t0 = time.perf_counter()
     subprocess.run([PY, "-c", FLOOR_COLLECT, *map(str, zips)], capture_output=True, text=True, env=_env(), check=True)
     floor = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    subprocess.run([PY, "-c", CHECKS_ONLY, str(key), *map(str, zips)], capture_output=True, text=True, env=_env(),
+                   check=True)
+    checks = time.perf_counter() - t0
     if out.exists():
         import shutil
 
@@ -392,6 +420,7 @@ def measure_collect(key: Path, zips: list[Path], out: Path) -> dict[str, Any]:
     if int(code) != 0 or report["problems"]:
         raise RuntimeError(f"wmcdp results collect failed ({code}): {report['problems'][:5]} {proc.stderr[-2000:]}")
     return {"records": records, "collect_s": float(elapsed), "floor_s": floor, "throughput_ratio": floor / float(elapsed),
+            "checks_only_s": checks, "checks_only_ratio": floor / checks,
             "peak_mib": int(peak_kb) / 1024, "kept": report["ratings"],
             "outputs_mb": round(sum(f.stat().st_size for f in out.iterdir() if f.is_file()) / 1e6, 1)}
 
@@ -469,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         if "collect" in res:
             c = res["collect"]
             print(f"results collect of {c['records']:,} records from zips: {c['collect_s']:.1f} s, floor (json.loads) "
-                  f"{c['floor_s']:.1f} s, throughput {c['throughput_ratio']:.2f}x of the floor's, peak {c['peak_mib']:.0f} MiB")
+                  f"{c['floor_s']:.1f} s, throughput {c['throughput_ratio']:.2f}x of the floor's, peak {c['peak_mib']:.0f} MiB; "
+                  f"the checks alone {c['checks_only_s']:.1f} s ({c['checks_only_ratio']:.2f}x)")
     return 0
 
 

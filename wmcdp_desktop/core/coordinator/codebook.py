@@ -303,15 +303,31 @@ FM_KEYS = ("record_id", "rater_id", "task_id", "benchmark_item_id", "model_sourc
 def failure_mode_rows(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
     """The long table of ``records`` (in the rows' order): one row per (rating, failure mode of the catalogue);
     a "cannot rate" has none."""
-    rows = [
-        (r["envelope"]["record_id"], r["rater_id"], r["envelope"]["task_id"], r["benchmark_item_id"],
-         r.get("model_source"), fm, severity, SEVERITY_RANK[severity], severity != "none",
-         (r.get("failure_mode_evidence_notes") or {}).get(fm), len((r.get("failure_mode_evidence_spans") or {}).get(fm, [])))
-        for r in records if r.get("record_kind") != "cannot_rate"
-        for fm, severity in sorted(r["failure_mode_annotations"].items())
-    ]
-    columns = list(zip(*rows, strict=True)) if rows else [() for _ in FM_KEYS]
-    return {k: list(v) for k, v in zip(FM_KEYS, columns, strict=True)}
+    out: dict[str, list[Any]] = {k: [] for k in FM_KEYS}
+    (record_ids, raters, tasks, items, models, fm_col, sev_col, ranks, present, notes_col,
+     spans_col) = (out[k] for k in FM_KEYS)
+    for r in records:
+        if r.get("record_kind") == "cannot_rate":
+            continue
+        annotations = r["failure_mode_annotations"]
+        fms = sorted(annotations)
+        k = len(fms)
+        env = r["envelope"]
+        record_ids += [env["record_id"]] * k
+        raters += [r["rater_id"]] * k
+        tasks += [env["task_id"]] * k
+        items += [r["benchmark_item_id"]] * k
+        models += [r.get("model_source")] * k
+        fm_col += fms
+        severities = [annotations[fm] for fm in fms]
+        sev_col += severities
+        ranks += [SEVERITY_RANK[s] for s in severities]
+        present += [s != "none" for s in severities]
+        notes = r.get("failure_mode_evidence_notes")
+        notes_col += [notes.get(fm) for fm in fms] if notes else [None] * k
+        spans = r.get("failure_mode_evidence_spans")
+        spans_col += [len(spans.get(fm, ())) for fm in fms] if spans else [0] * k
+    return out
 
 
 FM_COLUMNS: list[tuple[str, Kind, str]] = [

@@ -255,6 +255,12 @@ class _CsvOut:
         self.out.write(buf.getvalue().encode("utf-8"))
 
 
+def _close_quietly(table: codebook.ParquetOut) -> None:
+    """Close a Parquet writer whose file is being given up (the error that stopped it is the one reported)."""
+    with contextlib.suppress(Exception):
+        table.close()
+
+
 def make_output_folder(out_dir: Path) -> None:
     """Create ``out_dir`` owner-only (like what it will hold), or say in plain words why it cannot be."""
     try:
@@ -291,6 +297,8 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         if parquet:
             tables = (codebook.ParquetOut(files[codebook.PARQUET_NAME], columns, title="ratings"),
                       codebook.ParquetOut(files[codebook.FM_PARQUET_NAME], codebook.fm_columns(), title="failure_modes"))
+            for table in tables:  # closed before their files when something fails (their temp files are removed)
+                stack.callback(_close_quietly, table)
         records = result.records
         for start in range(0, len(records), CHUNK):
             lines = list(result.lines(records[start:start + CHUNK]))
