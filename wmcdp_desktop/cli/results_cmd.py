@@ -281,7 +281,7 @@ def _collect(args: argparse.Namespace) -> int:
                 "tasks_every_rater_could_not_rate": report["tasks_every_rater_could_not_rate"],
                 "flagged": len(report["flagged"]),
                 "parquet": report.get("parquet") or "written",
-                "exports_read": [k.file for k in result.read],
+                "exports_read": result.read,
                 "exports_already_collected": result.already_collected,
                 "exports_in_collection": len(report["exports"]),
                 "summary": result.summary,

@@ -61,6 +61,7 @@ from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import Scoring
+from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
 from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts
 from wmcdp_desktop.core.strict_json import parse_json_bytes
@@ -173,8 +174,8 @@ class CollectResult:
     report: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
     """Filled in by ``collect_outputs.write_outputs``."""
-    read: list[KnownExport] = field(default_factory=list)
-    """The exports read from their zips in this run (recorded in the collection's cache)."""
+    read: list[str] = field(default_factory=list)
+    """The exports read from their zips in this run (as given; each recorded in the collection's cache)."""
     already_collected: list[str] = field(default_factory=list)
     """Exports given again whose zip an earlier run into the same folder already read (not counted twice)."""
 
@@ -357,7 +358,7 @@ class _Digest:
     file: str
     sha256: str
     label: str
-    manifest: Any
+    manifest: ResultsManifest | None
     problems: list[Problem]
     usable: bool
     chain: ChainSummary | None
@@ -386,7 +387,7 @@ class _Reader:
         self.digests: list[_Digest] = []
         self.early: list[tuple[Problem, dict[str, Any]]] = []
         """Zips that could not be looked at (a folder, unreadable): their problem and report line."""
-        self.read: list[KnownExport] = []
+        self.read: list[str] = []
         self.already: list[str] = []
         self.cache_problems: list[Problem] = []
         self._fm_sets: dict[frozenset[str], frozenset[str]] = {}
@@ -421,8 +422,7 @@ class _Reader:
             known_export = KnownExport(str(path), sha, read_export(path), cached=False)
             if self.cache_dir is not None:
                 export_cache.write_entry(self.cache_dir, known_export)
-            self.read.append(KnownExport(known_export.file, sha, ExportRead(path, known_export.export.label, None),
-                                         cached=False))
+            self.read.append(str(path))
             self._digest(known_export)
             if progress is not None:
                 progress(done, len(exports))
