@@ -152,8 +152,8 @@ def analyse_gold(ds: Dataset) -> GoldResults:
 
     e_n = np.bincount(pair_entry, minlength=n_e)
     e_ok = np.bincount(pair_entry, weights=ok, minlength=n_e)
-    for k, info in enumerate(entries.info):
-        by_item.rows.append([*info, int(e_n[k]), int(e_ok[k]), float(e_ok[k] / e_n[k]) if e_n[k] else None])
+    for info, n_k, ok_k in zip(entries.info, e_n.tolist(), e_ok.tolist(), strict=True):  # Python numbers: one
+        by_item.rows.append([*info, n_k, int(ok_k), ok_k / n_k if n_k else None])  # row per item and criterion
     if entries.unknown:
         notes.append(Note("gold", f"Gold criteria that name neither a rubric dimension nor a failure mode of this "
                                   f"rubric were skipped: {', '.join(sorted(entries.unknown)[:10])}."))

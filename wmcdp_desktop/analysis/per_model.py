@@ -188,6 +188,7 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         return ModelResults([scores_t, fm_t, dist_t, pair_t], notes, profile, fm_present)
 
     sh = shuffles(ds.item, ds.rater, len(ds.rater_ids), seed, 0 if fixed_raters else b)
+    rating_weight = ds.item_weight()[ds.item]
     cells: dict[int, _Cells] = {}
     by_item: dict[int, _Cells] = {}
     for m, name in enumerate(ds.model_ids):
@@ -201,7 +202,8 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
         if items_any.size < MIN_ITEMS:
             notes.append(Note("models", f"Model {name} was rated on {count(items_any.size, 'item')}: its means are "
                                         f"shown without an interval (at least {MIN_ITEMS} items are needed)."))
-        profile[name] = _model_scores(ds, name, rows, by_item[m], cells.get(m), sh, b, fixed_raters, scores_t)
+        profile[name] = _model_scores(ds, name, rows, by_item[m], cells.get(m), sh, b, fixed_raters, scores_t,
+                                      rating_weight)
         progress(1)
         fm_present[name] = _model_failure_modes(ds, name, rows, fm_t)
         dist_t.rows.append(_overall_distribution(ds, name, rows))
@@ -213,10 +215,9 @@ def analyse_models(ds: Dataset, seed: int, b: int, progress: ProgressFn = no_pro
 
 
 def _model_scores(ds: Dataset, name: str, rows: IntArray, item_sums: _Cells, cell: _Cells | None, sh: Shuffles,
-                  b: int, fixed_raters: bool, table: Table) -> _Profile:
+                  b: int, fixed_raters: bool, table: Table, rating_weight: FloatArray) -> _Profile:
     """One model's rows of the scores table (mean, median, item-weighted mean, their intervals); its profile
-    (mean, low, high) per dimension."""
-    rating_weight = ds.item_weight()[ds.item]
+    (mean, low, high) per dimension. ``rating_weight``: each rating's item weight."""
     wcell = _cells(ds, rows, sh, rating_weight) if cell is not None else None
     n_items = len(ds.item_ids)
     sc = ds.scores[rows]
