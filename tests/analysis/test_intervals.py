@@ -41,7 +41,7 @@ def test_left_out_alphas_equal_the_package_on_the_reduced_data(seed: int, level:
     ds = SimpleNamespace(item_ids=list(range(n_items)), rater_ids=list(range(n_raters)), item=ii, rater=rr)
     plan = agreement.AlphaIntervals(ds, 3, seed)  # type: ignore[arg-type]  # what it reads of a dataset
     vc = agreement.value_counts(task, index, n_tasks, 5)
-    res = plan.add(task, index, np.arange(ii.size), vc, VALUES, (level,), "matrix")  # type: ignore[arg-type]
+    res = plan.add(task, index, np.arange(ii.size), vc, VALUES, (level,))  # type: ignore[arg-type]
     if res[level].alpha is None or not plan.jobs:
         return
     o_items, o_raters, o_null, has = plan.coincidences(plan.jobs[0])
