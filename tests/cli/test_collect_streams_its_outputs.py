@@ -16,7 +16,7 @@ from tests.cli.studyfix import export_zip, record_obj, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.coordinator import codebook, collect_outputs
+from wmcdp_desktop.core.coordinator import codebook, collect, collect_outputs
 
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -137,3 +137,43 @@ def test_only_the_outputs_and_the_cache_are_left_in_the_collection(
     for path in out.rglob("*"):
         if path.is_file():
             assert path.stat().st_mode & 0o077 == 0, f"{path} is readable by others"
+
+
+def test_a_full_disk_while_the_records_wait_in_the_temporary_file_is_said_plainly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    dry = tmp_path / "dry"
+    assert _collect(capsys, key, dry, exports[1]) == 0
+    budget = [sum(p.stat().st_size for p in (dry / "collected-exports").iterdir())]  # its cache entry, no more
+    real_write = atomic._write
+
+    def full(fd: int, data: bytes) -> int:
+        if len(data) > budget[0]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        budget[0] -= len(data)
+        return real_write(fd, data)
+
+    monkeypatch.setattr(atomic, "_write", full)
+    monkeypatch.setattr(collect.Spool, "BUFFER", 1)  # each record written to the temporary file as it is read
+    out = tmp_path / "c"
+    code = main(["results", "collect", exports[1], "--key", key, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "internal error" not in err
+    assert f"Could not keep the records in a temporary file in {out}: the disk is full." in err
+    assert list(_files(out)) == [f"collected-exports/{n}" for n in _files(dry / "collected-exports")]  # nothing else left
+
+
+def test_a_collection_folder_that_cannot_take_the_temporary_file_is_said_plainly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    out = tmp_path / "c"
+    assert _collect(capsys, key, out, exports[0]) == 0
+
+    def read_only(*args: Any, **kwargs: Any) -> Any:  # a read-only folder (tests may run as root: no chmod)
+        raise PermissionError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(collect.tempfile, "TemporaryFile", read_only)
+    code = main(["results", "collect", exports[1], "--key", key, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and "internal error" not in err
+    assert f"Could not keep the records in a temporary file in {out}: the folder is read-only" in err

@@ -38,6 +38,7 @@ report lists every "cannot rate" and flag, and the tasks every rater they went t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -46,6 +47,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wmcdp_desktop.core.atomic import AtomicFile, plain_os_error
 from wmcdp_desktop.core.coordinator import export_cache
 from wmcdp_desktop.core.coordinator.export_cache import KnownExport, canonical_key, file_sha256
 from wmcdp_desktop.core.coordinator.export_checks import (
@@ -58,7 +60,7 @@ from wmcdp_desktop.core.coordinator.export_checks import (
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, read_export
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
-from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import Scoring
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
@@ -106,20 +108,43 @@ CANNOT_TELL = "cannot_tell"
 
 class Spool:
     """A temporary file holding each kept record as its ``ratings.jsonl`` line (owner-only, deleted when
-    closed or when the process ends), read back by offset."""
+    closed or when the process ends), read back by offset. Lines are gathered in memory up to
+    :attr:`BUFFER` bytes and written through :class:`~wmcdp_desktop.core.atomic.AtomicFile` (so a full disk
+    is reported like any other write: :class:`StorageError` in plain words)."""
+
+    BUFFER = 1 << 20
 
     def __init__(self, folder: Path | None = None) -> None:
-        self._file = tempfile.TemporaryFile(prefix=".wmcdp-collect-", dir=folder)  # noqa: SIM115 (closed by close())
+        self._where = folder if folder is not None else Path(tempfile.gettempdir())
+        try:
+            self._file = tempfile.TemporaryFile(prefix=".wmcdp-collect-", dir=folder, buffering=0)  # noqa: SIM115 (closed by close())
+        except OSError as exc:
+            raise self._error(exc) from exc
+        self._out = AtomicFile(self._file.fileno())
+        self._pending = bytearray()
         self._end = 0
+
+    def _error(self, exc: OSError) -> StorageError:
+        return StorageError(f"Could not keep the records in a temporary file in {self._where}: {plain_os_error(exc)}.")
 
     def add(self, line: bytes) -> tuple[int, int]:
         at = self._end
-        self._file.write(line)
+        self._pending += line
         self._end += len(line)
+        if len(self._pending) >= self.BUFFER:
+            self._flush()
         return at, len(line)
 
+    def _flush(self) -> None:
+        if self._pending:
+            try:
+                self._out.write(self._pending)
+            except OSError as exc:
+                raise self._error(exc) from exc
+            self._pending = bytearray()
+
     def get(self, at: int, size: int) -> bytes:
-        self._file.flush()
+        self._flush()
         return os.pread(self._file.fileno(), size, at) if hasattr(os, "pread") else self._read(at, size)
 
     def _read(self, at: int, size: int) -> bytes:
@@ -129,7 +154,10 @@ class Spool:
         return bytes(data)
 
     def close(self) -> None:
-        self._file.close()
+        """Give the file up (nothing is written any more: closing never fails)."""
+        self._pending = bytearray()  # (a failed write's traceback may still hold a view of the old one)
+        with contextlib.suppress(OSError):
+            self._file.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,9 +297,18 @@ def collect(
     reader = _Reader(key, Spool(work_dir), cache_dir)
     try:
         reader.read_all(exports, known or {}, progress)
+        return _merge(reader, problems, receipts, receipts_source, seen)
     except BaseException:
         reader.spool.close()
         raise
+
+
+def _merge(
+    reader: _Reader, problems: list[Problem], receipts: Mapping[str, set[str]] | None, receipts_source: str,
+    seen: Ledger | None,
+) -> CollectResult:
+    """The steps after reading: compare the exports, merge their records and describe it all (:func:`collect`)."""
+    key = reader.key
     problems += reader.cache_problems
     records, exports_report, chains = reader.in_order(problems)
     trust = _Trust({c.label for c in chains})
