@@ -129,3 +129,24 @@ def test_the_terminal_gets_the_first_problems_and_where_the_rest_are(
     assert f"… and 1 more: every problem is in {out / 'collect-report.json'}" in err
     report = json.loads((out / "collect-report.json").read_text(encoding="utf-8"))
     assert len(report["problems"]) == 2
+
+
+def test_the_cache_problems_come_first_in_file_name_order_and_a_damaged_entry_is_not_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    out = tmp_path / "c"
+    _collect(capsys, key, out, exports[0], exports[1])
+    damaged = sorted((out / "collected-exports").glob("*.json"))[0]
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    (out / "collected-exports" / "0 copy.json").write_text("{}", encoding="utf-8")
+    (out / "collected-exports" / "zz copy.json").write_text("{}", encoding="utf-8")
+    receipts = tmp_path / "receipts.txt"
+    receipts.write_text("R1 not-a-code\n", encoding="utf-8")
+    code = main(["results", "collect", exports[2], "--key", key, "--out", str(out), "--receipts", str(receipts)])
+    assert code == 1
+    capsys.readouterr()
+    problems = json.loads((out / "collect-report.json").read_text(encoding="utf-8"))["problems"]
+    assert [Path(p["file"]).name for p in problems[:4]] == ["0 copy.json", damaged.name, "zz copy.json", "receipts.txt"]
+    assert "cannot be used" in problems[1]["message"]
+    main(["results", "collect", exports[2], "--key", key, "--out", str(out)])
+    assert "2 collected earlier" in capsys.readouterr().out  # of the three entries, the damaged one does not count

@@ -256,6 +256,8 @@ def _collect(args: argparse.Namespace) -> int:
             work_dir=args.out,
         )
     try:
+        # Every problem of the cache (files collect did not write, entries it cannot use) first, by file name.
+        cache_problems = sorted([*cache_problems, *result.cache_problems], key=lambda p: p.file)
         bad_lines = [*cache_problems, *bad_lines]
         if bad_lines:
             result.problems[:0] = bad_lines
@@ -292,8 +294,9 @@ def _collect(args: argparse.Namespace) -> int:
     # give one per record).
     print_problems(result.problems, f"{count(len(result.problems), 'problem')}:", limit=PROBLEMS_SHOWN,
                    rest=f": every problem is in {args.out / 'collect-report.json'}")
-    if known or result.already_collected:
-        print(f"{count(len(result.read), 'new export')} read; {len(known)} collected earlier into {args.out}"
+    earlier = len(known) - len(result.cache_problems)
+    if earlier or result.already_collected:
+        print(f"{count(len(result.read), 'new export')} read; {earlier} collected earlier into {args.out}"
               + (f"; already collected, not counted twice: {', '.join(result.already_collected)}"
                  if result.already_collected else "") + ".")
     print(

@@ -206,6 +206,9 @@ class CollectResult:
     """The exports read from their zips in this run (as given; each recorded in the collection's cache)."""
     already_collected: list[str] = field(default_factory=list)
     """Exports given again whose zip an earlier run into the same folder already read (not counted twice)."""
+    cache_problems: list[Problem] = field(default_factory=list)
+    """The entries of the collection's cache that could not be used (not in :attr:`problems`: the caller
+    reports them with the other problems of the cache, ``export_cache.load_cache``, in one order)."""
 
     @property
     def ok(self) -> bool:
@@ -309,7 +312,6 @@ def _merge(
 ) -> CollectResult:
     """The steps after reading: compare the exports, merge their records and describe it all (:func:`collect`)."""
     key = reader.key
-    problems += reader.cache_problems
     records, exports_report, chains = reader.in_order(problems)
     trust = _Trust({c.label for c in chains})
     problems += replay_problems(chains)
@@ -356,7 +358,7 @@ def _merge(
     return CollectResult(
         key=key, spool=reader.spool, ratings=merged.ratings, revisions=merged.revisions,
         cannot_rate=merged.cannot_rate, problems=problems, report=report, read=reader.read,
-        already_collected=reader.already,
+        already_collected=reader.already, cache_problems=reader.cache_problems,
     )
 
 
