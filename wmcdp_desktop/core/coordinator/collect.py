@@ -100,10 +100,7 @@ CSV_FIXED_COLUMNS = [
 CSV_KIND_COLUMNS = ["record_kind", "cannot_rate_reason", "cannot_rate_detail", "coordinator_flag", "blinding_guess"]
 """The last CSV columns: ``rating`` or ``cannot_rate`` (a "cannot rate" row has no scores, failure modes or
 notes), the reason and the rater's words for a "cannot rate", the rater's note when they flagged the task, and
-the answer to the blinding check (:func:`blinding_answer`)."""
-CANNOT_TELL = "cannot_tell"
-"""``blinding_guess`` of a rater who answered "I can't tell" (in ``ratings.csv``, Parquet and REDCap)."""
-
+the answer to the blinding check (``codebook.blinding_answer``)."""
 
 
 class Spool:
