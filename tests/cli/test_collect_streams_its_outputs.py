@@ -177,3 +177,25 @@ def test_a_collection_folder_that_cannot_take_the_temporary_file_is_said_plainly
     err = capsys.readouterr().err
     assert code == 1 and "internal error" not in err
     assert f"Could not keep the records in a temporary file in {out}: the folder is read-only" in err
+
+
+def test_a_full_disk_names_the_table_being_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    dry = tmp_path / "dry"
+    assert _collect(capsys, key, dry, exports[0]) == 0
+    budget = [sum(p.stat().st_size for p in (dry / "collected-exports").iterdir())]  # the cache entry, no more
+    real_write = atomic._write
+
+    def full(fd: int, data: bytes) -> int:
+        if len(data) > budget[0]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        budget[0] -= len(data)
+        return real_write(fd, data)
+
+    monkeypatch.setattr(atomic, "_write", full)
+    out = tmp_path / "c"
+    code = main(["results", "collect", exports[0], "--key", key, "--out", str(out)])
+    err = capsys.readouterr().err
+    # ratings.csv's header is the first thing written after the cache entry (all the tables are open at once)
+    assert code == 1 and f"Could not save ratings.csv in {out}: the disk is full." in err, err

@@ -52,6 +52,12 @@ def plain_os_error(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def save_error(path: Path, exc: OSError) -> StorageError:
+    """Why ``path`` could not be saved, in plain words, and what is left under its name."""
+    kept = " The previous version is kept." if os.path.lexists(path) else " Nothing was written under that name."
+    return StorageError(f"Could not save {path.name} in {path.parent}: {plain_os_error(exc)}.{kept}")
+
+
 def fsync_dir(directory: Path) -> None:
     """Make a rename or a new entry in ``directory`` durable (POSIX; a no-op elsewhere; best effort)."""
     if os.name != "posix":
@@ -157,8 +163,7 @@ def atomic_writer(path: Path, *, mode: int | None = None, sync_dir: bool = True)
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        kept = " The previous version is kept." if os.path.lexists(path) else " Nothing was written under that name."
-        raise StorageError(f"Could not save {path.name} in {directory}: {plain_os_error(exc)}.{kept}") from exc
+        raise save_error(path, exc) from exc
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()

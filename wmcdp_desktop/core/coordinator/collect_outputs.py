@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.core.atomic import OWNER_ONLY, AtomicFile, atomic_write_bytes, atomic_writer
+from wmcdp_desktop.core.atomic import OWNER_ONLY, AtomicFile, atomic_write_bytes, atomic_writer, save_error
 from wmcdp_desktop.core.coordinator import codebook
 from wmcdp_desktop.core.coordinator.collect import (
     CSV_FIXED_COLUMNS,
@@ -209,15 +209,20 @@ def _score_stats(values: list[int | str]) -> dict[str, Any]:
 
 
 class _Hashed:
-    """An :class:`AtomicFile` that also computes the SHA-256 of what goes through it."""
+    """An :class:`AtomicFile` that also computes the SHA-256 of what goes through it, and names its file when a
+    write fails (every table is written at once: the error must not be put down to another one)."""
 
-    def __init__(self, out: AtomicFile) -> None:
+    def __init__(self, out: AtomicFile, path: Path) -> None:
         self._out = out
+        self._path = path
         self.digest = hashlib.sha256()
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         self.digest.update(data)
-        return self._out.write(data)
+        try:
+            return self._out.write(data)
+        except OSError as exc:
+            raise save_error(self._path, exc) from exc
 
     def tell(self) -> int:
         return self._out.tell()
@@ -287,8 +292,9 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
                       *([codebook.PARQUET_NAME, codebook.FM_PARQUET_NAME] if parquet else []), "redcap-import.csv"]
     summary = _Summary(result)
     with contextlib.ExitStack() as stack:
-        files = {name: _Hashed(stack.enter_context(atomic_writer(child_path(out_dir, name), mode=OWNER_ONLY)))
-                 for name in names_in_order}
+        paths = {name: child_path(out_dir, name) for name in names_in_order}
+        files = {name: _Hashed(stack.enter_context(atomic_writer(path, mode=OWNER_ONLY)), path)
+                 for name, path in paths.items()}
         jsonl = files["ratings.jsonl"]
         csv_out = _CsvOut(files["ratings.csv"], header)
         excel = _CsvOut(files[EXCEL_CSV_NAME], header, excel_safe=True) if excel_csv else None
