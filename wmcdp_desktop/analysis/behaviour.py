@@ -158,7 +158,8 @@ def _confidence_against_deviation(ds: Dataset, dev: FloatArray, table: Table) ->
     for level in np.flatnonzero(cnts):
         table.rows.append([int(level + conf.min()), int(cnts[level]), float(sums[level] / cnts[level])])
     rho = None
-    if np.unique(conf).size > 1 and np.unique(mad[usable]).size > 1:
+    varied = mad[usable]
+    if (conf != conf[0]).any() and (varied != varied[0]).any():  # two values or more (no sort of a million)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             rho = fnum(spearmanr(ds.confidence[usable], mad[usable]).statistic)

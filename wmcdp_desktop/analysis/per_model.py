@@ -349,8 +349,8 @@ def wilcoxon_p(diff: FloatArray) -> float | None:
         return None
     # Exact null distribution only without ties (deterministic); otherwise the normal approximation with
     # tie correction. Never scipy's permutation fallback, which is random and slow.
-    ties = np.unique(np.abs(d)).size < d.size
-    method = "exact" if d.size <= 50 and not ties else "asymptotic"
+    exact = d.size <= 50 and np.unique(np.abs(d)).size == d.size  # ties are looked for only where it matters
+    method = "exact" if exact else "asymptotic"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
