@@ -119,7 +119,7 @@ def icc_two_way(task: IntArray, rater: IntArray, y: FloatArray) -> IccResult:
     r_t = float((sum_t**2 / m_t).sum())  # R(mu, task)
     r_r = float((sum_r**2 / n_rr).sum())  # R(mu, rater)
     # Rater effects after absorbing the tasks: C b = q, C = diag(n_r) - N' D_t^-1 N, q = rater totals of
-    # (y - task mean). C is (raters x raters), summed over the pairs of ratings of each task.
+    # (y - task mean). C is (raters x raters): one sparse product (_rater_reduction).
     q = np.bincount(r, weights=y - (sum_t / m_t)[t], minlength=n_r).astype(np.float64)
     beta_q = _rater_reduction(t, r, m_t, n_rr, q)
     r_full = r_t + beta_q  # R(mu, task, rater)
