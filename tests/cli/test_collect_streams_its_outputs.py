@@ -199,3 +199,13 @@ def test_a_full_disk_names_the_table_being_written(
     err = capsys.readouterr().err
     # ratings.csv's header is the first thing written after the cache entry (all the tables are open at once)
     assert code == 1 and f"Could not save ratings.csv in {out}: the disk is full." in err, err
+
+
+def test_the_key_of_a_million_rating_study_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A key of 333,333 tasks is about 200 MB, more than any other document the app reads (50 MB)."""
+    exports, key = _exports(tmp_path, capsys)
+    big = tmp_path / "big-key.json"
+    big.write_bytes(Path(key).read_bytes() + b" " * (51 * 1024 * 1024))
+    out = tmp_path / "c"
+    assert _collect(capsys, str(big), out, *exports) == 0
+    assert (out / "ratings.csv").read_bytes().count(b"\n") > len(exports)

@@ -59,8 +59,9 @@ from wmcdp_desktop.core.coordinator.export_checks import (
 )
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, read_export
 from wmcdp_desktop.core.counts import agree, count
-from wmcdp_desktop.core.documents import load_bytes, read_file_bytes
+from wmcdp_desktop.core.documents import read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
+from wmcdp_desktop.core.files import MAX_KEY_BYTES
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import Scoring
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
@@ -249,21 +250,20 @@ KEY_HINT = "give the <study_id>-unblinding-key.json that `wmcdp bundle build` wr
 
 
 def read_key(path: Path) -> UnblindingKey:
-    """The unblinding key; a plain one-line problem when the file is something else (a bundle, a study...)."""
+    """The unblinding key; a plain one-line problem when the file is something else (a bundle, a study...).
+    Parsed once (a million-rating study's key is a few hundred megabytes)."""
     source = str(path)
     if path.is_dir():
         raise DocumentError.single(source, f"is a folder, not the unblinding key; {KEY_HINT}")
-    data = read_file_bytes(path, source)
+    data = read_file_bytes(path, source, max_bytes=MAX_KEY_BYTES)
     if data.startswith(b"PK\x03\x04"):
         raise DocumentError.single(source, f"is a zip file (a bundle or a results export?), not the unblinding key; {KEY_HINT}")
-    try:
-        obj = parse_json_bytes(data, source)
-    except DocumentError:
-        obj = None  # reported with its details by load_bytes below
+    obj = parse_json_bytes(data, source)
+    del data
     kind = obj.get("document_type") if isinstance(obj, dict) else None
     if isinstance(kind, str) and kind != "wmcdp_unblinding_key":
         raise DocumentError.single(source, f"is a {kind} document, not the unblinding key; {KEY_HINT}")
-    return load_bytes(UnblindingKey, data, source)
+    return validate_obj(UnblindingKey, obj, source)
 
 
 def collect(
