@@ -64,7 +64,6 @@ from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
 from wmcdp_desktop.core.files import MAX_KEY_BYTES
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import Scoring
-from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
 from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts
 from wmcdp_desktop.core.strict_json import parse_json_bytes
@@ -394,7 +393,8 @@ class _Digest:
     file: str
     sha256: str
     label: str
-    manifest: ResultsManifest | None
+    manifest: tuple[str, str, str] | None
+    """Its manifest's rater id, bundle id and export time (the rest of it is not kept: it lists every record)."""
     problems: list[Problem]
     usable: bool
     chain: ChainSummary | None
@@ -467,7 +467,9 @@ class _Reader:
         export = item.export
         export_problems, usable = _match_key(export, self.key)
         export_problems[:0] = export.problems
-        digest = _Digest(item.file, item.sha256, export.label, export.manifest, export_problems, usable,
+        m = export.manifest
+        ids = None if m is None else (m.rater_id, m.bundle_id, m.exported_at)
+        digest = _Digest(item.file, item.sha256, export.label, ids, export_problems, usable,
                          export.chain, len(export.records))
         if usable:
             for rr in export.records:
@@ -487,6 +489,11 @@ class _Reader:
         env = record.envelope
         obj = record.to_json_obj()
         entry = self.entries.get(env.task_id)
+        # Ids equal to the key's are kept as the key's own strings (a million records, not a million copies).
+        task_id = entry.task_id if entry is not None else env.task_id
+        response_id = record.candidate_response_id
+        if entry is not None and response_id == entry.candidate_response_id:
+            response_id = entry.candidate_response_id
         if entry is not None:
             obj["model_source"] = entry.model_source
         cannot = isinstance(record, CannotRateRecord)
@@ -497,9 +504,9 @@ class _Reader:
         fm = frozenset(() if cannot else record.failure_mode_annotations)
         return Kept(
             source=source, sha256=sha256, export=None if export is None else self._intern(export),
-            record_id=env.record_id, rater_id=self._intern(record.rater_id), task_id=env.task_id,
+            record_id=env.record_id, rater_id=self._intern(record.rater_id), task_id=task_id,
             revision=env.revision, submitted_at=env.submitted_at, kind="cannot_rate" if cannot else "rating",
-            candidate_response_id=record.candidate_response_id,
+            candidate_response_id=response_id,
             benchmark_item_id=self._intern(record.benchmark_item_id),
             model_source=None if record.model_source is None else self._intern(record.model_source),
             flag=None if record.coordinator_flag is None else record.coordinator_flag.note,
@@ -526,15 +533,15 @@ class _Reader:
                 records.extend(d.kept)
                 if d.chain is not None:
                     chains.append(d.chain)
-            manifest = d.manifest
+            ids = d.manifest
             exports_report.append(
                 {
                     "file": d.file,
                     "sha256": d.sha256,
                     "label": d.label,
-                    "rater_id": manifest.rater_id if manifest else None,
-                    "bundle_id": manifest.bundle_id if manifest else None,
-                    "exported_at": manifest.exported_at if manifest else None,
+                    "rater_id": ids[0] if ids else None,
+                    "bundle_id": ids[1] if ids else None,
+                    "exported_at": ids[2] if ids else None,
                     "records": d.records if d.usable else 0,
                     "chain": ledger_entry(d.chain) if d.chain is not None else None,
                     "ok": not d.problems,
