@@ -133,7 +133,7 @@ def test_only_the_outputs_and_the_cache_are_left_in_the_collection(
     assert len(cached) == len(exports) + 1  # the folder and one entry per export
     assert names - cached == {"ratings.jsonl", "ratings.csv", "ratings.parquet", "failure_modes.parquet",
                               "redcap-data-dictionary.csv", "redcap-import.csv", "summary.json", "datapackage.json",
-                              "collect-report.json"}
+                              "collect-report.json", collect_outputs.LOCK_NAME}
     for path in out.rglob("*"):
         if path.is_file():
             assert path.stat().st_mode & 0o077 == 0, f"{path} is readable by others"
@@ -160,7 +160,8 @@ def test_a_full_disk_while_the_records_wait_in_the_temporary_file_is_said_plainl
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err and "internal error" not in err
     assert f"Could not keep the records in a temporary file in {out}: the disk is full." in err
-    assert list(_files(out)) == [f"collected-exports/{n}" for n in _files(dry / "collected-exports")]  # nothing else left
+    assert list(_files(out)) == [collect_outputs.LOCK_NAME, *(f"collected-exports/{n}" for n in
+                                                             _files(dry / "collected-exports"))]  # nothing else left
 
 
 def test_a_collection_folder_that_cannot_take_the_temporary_file_is_said_plainly(
@@ -209,3 +210,40 @@ def test_the_key_of_a_million_rating_study_is_read(tmp_path: Path, capsys: pytes
     out = tmp_path / "c"
     assert _collect(capsys, str(big), out, *exports) == 0
     assert (out / "ratings.csv").read_bytes().count(b"\n") > len(exports)
+
+
+def test_a_second_collect_into_the_same_folder_is_refused_while_the_first_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    out = tmp_path / "c"
+    with collect_outputs.hold_collection(out):
+        code = main(["results", "collect", *exports, "--key", key, "--out", str(out)])
+        err = capsys.readouterr().err
+        assert code == 1 and f"another `wmcdp results collect` is writing into {out}" in err
+        assert not (out / "ratings.csv").exists()
+    assert _collect(capsys, key, out, *exports) == 0  # once it is done
+
+
+def test_the_temporary_files_of_a_killed_collect_are_removed_by_the_next(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    out = tmp_path / "c"
+    assert _collect(capsys, key, out, exports[0]) == 0
+    left = [out / ".tmp-ratings.csv.4242.1", out / ".tmp-ratings.parquet.4242.2",
+            out / "collected-exports" / ".tmp-0123.json.4242.3"]
+    for path in left:  # what a kill -9 while the tables were written leaves: unblinded rows under no final name
+        path.write_bytes(b"R1,t1,model-x")
+    mine = out / "my notes.txt"
+    mine.write_text("kept", encoding="utf-8")
+    assert _collect(capsys, key, out, exports[1]) == 0
+    assert not any(path.exists() for path in left) and mine.read_text(encoding="utf-8") == "kept"
+
+
+def test_a_file_that_is_no_export_is_said_once_not_recorded_for_every_later_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exports, key = _exports(tmp_path, capsys)
+    stray = tmp_path / "receipts.zip"  # a glob that picked up the wrong file
+    stray.write_text("R1 ABCD-EFGH\n", encoding="utf-8")
+    out = tmp_path / "c"
+    assert _collect(capsys, key, out, exports[0], str(stray)) == 1
+    assert _collect(capsys, key, out, exports[1]) == 0

@@ -35,7 +35,7 @@ from typing import Any
 from tests.cli.studyfix import export_zip, record_obj, rubric_obj, write_study
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.core.files import MAX_KEY_BYTES
+from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.writer import deterministic_zip
 
@@ -292,7 +292,7 @@ def build_cases(root: Path, huge: int = 4 * 2**30) -> list[Case]:
     add("13-sparse-record", "13", f"a {_size(huge)} sparse file named record.json", "wmcdp",
         ["results", "validate", sparse.parent], 1, "larger than", [sparse])
     sparse_key = root / "sparse-key.json"
-    key_size = max(huge, MAX_KEY_BYTES + 1)  # a million-rating study's key is a few hundred MB: read up to 1 GiB
+    key_size = max(huge, MAX_LARGE_DOCUMENT_BYTES + 1)  # a million-rating study's key is a few hundred MB: read up to 1 GiB
     with open(sparse_key, "wb") as fh:
         fh.truncate(key_size)
     add("13-sparse-key", "13", f"a {_size(key_size)} sparse file given as the unblinding key", "wmcdp",

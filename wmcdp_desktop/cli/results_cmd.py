@@ -21,7 +21,7 @@ from wmcdp_desktop.cli._common import (
 from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.audit_chain import normalise_receipt, receipt_problem
 from wmcdp_desktop.core.coordinator.collect import collect, read_key, read_ledger
-from wmcdp_desktop.core.coordinator.collect_outputs import NAMES, make_output_folder, write_outputs
+from wmcdp_desktop.core.coordinator.collect_outputs import NAMES, hold_collection, write_outputs
 from wmcdp_desktop.core.coordinator.export_cache import load_cache
 from wmcdp_desktop.core.coordinator.export_checks import read_receipts, receipt_problems, replay_problems
 from wmcdp_desktop.core.coordinator.results_against_bundles import bundle_problems, open_bundles
@@ -247,25 +247,25 @@ PROBLEMS_SHOWN = 50
 def _collect(args: argparse.Namespace) -> int:
     key = read_key(args.key)
     receipts, receipts_source, bad_lines = _receipts(args, [])
-    known, cache_problems = load_cache(args.out)
-    make_output_folder(args.out)
-    with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
-        result = collect(
-            args.exports, key, progress=bar, key_source=str(args.key), receipts=receipts,
-            receipts_source=receipts_source, seen=read_ledger(args.out), known=known, cache_dir=args.out,
-            work_dir=args.out,
-        )
-    try:
-        # Every problem of the cache (files collect did not write, entries it cannot use) first, by file name.
-        cache_problems = sorted([*cache_problems, *result.cache_problems], key=lambda p: p.file)
-        bad_lines = [*cache_problems, *bad_lines]
-        if bad_lines:
-            result.problems[:0] = bad_lines
-            result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
-            result.report["ok"] = False
-        paths = write_outputs(result, args.out, excel_csv=args.excel_safe, names=args.names)
-    finally:
-        result.close()
+    with hold_collection(args.out):
+        known, cache_problems = load_cache(args.out)
+        with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
+            result = collect(
+                args.exports, key, progress=bar, key_source=str(args.key), receipts=receipts,
+                receipts_source=receipts_source, seen=read_ledger(args.out), known=known, cache_dir=args.out,
+                work_dir=args.out,
+            )
+        try:
+            # Every problem of the cache (files collect did not write, entries it cannot use) first, by file name.
+            cache_problems = sorted([*cache_problems, *result.cache_problems], key=lambda p: p.file)
+            bad_lines = [*cache_problems, *bad_lines]
+            if bad_lines:
+                result.problems[:0] = bad_lines
+                result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
+                result.report["ok"] = False
+            paths = write_outputs(result, args.out, excel_csv=args.excel_safe, names=args.names)
+        finally:
+            result.close()
     report = result.report
     if args.json:
         print_json(

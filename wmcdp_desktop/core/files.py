@@ -14,9 +14,10 @@ import stat
 
 MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
 """Largest JSON document file read (as a zip member may be at most): a record, a draft, a study file."""
-MAX_KEY_BYTES = 1024 * 1024 * 1024
-"""Largest unblinding key read: the coordinator's own file, written by ``bundle build``, about 600 bytes per
-task (a study of 333,333 tasks, a million ratings at overlap 3, writes about 200 MB)."""
+MAX_LARGE_DOCUMENT_BYTES = 1024 * 1024 * 1024
+"""Largest of the coordinator's own large documents read: the unblinding key written by ``bundle build``
+(about 600 bytes per task: a study of 333,333 tasks, a million ratings at overlap 3, writes about 200 MB)
+and an entry of ``collect``'s cache (about 2.5 KB per record of the export)."""
 MAX_JSONL_BYTES = 1024 * 1024 * 1024
 """Largest JSON Lines or log file read (``ratings.jsonl``, ``responses/*.jsonl``, the audit log; as a zip's
 whole content)."""

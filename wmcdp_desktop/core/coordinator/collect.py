@@ -61,7 +61,7 @@ from wmcdp_desktop.core.coordinator.results_reader import ExportRead, read_expor
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
-from wmcdp_desktop.core.files import MAX_KEY_BYTES
+from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.rating_record import Scoring
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
@@ -254,7 +254,7 @@ def read_key(path: Path) -> UnblindingKey:
     source = str(path)
     if path.is_dir():
         raise DocumentError.single(source, f"is a folder, not the unblinding key; {KEY_HINT}")
-    data = read_file_bytes(path, source, max_bytes=MAX_KEY_BYTES)
+    data = read_file_bytes(path, source, max_bytes=MAX_LARGE_DOCUMENT_BYTES)
     if data.startswith(b"PK\x03\x04"):
         raise DocumentError.single(source, f"is a zip file (a bundle or a results export?), not the unblinding key; {KEY_HINT}")
     obj = parse_json_bytes(data, source)
@@ -456,7 +456,8 @@ class _Reader:
                 continue
             every.add(sha)
             known_export = KnownExport(str(path), sha, read_export(path), cached=False)
-            if self.cache_dir is not None:
+            # A file that is no export at all (no manifest) is said in this run, not recorded for every later one.
+            if self.cache_dir is not None and known_export.export.manifest is not None:
                 export_cache.write_entry(self.cache_dir, known_export)
             self.read.append(str(path))
             self._digest(known_export)

@@ -4,8 +4,12 @@ Every file is written owner-only (they name the models) and atomically: the kept
 the collect spool in (rater, task) order, a few thousand at a time, and each table gets its rows as they
 come (``ratings.jsonl``, ``ratings.csv``, ``ratings.parquet`` and ``failure_modes.parquet`` in row groups,
 the REDCap import file), so memory does not grow with the number of ratings; ``summary.json``,
-``datapackage.json`` and ``collect-report.json`` (which hold counts and the others' SHA-256) come last. A
-failure part-way leaves the previous outputs as they were.
+``datapackage.json`` and ``collect-report.json`` (which hold counts and the others' SHA-256) come last. Every
+file is complete in its temporary file before the first replaces its previous version: a failure leaves the
+previous outputs as they were; a kill in the moment the files are replaced one after the other can leave
+some new and some old, and then ``collect-report.json`` (replaced last) does not hold the new tables' SHA-256,
+so ``wmcdp report`` refuses them until collect is run again. :func:`hold_collection` keeps a second collect
+out of the folder and removes the temporary files a killed one left.
 """
 
 from __future__ import annotations
@@ -16,11 +20,18 @@ import hashlib
 import io
 import json
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.core.atomic import OWNER_ONLY, AtomicFile, atomic_write_bytes, atomic_writer, save_error
+from wmcdp_desktop.core.atomic import (
+    OWNER_ONLY,
+    AtomicFile,
+    atomic_writer,
+    orphan_temp_files,
+    plain_os_error,
+    save_error,
+)
 from wmcdp_desktop.core.coordinator import codebook
 from wmcdp_desktop.core.coordinator.collect import (
     CSV_FIXED_COLUMNS,
@@ -28,14 +39,12 @@ from wmcdp_desktop.core.coordinator.collect import (
     SCORE_FIELDS,
     CollectResult,
 )
+from wmcdp_desktop.core.coordinator.export_cache import CACHE_DIR
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.paths import child_path
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
-OUTPUT_FILES = ("ratings.jsonl", "ratings.csv", "summary.json", "collect-report.json")
-"""Always written; beside them ``ratings.parquet`` and ``failure_modes.parquet`` (with pyarrow), the REDCap
-data dictionary and import file, and ``datapackage.json`` (the codebook of them all)."""
 NAMES = ("original", "r")
 """``ratings.csv`` column names: as the records name the fields, or R/REDCap-safe (``--names r``)."""
 SPREADSHEET_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -274,11 +283,46 @@ def make_output_folder(out_dir: Path) -> None:
         raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
 
 
+LOCK_NAME = ".collect.lock"
+"""Held in the collection folder while a collect writes there (a second one into the same folder is refused)."""
+
+
+@contextlib.contextmanager
+def hold_collection(out_dir: Path) -> Iterator[None]:
+    """Make ``out_dir`` (owner-only) and hold it for one collect: a second collect into it is refused in plain
+    words, and the temporary files a killed collect left there (they hold unblinded records) are removed first."""
+    from filelock import FileLock, Timeout
+
+    make_output_folder(out_dir)
+    lock = FileLock(str(out_dir / LOCK_NAME), timeout=0, mode=OWNER_ONLY, thread_local=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise WmcdpError(f"another `wmcdp results collect` is writing into {out_dir}: wait for it to finish, or "
+                         "collect into another folder") from None
+    except OSError as exc:
+        raise WmcdpError(f"cannot lock the output folder {out_dir}: {plain_os_error(exc)}") from None
+    try:
+        for folder in (out_dir, out_dir / CACHE_DIR):
+            for orphan in orphan_temp_files(folder):  # only a killed collect leaves them: none runs here now
+                with contextlib.suppress(OSError):
+                    orphan.unlink()
+        yield
+    finally:
+        lock.release()
+
+
+SMALL_FILES = ("collect-report.json", "datapackage.json", "summary.json", "redcap-data-dictionary.csv")
+"""Written after the tables, from their counts and SHA-256; replaced last (``collect-report.json`` the very
+last: until it is, the SHA-256 it holds does not match new tables, and ``wmcdp report`` refuses them)."""
+
+
 def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False, names: str = "original") -> list[Path]:
-    """Write every output file (atomically each, owner-only), ``ratings-excel.csv`` when ``excel_csv``;
-    returns their paths. Fills in ``result.summary``; ``result.report["outputs"]`` gets the SHA-256 of every
-    data file (``wmcdp report`` checks ``ratings.parquet`` against it) and ``result.report["parquet"]`` says
-    when Parquet was not written."""
+    """Write every output file (owner-only), ``ratings-excel.csv`` when ``excel_csv``; returns their paths.
+    Every file is complete in its temporary file before the first one replaces its previous version, so a
+    failure leaves all the previous outputs. Fills in ``result.summary``; ``result.report["outputs"]`` gets the
+    SHA-256 of every data file (``wmcdp report`` checks ``ratings.parquet`` against it) and
+    ``result.report["parquet"]`` says when Parquet was not written."""
     make_output_folder(out_dir)
     key = result.key
     fm_ids = sorted(set().union(*(k.fm_ids for k in result.ratings))) if result.ratings else []
@@ -287,12 +331,14 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
     header = [rename.get(c, c) for c in csv_columns(fm_ids)] if rename else csv_columns(fm_ids)
     split_of = {e.task_id: e.split for e in key.entries}
     parquet = codebook.have_pyarrow()
-    hashes: dict[str, str] = {}
-    names_in_order = ["ratings.jsonl", "ratings.csv", *([EXCEL_CSV_NAME] if excel_csv else []),
-                      *([codebook.PARQUET_NAME, codebook.FM_PARQUET_NAME] if parquet else []), "redcap-import.csv"]
+    tables_in_order = ["ratings.jsonl", "ratings.csv", *([EXCEL_CSV_NAME] if excel_csv else []),
+                       *([codebook.PARQUET_NAME, codebook.FM_PARQUET_NAME] if parquet else []), "redcap-import.csv"]
     summary = _Summary(result)
     with contextlib.ExitStack() as stack:
-        paths = {name: child_path(out_dir, name) for name in names_in_order}
+        # Entered first, replaced last (an ExitStack unwinds in reverse).
+        small = {name: stack.enter_context(atomic_writer(child_path(out_dir, name), mode=OWNER_ONLY))
+                 for name in SMALL_FILES}
+        paths = {name: child_path(out_dir, name) for name in tables_in_order}
         files = {name: _Hashed(stack.enter_context(atomic_writer(path, mode=OWNER_ONLY)), path)
                  for name, path in paths.items()}
         jsonl = files["ratings.jsonl"]
@@ -324,28 +370,25 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         if tables is not None:
             for table in tables:
                 table.close()
-        for name in names_in_order:
-            hashes[name] = files[name].digest.hexdigest()
-    result.summary = summary.done()
-    if parquet:
-        result.report.pop("parquet", None)
-    else:
-        result.report["parquet"] = codebook.PYARROW_HINT
-
-    def put(name: str, blob: bytes) -> None:
-        hashes[name] = hashlib.sha256(blob).hexdigest()
-        atomic_write_bytes(child_path(out_dir, name), blob, mode=OWNER_ONLY)
-
-    put("redcap-data-dictionary.csv", codebook.redcap_dictionary(columns).encode("utf-8"))
-    put("summary.json", dumps_canonical(result.summary).encode("utf-8"))
-    package = codebook.datapackage(columns, dict(hashes), csv_names="safe" if names == "r" else "original",
-                                   study_id=key.study_id)
-    put("datapackage.json", codebook.json_text(package).encode("utf-8"))
-    result.report["outputs"] = dict(sorted(hashes.items()))
-    result.report["csv_names"] = names
-    atomic_write_bytes(child_path(out_dir, "collect-report.json"), dumps_canonical(result.report).encode("utf-8"),
-                       mode=OWNER_ONLY)
-    written = [*names_in_order[:-1], "redcap-data-dictionary.csv", "redcap-import.csv", "summary.json",
+        hashes = {name: files[name].digest.hexdigest() for name in tables_in_order}
+        result.summary = summary.done()
+        if parquet:
+            result.report.pop("parquet", None)
+        else:
+            result.report["parquet"] = codebook.PYARROW_HINT
+        blobs = {"redcap-data-dictionary.csv": codebook.redcap_dictionary(columns).encode("utf-8"),
+                 "summary.json": dumps_canonical(result.summary).encode("utf-8")}
+        for name, blob in blobs.items():
+            hashes[name] = hashlib.sha256(blob).hexdigest()
+        package = codebook.datapackage(columns, dict(hashes), csv_names="safe" if names == "r" else "original",
+                                       study_id=key.study_id)
+        blobs["datapackage.json"] = codebook.json_text(package).encode("utf-8")
+        hashes["datapackage.json"] = hashlib.sha256(blobs["datapackage.json"]).hexdigest()
+        result.report["outputs"] = dict(sorted(hashes.items()))
+        result.report["csv_names"] = names
+        blobs["collect-report.json"] = dumps_canonical(result.report).encode("utf-8")
+        for name in SMALL_FILES:
+            small[name].write(blobs[name])
+    written = [*tables_in_order[:-1], "redcap-data-dictionary.csv", "redcap-import.csv", "summary.json",
                "datapackage.json", "collect-report.json"]
     return [child_path(out_dir, name) for name in written]
-

@@ -24,6 +24,7 @@ from wmcdp_desktop.core.coordinator.export_checks import ChainSummary
 from wmcdp_desktop.core.coordinator.results_reader import ExportRead, ReadRecord
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
+from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.models.task_record import validate_record
 from wmcdp_desktop.core.paths import child_path
@@ -92,7 +93,7 @@ UNUSABLE = (DocumentError, ValueError, KeyError, TypeError)
 
 def load_entry(path: Path) -> KnownExport:
     """One recorded export, its records validated again (raises one of :data:`UNUSABLE`)."""
-    obj = json.loads(read_file_bytes(path, str(path)))
+    obj = json.loads(read_file_bytes(path, str(path), max_bytes=MAX_LARGE_DOCUMENT_BYTES))
     if obj.get("format") != CACHE_FORMAT:
         raise ValueError(f"cache format {obj.get('format')!r} is not {CACHE_FORMAT}")
     label = str(obj["label"])
