@@ -31,7 +31,7 @@ SPEC = HERE / "wmcdp.spec"
 # What the folder ships, by distribution (the licence files of each are copied into licenses/).
 SHIPPED = ["PySide6-Essentials", "shiboken6", "pydantic", "pydantic-core", "annotated-types",
            "typing-extensions", "typing-inspection", "platformdirs", "filelock", "pyinstaller"]
-SHIPPED_WITH_ANALYSIS = ["numpy", "scipy", "matplotlib", "krippendorff", "contourpy", "cycler", "fonttools",
+SHIPPED_WITH_ANALYSIS = ["numpy", "scipy", "matplotlib", "contourpy", "cycler", "fonttools",
                          "kiwisolver", "packaging", "pillow", "pyparsing", "python-dateutil", "pyarrow"]
 LICENSE_NAME = re.compile(r"(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)
 
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "pyinstaller",
                         help="PyInstaller's work folder (default build/pyinstaller/)")
     parser.add_argument("--with-analysis", action="store_true",
-                        help="also ship numpy, scipy, matplotlib and krippendorff so that `wmcdp report` works "
+                        help="also ship numpy, scipy, matplotlib and pyarrow so that `wmcdp report` works "
                         "(about three times larger)")
     parser.add_argument("--no-archive", action="store_true", help="build the folder only")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

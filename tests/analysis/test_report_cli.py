@@ -289,7 +289,7 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 def test_missing_extra_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(report_cmd, "missing_extra", lambda: "krippendorff")
+    monkeypatch.setattr(report_cmd, "missing_extra", lambda: "scipy")
     assert _report(tmp_path, tmp_path, tmp_path / "out") == 1
     assert 'pip install "wmcdp-desktop[analysis]"' in capsys.readouterr().err
 

@@ -1,7 +1,7 @@
 """``wmcdp report COLLECTED_DIR --study STUDY_DIR --out REPORT_DIR [--seed N] [--bootstrap B] [--fixed-raters]``.
 
 The statistics live in :mod:`wmcdp_desktop.analysis` and need the optional ``analysis`` extra (numpy,
-scipy, krippendorff, matplotlib); they are imported only when the command runs.
+scipy, matplotlib, pyarrow); they are imported only when the command runs.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from wmcdp_desktop.cli.progress import ProgressBar
 from wmcdp_desktop.core.counts import agree, count
 
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
-_HEAVY = ("numpy", "scipy", "krippendorff", "matplotlib")
+_HEAVY = ("numpy", "scipy", "matplotlib")
 
 
 _non_negative = whole_number(0, "must be 0 or more")
