@@ -15,7 +15,8 @@ import pytest
 from tests.cli.studyfix import MODELS, export_zip, record_obj, write_json, write_study
 from wmcdp_desktop.cli.main import main
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
-from wmcdp_desktop.core.coordinator.collect import CSV_FIXED_COLUMNS, SCORE_FIELDS
+from wmcdp_desktop.core.coordinator.codebook import SCORE_FIELDS
+from wmcdp_desktop.core.coordinator.collect import CSV_FIXED_COLUMNS
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey

@@ -14,6 +14,7 @@ created so, never readable by others even for a moment.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -78,21 +79,39 @@ class AtomicFile:
     """A file written piece by piece that appears under its name only when complete (:func:`atomic_writer`).
 
     ``write`` takes bytes; ``tell`` says how many were written (enough of a file object for ``csv`` through
-    :class:`io.TextIOWrapper` and for pyarrow's Parquet writer)."""
+    :class:`io.TextIOWrapper` and for pyarrow's Parquet writer). Given the ``path`` it is written for, a failed
+    write raises :class:`StorageError` naming that file (a caller may have several open at once: the error
+    must name the one that failed, not the last one opened); without it, the ``OSError`` as it came. With
+    ``sha256``, :meth:`sha256` gives the SHA-256 of everything written."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, path: Path | None = None, *, sha256: bool = False) -> None:
         self._fd = fd
+        self._path = path
+        self._digest = hashlib.sha256() if sha256 else None
         self._written = 0
         self.closed = False
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         view = memoryview(data).cast("B")
         size = len(view)
-        while view:
-            written = _write(self._fd, view[:1 << 20].tobytes() if len(view) > 1 << 20 else bytes(view))
-            view = view[written:]
+        if self._digest is not None:
+            self._digest.update(view)
+        try:
+            while view:
+                written = _write(self._fd, view[:1 << 20].tobytes() if len(view) > 1 << 20 else bytes(view))
+                view = view[written:]
+        except OSError as exc:
+            if self._path is None:
+                raise
+            raise save_error(self._path, exc) from exc
         self._written += size
         return size
+
+    def sha256(self) -> str:
+        """The SHA-256 (hex) of what was written (asked for when the file was opened)."""
+        if self._digest is None:
+            raise ValueError("this file was not opened with sha256=True")
+        return self._digest.hexdigest()
 
     def tell(self) -> int:
         return self._written
@@ -111,7 +130,8 @@ class AtomicFile:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: Path, *, mode: int | None = None, sync_dir: bool = True) -> Iterator[AtomicFile]:
+def atomic_writer(path: Path, *, mode: int | None = None, sync_dir: bool = True,
+                  sha256: bool = False) -> Iterator[AtomicFile]:
     """Write ``path`` atomically and durably, in as many pieces as needed::
 
         with atomic_writer(path, mode=OWNER_ONLY) as out:
@@ -124,7 +144,8 @@ def atomic_writer(path: Path, *, mode: int | None = None, sync_dir: bool = True)
     ``mode``: None (a new file's usual permissions: ``0o666`` less the umask), or exact permission bits
     such as :data:`OWNER_ONLY`, set whatever the umask. ``sync_dir=False`` skips the fsync of the folder after
     the replace: the rename itself may then be lost by a power cut (the name keeps its previous complete
-    content), which is right for a file that is rewritten every few seconds anyway (a draft).
+    content), which is right for a file that is rewritten every few seconds anyway (a draft). ``sha256``: the
+    file keeps the SHA-256 of what is written (:meth:`AtomicFile.sha256`).
     """
     directory = path.parent
     tmp = directory / f"{TEMP_PREFIX}{path.name}.{os.getpid()}.{time.monotonic_ns()}"
@@ -137,7 +158,7 @@ def atomic_writer(path: Path, *, mode: int | None = None, sync_dir: bool = True)
     except OSError as exc:
         raise StorageError(f"Could not save {path.name} in {directory}: {plain_os_error(exc)}.") from exc
     try:
-        out = AtomicFile(fd)
+        out = AtomicFile(fd, path, sha256=sha256)
         try:
             yield out
             _step_hook("written")

@@ -63,7 +63,6 @@ from wmcdp_desktop.core.documents import read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
 from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
-from wmcdp_desktop.core.models.rating_record import Scoring
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
 from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts
 from wmcdp_desktop.core.strict_json import parse_json_bytes
@@ -71,7 +70,6 @@ from wmcdp_desktop.core.strict_json import parse_json_bytes
 Ledger = Mapping[tuple[str, str], Mapping[str, Any]]
 """(rater id, bundle id) -> the newest audit chain an earlier run saw (``export_checks.ledger_entry``)."""
 
-SCORE_FIELDS: list[str] = list(Scoring.model_fields)
 CSV_FIXED_COLUMNS = [
     "rater_id",
     "rater_role_or_background",

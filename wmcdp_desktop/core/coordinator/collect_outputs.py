@@ -30,13 +30,12 @@ from wmcdp_desktop.core.atomic import (
     atomic_writer,
     orphan_temp_files,
     plain_os_error,
-    save_error,
 )
 from wmcdp_desktop.core.coordinator import codebook
+from wmcdp_desktop.core.coordinator.codebook import SCORE_FIELDS
 from wmcdp_desktop.core.coordinator.collect import (
     CSV_FIXED_COLUMNS,
     CSV_KIND_COLUMNS,
-    SCORE_FIELDS,
     CollectResult,
 )
 from wmcdp_desktop.core.coordinator.export_cache import CACHE_DIR
@@ -217,44 +216,8 @@ def _score_stats(values: list[int | str]) -> dict[str, Any]:
     }
 
 
-class _Hashed:
-    """An :class:`AtomicFile` that also computes the SHA-256 of what goes through it, and names its file when a
-    write fails (every table is written at once: the error must not be put down to another one)."""
-
-    def __init__(self, out: AtomicFile, path: Path) -> None:
-        self._out = out
-        self._path = path
-        self.digest = hashlib.sha256()
-
-    def write(self, data: bytes | bytearray | memoryview) -> int:
-        self.digest.update(data)
-        try:
-            return self._out.write(data)
-        except OSError as exc:
-            raise save_error(self._path, exc) from exc
-
-    def tell(self) -> int:
-        return self._out.tell()
-
-    def flush(self) -> None:
-        self._out.flush()
-
-    @property
-    def closed(self) -> bool:
-        return self._out.closed
-
-    def writable(self) -> bool:
-        return True
-
-    def readable(self) -> bool:
-        return False
-
-    def seekable(self) -> bool:
-        return False
-
-
 class _CsvOut:
-    def __init__(self, out: _Hashed, header: list[str], *, excel_safe: bool = False) -> None:
+    def __init__(self, out: AtomicFile, header: list[str], *, excel_safe: bool = False) -> None:
         self.out, self.excel_safe = out, excel_safe
         if excel_safe:
             out.write("\ufeff".encode())
@@ -339,7 +302,7 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         small = {name: stack.enter_context(atomic_writer(child_path(out_dir, name), mode=OWNER_ONLY))
                  for name in SMALL_FILES}
         paths = {name: child_path(out_dir, name) for name in tables_in_order}
-        files = {name: _Hashed(stack.enter_context(atomic_writer(path, mode=OWNER_ONLY)), path)
+        files = {name: stack.enter_context(atomic_writer(path, mode=OWNER_ONLY, sha256=True))
                  for name, path in paths.items()}
         jsonl = files["ratings.jsonl"]
         csv_out = _CsvOut(files["ratings.csv"], header)
@@ -370,7 +333,7 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         if tables is not None:
             for table in tables:
                 table.close()
-        hashes = {name: files[name].digest.hexdigest() for name in tables_in_order}
+        hashes = {name: files[name].sha256() for name in tables_in_order}
         result.summary = summary.done()
         if parquet:
             result.report.pop("parquet", None)
