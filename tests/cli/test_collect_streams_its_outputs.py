@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,21 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def _disk_full_after(monkeypatch: pytest.MonkeyPatch, free: int) -> Callable[[int, bytes], int]:
+    """Every atomic write takes ``free`` more bytes, then fails as a full disk does; returns the real writer."""
+    real_write = atomic._write
+    budget = [free]
+
+    def full(fd: int, data: bytes) -> int:
+        if len(data) > budget[0]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        budget[0] -= len(data)
+        return real_write(fd, data)
+
+    monkeypatch.setattr(atomic, "_write", full)
+    return real_write
+
+
 def test_outputs_do_not_depend_on_how_many_records_are_read_back_at_a_time(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     exports, key = _exports(tmp_path, capsys)
@@ -99,16 +115,7 @@ def test_a_full_disk_part_way_leaves_the_previous_outputs_and_no_temporary_file(
     dry = tmp_path / "dry"
     assert _collect(capsys, key, dry, exports[1], exports[2]) == 0
     cache_bytes = sum(p.stat().st_size for p in (dry / "collected-exports").iterdir())
-    real_write = atomic._write
-    budget = [cache_bytes + 2_000]  # what the disk still takes: the new cache entries, not every table
-
-    def full(fd: int, data: bytes) -> int:
-        if len(data) > budget[0]:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        budget[0] -= len(data)
-        return real_write(fd, data)
-
-    monkeypatch.setattr(atomic, "_write", full)
+    real_write = _disk_full_after(monkeypatch, cache_bytes + 2_000)  # the new cache entries, not every table
     code = main(["results", "collect", exports[1], exports[2], "--key", key, "--out", str(out)])
     err = capsys.readouterr().err
     assert code != 0 and "the disk is full" in err and "Traceback" not in err
@@ -144,16 +151,7 @@ def test_a_full_disk_while_the_records_wait_in_the_temporary_file_is_said_plainl
     exports, key = _exports(tmp_path, capsys)
     dry = tmp_path / "dry"
     assert _collect(capsys, key, dry, exports[1]) == 0
-    budget = [sum(p.stat().st_size for p in (dry / "collected-exports").iterdir())]  # its cache entry, no more
-    real_write = atomic._write
-
-    def full(fd: int, data: bytes) -> int:
-        if len(data) > budget[0]:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        budget[0] -= len(data)
-        return real_write(fd, data)
-
-    monkeypatch.setattr(atomic, "_write", full)
+    _disk_full_after(monkeypatch, sum(p.stat().st_size for p in (dry / "collected-exports").iterdir()))  # its cache entry
     monkeypatch.setattr(collect.Spool, "BUFFER", 1)  # each record written to the temporary file as it is read
     out = tmp_path / "c"
     code = main(["results", "collect", exports[1], "--key", key, "--out", str(out)])
@@ -185,16 +183,7 @@ def test_a_full_disk_names_the_table_being_written(
     exports, key = _exports(tmp_path, capsys)
     dry = tmp_path / "dry"
     assert _collect(capsys, key, dry, exports[0]) == 0
-    budget = [sum(p.stat().st_size for p in (dry / "collected-exports").iterdir())]  # the cache entry, no more
-    real_write = atomic._write
-
-    def full(fd: int, data: bytes) -> int:
-        if len(data) > budget[0]:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        budget[0] -= len(data)
-        return real_write(fd, data)
-
-    monkeypatch.setattr(atomic, "_write", full)
+    _disk_full_after(monkeypatch, sum(p.stat().st_size for p in (dry / "collected-exports").iterdir()))  # the cache entry
     out = tmp_path / "c"
     code = main(["results", "collect", exports[0], "--key", key, "--out", str(out)])
     err = capsys.readouterr().err
