@@ -195,8 +195,8 @@ def simulate(rng: np.random.Generator, n_items: int, n_raters: int, rubric: Any)
 
 def analyse(study: Study, rubric: Any, seed: int, resamples: int, fixed_raters: bool) -> tuple[Any, Any]:
     """The report's own code path on the collected lines: records -> Dataset -> agreement, per model."""
-    from wmcdp_desktop.analysis import agreement, per_model
-    from wmcdp_desktop.analysis.loading import build_dataset
+    from wmcdp_desktop.coordinator.report import agreement, per_model
+    from wmcdp_desktop.coordinator.report.loading import build_dataset
     from wmcdp_desktop.core.models.rating_record import RatingRecord
 
     records = [RatingRecord.model_validate_json(line) for line in study.lines]

@@ -39,7 +39,7 @@ APP_MODES = ("app", "next", "huge", "paint", "stall-open", "stall-rate")
 if sys.argv[1:2] and sys.argv[1] in APP_MODES:
     # As the launchers do (``wmcdp-desktop`` and ``python -m wmcdp_desktop`` import the app module first,
     # then create the QApplication): the app's own import order is part of what is measured.
-    import wmcdp_desktop.ui.app  # noqa: F401
+    import wmcdp_desktop.rater.app.main  # noqa: F401
 T_APP_IMPORTED = time.monotonic()
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, Qt, QTimer  # noqa: E402
@@ -263,7 +263,7 @@ def mode_bare() -> None:
 
 def open_app(bundle: str, data_dir: str, rater: str) -> tuple[QMainWindow, float]:
     app()
-    from wmcdp_desktop.ui.app import create_main_window
+    from wmcdp_desktop.rater.app.main import create_main_window
 
     t_open = time.monotonic()
     win = create_main_window([bundle, "--data-dir", data_dir, "--rater", rater])
@@ -283,7 +283,7 @@ def mode_app(bundle: str, data_dir: str, rater: str, marker: str) -> None:
 
 def mode_paint(bundle: str, data_dir: str, rater: str) -> None:
     a = app()
-    from wmcdp_desktop.ui.app import create_main_window
+    from wmcdp_desktop.rater.app.main import create_main_window
 
     t_open = time.monotonic()
     win = create_main_window([bundle, "--data-dir", data_dir, "--rater", rater])
@@ -299,7 +299,7 @@ def mode_paint(bundle: str, data_dir: str, rater: str) -> None:
 
 def mode_stall_open(bundle: str, data_dir: str, rater: str, marker: str) -> None:
     app()
-    from wmcdp_desktop.ui.app import create_main_window
+    from wmcdp_desktop.rater.app.main import create_main_window
 
     probe = Lateness()
     t0 = time.monotonic()

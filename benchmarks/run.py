@@ -95,7 +95,7 @@ class Context:
 
 
 def wmcdp(*args: str) -> list[str]:
-    return [PY, "-m", "wmcdp_desktop.cli.main", *args]
+    return [PY, "-m", "wmcdp_desktop.coordinator.commands.main", *args]
 
 
 def has_command(*words: str) -> bool:
@@ -105,7 +105,7 @@ def has_command(*words: str) -> bool:
 
 
 def has_app() -> bool:
-    path = ROOT / "wmcdp_desktop" / "ui" / "app.py"
+    path = ROOT / "wmcdp_desktop" / "rater" / "app" / "main.py"
     return path.is_file() and "placeholder" not in path.read_text(encoding="utf-8")[:300].lower()
 
 
@@ -290,9 +290,9 @@ def bench_huge(ctx: Context, fig: Figure, *, token: bool = False) -> None:
 
 def bench_save_submit(ctx: Context, fig: Figure) -> None:
     from wmcdp_desktop.core.bundle_reader import open_bundle
-    from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
-    from wmcdp_desktop.core.rater.storage import RaterStore
-    from wmcdp_desktop.core.rater.timing import SystemClock
+    from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
+    from wmcdp_desktop.rater.storage import RaterStore
+    from wmcdp_desktop.rater.timing import SystemClock
 
     reps = ctx.size.save_reps
     bundle = ctx.bundle(reps + 1, synth.Shape())
@@ -327,7 +327,7 @@ def bench_save_submit(ctx: Context, fig: Figure) -> None:
             floor.append(time.perf_counter() - t0)
             # Reference (not the floor): the same durability protocol the app follows, without Python
             # work: the draft fsync'd; the record and its folder fsync'd; an audit line per save (not
-            # fsync'd: see core/rater/storage.py).
+            # fsync'd: see rater/storage.py).
             t0 = time.perf_counter()
             for name, payload, sync_dir in ((f"pd{k}.json", draft, False), (f"pr{k}.json", record_bytes, True)):
                 plain_durable_write(floor_dir / name, payload, fsync_dir=sync_dir)
@@ -382,8 +382,8 @@ def append_line(path: Path, data: bytes) -> None:
 
 def session_draft_bytes(session: Any, task_id: str) -> bytes:
     """Bytes of a draft like the one autosave wrote (it is deleted on submit, so rebuild it)."""
-    from wmcdp_desktop.core.rater.rating_session import WorkingRating
     from wmcdp_desktop.core.strict_json import dumps_canonical
+    from wmcdp_desktop.rater.session import WorkingRating
 
     record = session.viewing_record
     rating = WorkingRating.from_record(record, session.rubric)
@@ -547,7 +547,7 @@ def bench_report(ctx: Context, fig: Figure, with_bootstrap: bool = True) -> None
         )
     fig.extra.update(tasks=s.report_tasks, raters=s.report_raters, dimensions=len(matrices))
     # Context, not the floor: a fresh process that only imports pyarrow and reads the same Parquet columns.
-    from wmcdp_desktop.core.coordinator.codebook import SHORT_NAMES
+    from wmcdp_desktop.coordinator.collect.codebook import SHORT_NAMES
 
     score_columns = [SHORT_NAMES[f] for f in DIMENSION_FIELDS.values()]
     read_cmd = [PY, "-c", "import sys, pyarrow.parquet as pq; pq.read_table(sys.argv[1], columns=sys.argv[2].split(','))",

@@ -128,7 +128,7 @@ def write_collection(folder: Path, s: dict[str, Any]) -> Path:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from wmcdp_desktop.core.coordinator import codebook
+    from wmcdp_desktop.coordinator.collect import codebook
     from wmcdp_desktop.core.models.common import SEVERITIES
 
     rubric, n, fm_ids = s["rubric"], s["n"], s["fm_ids"]
@@ -333,7 +333,7 @@ def _env() -> dict[str, str]:
 
 
 def measure_floor(collected: Path) -> float:
-    from wmcdp_desktop.core.coordinator.codebook import SHORT_NAMES
+    from wmcdp_desktop.coordinator.collect.codebook import SHORT_NAMES
     from wmcdp_desktop.core.models.rubric import DIMENSION_FIELDS
 
     fields = ",".join(SHORT_NAMES[f] for f in DIMENSION_FIELDS.values())
@@ -346,7 +346,7 @@ def measure_floor(collected: Path) -> float:
 
 def measure_report(collected: Path, study: Path, out: Path, *extra: str) -> dict[str, Any]:
     """Wall time and peak RSS of one ``wmcdp report`` process, with its ``--timings`` phases."""
-    command = [PY, "-m", "wmcdp_desktop.cli.main", "report", str(collected), "--study", str(study), "--out",
+    command = [PY, "-m", "wmcdp_desktop.coordinator.commands.main", "report", str(collected), "--study", str(study), "--out",
                str(out), "--timings", *extra]
     proc = subprocess.run([PY, "-c", PEAK, *command], capture_output=True, text=True, env=_env(), check=True)
     elapsed, peak_kb, code = proc.stdout.split()
@@ -378,8 +378,8 @@ CHECKS_ONLY = """
 import sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from wmcdp_desktop.core.coordinator.collect import read_key
-from wmcdp_desktop.core.coordinator.results_reader import read_export
+from wmcdp_desktop.coordinator.collect.merge import read_key
+from wmcdp_desktop.coordinator.results.reader import read_export
 from wmcdp_desktop.core.record_rules import RubricRules
 key = read_key(Path(sys.argv[1]))
 rules = RubricRules(key.rubric)
@@ -412,7 +412,7 @@ def measure_collect(key: Path, zips: list[Path], out: Path) -> dict[str, Any]:
         import shutil
 
         shutil.rmtree(out)
-    command = [PY, "-m", "wmcdp_desktop.cli.main", "results", "collect", *map(str, zips), "--key", str(key),
+    command = [PY, "-m", "wmcdp_desktop.coordinator.commands.main", "results", "collect", *map(str, zips), "--key", str(key),
                "--out", str(out), "--json"]
     proc = subprocess.run([PY, "-c", PEAK, *command], capture_output=True, text=True, env=_env(), check=True)
     elapsed, peak_kb, code = proc.stdout.split()[-3:]

@@ -565,7 +565,7 @@ def write_collected(
 def write_collected_parquet(out: Path, n_tasks: int, *, n_raters: int = 3, shape: Shape = Shape()) -> Path:
     """:func:`write_collected`, plus ``ratings.parquet`` and ``collect-report.json`` (its SHA-256) made from
     the same records by the code ``wmcdp results collect`` writes them with: what ``wmcdp report`` reads."""
-    from wmcdp_desktop.core.coordinator import codebook
+    from wmcdp_desktop.coordinator.collect import codebook
 
     write_collected(out, n_tasks, n_raters=n_raters, shape=shape)
     lines = (out / "ratings.jsonl").read_text(encoding="utf-8").splitlines()

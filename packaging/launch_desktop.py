@@ -5,6 +5,6 @@ The rater app starts no worker processes, so it neither imports ``multiprocessin
 """
 
 if __name__ == "__main__":
-    from wmcdp_desktop.ui.app import main
+    from wmcdp_desktop.rater.app.main import main
 
     raise SystemExit(main())

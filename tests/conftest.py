@@ -509,7 +509,7 @@ def _restore_application_look() -> Iterator[None]:
 
     font, palette, direction, locale = QApplication.font(), QApplication.palette(), app.layoutDirection(), QLocale()
     yield
-    from wmcdp_desktop.ui.i18n import remove_translators
+    from wmcdp_desktop.rater.app.text.i18n import remove_translators
 
     remove_translators()
     QApplication.setFont(font)

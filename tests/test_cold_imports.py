@@ -8,7 +8,7 @@ import sys
 
 CODE = """
 import json, sys
-import wmcdp_desktop.ui.app
+import wmcdp_desktop.rater.app.main
 print(json.dumps(sorted(m for m in sys.modules if m.startswith("wmcdp_desktop.core."))))
 """
 
@@ -21,7 +21,7 @@ def test_rater_app_import_leaves_unused_models_unbuilt() -> None:
     assert "wmcdp_desktop.core.models.task" in loaded  # the check sees model modules at all
     for unused in ("benchmark_item", "study", "unblinding_key", "results_manifest"):
         assert f"wmcdp_desktop.core.models.{unused}" not in loaded
-    assert "wmcdp_desktop.core.rater.export" not in loaded  # imported when the rater exports
+    assert "wmcdp_desktop.rater.export" not in loaded  # imported when the rater exports
 
 
 def test_public_model_names_still_import() -> None:

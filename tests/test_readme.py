@@ -59,7 +59,7 @@ def test_ci_runs_the_readme_test_command_verbatim(repo_root: Path) -> None:
 
 def test_demo_option_exists(repo_root: Path) -> None:
     """The install command starts the app with --demo: the GUI entry point must know it."""
-    source = (repo_root / "wmcdp_desktop" / "ui" / "app.py").read_text(encoding="utf-8")
+    source = (repo_root / "wmcdp_desktop" / "rater" / "app" / "main.py").read_text(encoding="utf-8")
     assert '"--demo"' in source
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from wmcdp_desktop.core.field_tables import all_tables
+from wmcdp_desktop.coordinator.publish.field_tables import all_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 

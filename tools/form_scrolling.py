@@ -29,10 +29,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QCheckBox, QScrollArea, QTabWidget, QWidget
 
 from wmcdp_desktop.core.counts import count
-from wmcdp_desktop.core.rater.timing import FakeClock
-from wmcdp_desktop.ui.app import create_main_window
-from wmcdp_desktop.ui.main_window import MainWindow
-from wmcdp_desktop.ui.window_size import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.main import create_main_window
+from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.window.main_window import MainWindow
+from wmcdp_desktop.rater.timing import FakeClock
 
 SCREENS = ((1440, 900), (1366, 768))
 

@@ -1,11 +1,11 @@
-"""Write ``wmcdp_desktop/core/coordinator/leak_confusables.py``: the letters of every script that look like
+"""Write ``wmcdp_desktop/coordinator/leak/confusables.py``: the letters of every script that look like
 a Latin letter or a digit, for the leak scan's normal form (docs/COORDINATORS.md, "The leak scan").
 
 The source is Unicode's confusables data (UTS #39, ``confusables.txt``: each character's *prototype*, the
 character it is confused with), in the copy that the ``confusable-homoglyphs`` package (MIT) ships as
 ``confusables.json``. The committed table was made from version 3.3.1 of that package, which is in the
 ``dev`` extra, with Python's Unicode database 14.0.0 (the characters of Python 3.11); the generated file
-records both and the SHA-256 of the input. ``tests/core/test_leak_confusables_current.py`` makes the table
+records both and the SHA-256 of the input. ``tests/coordinator/leak/test_leak_confusables_current.py`` makes the table
 again and fails when the committed one differs. Offline, with the ``dev`` extra installed::
 
     python -m tools.make_confusables                # write the table
@@ -30,7 +30,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-TARGET = Path(__file__).resolve().parents[1] / "wmcdp_desktop" / "core" / "coordinator" / "leak_confusables.py"
+TARGET = Path(__file__).resolve().parents[1] / "wmcdp_desktop" / "coordinator" / "leak" / "confusables.py"
 PACKAGE = "confusable-homoglyphs"
 PACKAGE_VERSION = "3.3.1"
 """The version the committed table was made from (the check is skipped with another)."""

@@ -37,10 +37,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wmcdp_desktop.core.rater.timing import FakeClock
-from wmcdp_desktop.ui.app import create_main_window
-from wmcdp_desktop.ui.main_window import MainWindow
-from wmcdp_desktop.ui.window_size import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.main import create_main_window
+from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.window.main_window import MainWindow
+from wmcdp_desktop.rater.timing import FakeClock
 
 SIZE = (1440 - FRAME_ALLOWANCE[0], 900 - FRAME_ALLOWANCE[1])
 """The window the app opens on a 1440x900 screen (main_window.fitted_size)."""

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from benchmarks import coverage
-from wmcdp_desktop.analysis import agreement
+from wmcdp_desktop.coordinator.report import agreement
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -20,8 +20,8 @@ from wmcdp_desktop.core.audit_chain import (
     split_lines,
     verify_chain,
 )
-from wmcdp_desktop.core.rater.storage import RaterStore
-from wmcdp_desktop.core.rater.timing import FakeClock
+from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.timing import FakeClock
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wmcdp_desktop.core.rater.storage import RaterStore
+from wmcdp_desktop.rater.storage import RaterStore
 
 
 @pytest.mark.parametrize("char", ["\u0085", "\u2028", "\u2029", "\x1c", "\x0b", "\r"])

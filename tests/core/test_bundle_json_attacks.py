@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.cli.studyfix import bundle_files, task_obj
+from tests.coordinator.study.studyfix import bundle_files, task_obj
 from wmcdp_desktop.core.bundle_reader import MANIFEST_NAME, RUBRIC_NAME, OpenedBundle, open_bundle, task_path
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.strict_json import dumps_canonical

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.studyfix import bundle_files, rehash, task_obj
+from tests.coordinator.study.studyfix import bundle_files, rehash, task_obj
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.studyfix import bundle_files
+from tests.coordinator.study.studyfix import bundle_files
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zips.writer import deterministic_zip

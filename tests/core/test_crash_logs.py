@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from wmcdp_desktop import __version__
-from wmcdp_desktop.cli.main import main
+from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core import crash_log
 from wmcdp_desktop.core.crash_log import KEEP, log_dir, write_crash_log
 
@@ -86,7 +86,7 @@ def test_the_log_folder_is_the_users_own(tmp_path: Path, monkeypatch: pytest.Mon
 def test_the_command_line_says_where_the_log_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from wmcdp_desktop.cli import study_cmd
+    from wmcdp_desktop.coordinator.commands import study as study_cmd
 
     def boom(*args: object, **kwargs: object) -> None:
         raise OverflowError("Python int too large to convert to C int")
@@ -104,7 +104,7 @@ def test_the_command_line_says_where_the_log_is(
 def test_a_log_that_cannot_be_written_is_said_plainly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from wmcdp_desktop.cli import study_cmd
+    from wmcdp_desktop.coordinator.commands import study as study_cmd
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")

@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from tests.cli.studyfix import bundle_files
-from wmcdp_desktop.cli.main import main
+from tests.coordinator.study.studyfix import bundle_files
+from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
-from wmcdp_desktop.core.rater.settings import load_settings
-from wmcdp_desktop.core.rater.storage import RaterStore
 from wmcdp_desktop.core.zips.reader import open_zip_file
+from wmcdp_desktop.rater.settings import load_settings
+from wmcdp_desktop.rater.storage import RaterStore
 
 pytestmark = [
     pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes (FIFOs) are a POSIX thing"),
@@ -137,8 +137,8 @@ def test_a_4_gb_draft_or_record_in_the_data_folder_is_set_aside_and_blocks_nothi
     # Probed as an attacker (issue 13): a 4 GB sparse draft refused the whole bundle, and a 4 GB "record" or a
     # FIFO in records/ made every export fail. Neither is a file the app wrote: each is moved to quarantine/,
     # read not at all, audited; the bundle opens and the export holds the real records.
-    from tests.core.exportkit import rated_session
-    from wmcdp_desktop.core.coordinator.results_reader import read_export
+    from tests.rater.exportkit import rated_session
+    from wmcdp_desktop.coordinator.results.reader import read_export
 
     session = rated_session(tmp_path, sample_docs)
     store = session.store

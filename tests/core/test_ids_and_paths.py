@@ -24,10 +24,10 @@ from wmcdp_desktop.core.models.study import Study
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.paths import UnsafeNameError, check_id, child_path, name_problem
-from wmcdp_desktop.core.rater.export import export_file_name
-from wmcdp_desktop.core.rater.settings import RaterIdError, Settings, load_settings, with_rater
-from wmcdp_desktop.core.rater.storage import RaterStore, record_file_name
-from wmcdp_desktop.core.rater.timing import FakeClock
+from wmcdp_desktop.rater.export import export_file_name
+from wmcdp_desktop.rater.settings import RaterIdError, Settings, load_settings, with_rater
+from wmcdp_desktop.rater.storage import RaterStore, record_file_name
+from wmcdp_desktop.rater.timing import FakeClock
 
 Docs = Callable[[str], dict[str, Any]]
 

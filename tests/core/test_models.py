@@ -527,7 +527,7 @@ def _all_models(model: type[BaseModel], seen: set[type[BaseModel]]) -> Iterator[
 
 def test_every_field_has_a_description() -> None:
     # The docstring under each field: it becomes the field's description in the published schemas.
-    from wmcdp_desktop.core.schemas import field_docstrings
+    from wmcdp_desktop.coordinator.publish.schemas import field_docstrings
 
     seen: set[type[BaseModel]] = set()
     missing = [

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.core.ratingkit import make_bundle
+from tests.rater.ratingkit import make_bundle
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
-from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
-from wmcdp_desktop.core.rater.storage import RaterStore
-from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.core.record_rules import RubricRules, record_problems, time_problems
+from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
+from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.timing import FakeClock
 
 Docs = Callable[[str], dict[str, Any]]
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

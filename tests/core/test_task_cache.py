@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.studyfix import bundle_files, rehash, task_obj
+from tests.coordinator.study.studyfix import bundle_files, rehash, task_obj
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.zips.writer import deterministic_zip
@@ -81,10 +81,10 @@ def test_the_open_task_stays_with_the_session_when_the_bundle_forgets_it(tmp_pat
     import copy
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from tests.core.ratingkit import make_bundle
-    from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
-    from wmcdp_desktop.core.rater.storage import RaterStore
-    from wmcdp_desktop.core.rater.timing import FakeClock
+    from tests.rater.ratingkit import make_bundle
+    from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
+    from wmcdp_desktop.rater.storage import RaterStore
+    from wmcdp_desktop.rater.timing import FakeClock
 
     monkeypatch.setattr(bundle_reader, "TASK_CACHE_SIZE", 1)
     root = make_bundle(tmp_path / "bundle", lambda name: copy.deepcopy(sample_docs(name)))

@@ -51,7 +51,7 @@ def _install() -> None:
     atomic._write = write
     atomic._step_hook = hook
 
-    # Appends to the audit log (core/rater/storage.py writes them with os.write): torn in the middle too.
+    # Appends to the audit log (rater/storage.py writes them with os.write): torn in the middle too.
     real_os_write = os.write
 
     def os_write(fd: int, data: Any) -> int:
@@ -96,7 +96,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-# ----- scenarios on the rater's store (core/rater/storage.py through core/rater/rating_session.py) ---------------
+# ----- scenarios on the rater's store (rater/storage.py through rater/session.py) ---------------
 def _session(root: Path):  # type: ignore[no-untyped-def]
     from tests.reliability import sessionkit
 
@@ -156,7 +156,7 @@ def scenario_submit_no_kill(root: Path) -> None:
 
 
 def scenario_export(root: Path) -> None:
-    from wmcdp_desktop.core.rater.export import export_results
+    from wmcdp_desktop.rater.export import export_results
 
     _kit, s = _session(root)
     export_results(
@@ -181,7 +181,7 @@ def batch(scenario: str) -> int:
     global _kill_at, _events
     _install()
     _session(Path("."))  # import the session machinery before forking (its first call does the imports)
-    from wmcdp_desktop.core.rater import export  # noqa: F401
+    from wmcdp_desktop.rater import export  # noqa: F401
 
     for line in sys.stdin:
         folder, n = line.rsplit(" ", 1)

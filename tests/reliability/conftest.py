@@ -56,8 +56,8 @@ def ui_guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture
 def make_window(qtbot: Any, ui_guard: None) -> Iterator[Callable[[list[str]], Any]]:
     """Build real windows through ``create_main_window`` (shown, fake clock); shut them down afterwards."""
-    from wmcdp_desktop.core.rater.timing import FakeClock
-    from wmcdp_desktop.ui import app as app_module
+    from wmcdp_desktop.rater.app import main as app_module
+    from wmcdp_desktop.rater.timing import FakeClock
 
     from .uikit import close_message_boxes, wait_opened
 

@@ -154,7 +154,7 @@ def fill_disk(folder: Path) -> Path:
 LOCK_HOLDER = """
 import sys, time
 from pathlib import Path
-from wmcdp_desktop.core.rater.storage import InstanceLock
+from wmcdp_desktop.rater.storage import InstanceLock
 lock = InstanceLock(Path(sys.argv[1]))
 lock.acquire()
 print("locked", flush=True)

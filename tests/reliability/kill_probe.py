@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         # its hidden temp file in the folder chosen for the export (docs/RELIABILITY.md, Limits).
         temps = [t for t in data.rglob(".tmp-*") if t.parent.name in ("drafts", "records")]
         export_temps = [t for t in data.glob(".tmp-*")]
-        check = subprocess.run([sys.executable, "-m", "wmcdp_desktop.cli.main", "results", "validate", str(data)],
+        check = subprocess.run([sys.executable, "-m", "wmcdp_desktop.coordinator.commands.main", "results", "validate", str(data)],
                                env=env, capture_output=True, text=True)
         print(f"runs {args.runs}: killed {kills}, finished and passed {passed}; records seen {len(seen)}, lost {len(lost)}, "
               f"changed {len(changed)}; audit chain holds: {chain.ok}; then one more run "

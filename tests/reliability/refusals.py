@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tests.cli.studyfix import export_zip, record_obj, rubric_obj, write_study
+from tests.coordinator.study.studyfix import export_zip, record_obj, rubric_obj, write_study
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES
@@ -439,7 +439,7 @@ def _older_and_newer(s: Built, root: Path) -> tuple[Path, Path, Path]:
 
 
 def _quiet_main(argv: list[Any]) -> int:
-    from wmcdp_desktop.cli.main import main
+    from wmcdp_desktop.coordinator.commands.main import main
 
     with open(os.devnull, "w") as quiet:
         stdout, stderr = sys.stdout, sys.stderr
@@ -482,7 +482,7 @@ class Run:
 
 
 def _argv(case: Case) -> list[str]:
-    module = "wmcdp_desktop" if case.program == "wmcdp-desktop" else "wmcdp_desktop.cli.main"
+    module = "wmcdp_desktop" if case.program == "wmcdp-desktop" else "wmcdp_desktop.coordinator.commands.main"
     return [sys.executable, "-m", module, *case.args]
 
 

@@ -25,7 +25,7 @@ def _first(folder: Path, pattern: str) -> bytes:
 @functools.cache
 def valid_samples() -> dict[str, tuple[type[BaseModel], bytes]]:
     """model name -> (model, bytes of a valid document)."""
-    from wmcdp_desktop.core.rater.export import build_export
+    from wmcdp_desktop.rater.export import build_export
 
     out: dict[str, tuple[type[BaseModel], bytes]] = {}
     with tempfile.TemporaryDirectory() as tmp:

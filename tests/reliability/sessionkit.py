@@ -12,9 +12,9 @@ from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
-from wmcdp_desktop.core.rater.rating_session import RaterIdentity, RatingSession
-from wmcdp_desktop.core.rater.storage import RaterStore
-from wmcdp_desktop.core.rater.timing import FakeClock
+from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
+from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.timing import FakeClock
 
 from .bundlefix import bundle_files
 

@@ -24,7 +24,7 @@ from .test_hostile_zips import open_problems
 pytestmark = pytest.mark.reliability
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
-HAS_RESULTS_READER = importlib.util.find_spec("wmcdp_desktop.core.coordinator.results_reader") is not None
+HAS_RESULTS_READER = importlib.util.find_spec("wmcdp_desktop.coordinator.results.reader") is not None
 
 
 def mutate(data: st.DataObject, raw: bytes) -> bytes:
@@ -56,7 +56,7 @@ def _bundle() -> bytes:
 
 @functools.cache
 def _export() -> bytes:
-    from wmcdp_desktop.core.rater.export import build_export
+    from wmcdp_desktop.rater.export import build_export
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -88,11 +88,11 @@ def test_fuzz_bundle_open_path(data: st.DataObject, tmp_path: Path) -> None:
     TALLY.fuzz("bundle_reader.open_bundle (mutated bundle zip)")
 
 
-@pytest.mark.skipif(not HAS_RESULTS_READER, reason="core/coordinator/results_reader.py is not there yet (coordinator CLI)")
+@pytest.mark.skipif(not HAS_RESULTS_READER, reason="coordinator/results/reader.py is not there yet (coordinator CLI)")
 @FUZZ
 @given(data=st.data())
 def test_fuzz_results_reading(data: st.DataObject, tmp_path: Path) -> None:
-    from wmcdp_desktop.core.coordinator.results_reader import read_export
+    from wmcdp_desktop.coordinator.results.reader import read_export
 
     path = tmp_path / "fuzzed-results.zip"
     path.write_bytes(mutate(data, _export()))
@@ -110,7 +110,7 @@ def test_unmutated_containers_are_valid(tmp_path: Path) -> None:
     path.write_bytes(_bundle())
     assert open_problems(path) == ""
     if HAS_RESULTS_READER:
-        from wmcdp_desktop.core.coordinator.results_reader import read_export
+        from wmcdp_desktop.coordinator.results.reader import read_export
 
         (tmp_path / "seed.zip").write_bytes(_export())
         result = read_export(tmp_path / "seed.zip")

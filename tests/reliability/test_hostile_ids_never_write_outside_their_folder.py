@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.cli.studyfix import export_zip, record_obj, write_study
-from wmcdp_desktop.cli.main import main as wmcdp
+from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
+from wmcdp_desktop.coordinator.commands.main import main as wmcdp
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.paths import name_problem
-from wmcdp_desktop.core.rater.settings import load_settings
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.writer import deterministic_zip
+from wmcdp_desktop.rater.settings import load_settings
 
 from .bundlefix import bundle_files, task_obj, with_manifest
 from .sentinel import Sentinel
@@ -86,9 +86,9 @@ def test_hostile_ids_through_every_entry_write_nothing_outside(
 ) -> None:
     from PySide6.QtWidgets import QApplication, QDialog
 
-    from wmcdp_desktop.ui import app as app_module
-    from wmcdp_desktop.ui import self_test
-    from wmcdp_desktop.ui.rater_dialog import RaterDialog
+    from wmcdp_desktop.rater.app import main as app_module
+    from wmcdp_desktop.rater.app import self_test
+    from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
 
     qapp = QApplication.instance()
     assert qapp is not None

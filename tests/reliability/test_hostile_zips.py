@@ -22,7 +22,7 @@ from .tally import Tally
 
 pytestmark = pytest.mark.reliability
 
-HAS_CLI = importlib.util.find_spec("wmcdp_desktop.cli.bundle_cmd") is not None
+HAS_CLI = importlib.util.find_spec("wmcdp_desktop.coordinator.commands.bundle") is not None
 
 
 def _put(sentinel: Sentinel, case: str) -> Path:
@@ -75,7 +75,7 @@ def test_app_open_path(case: str, sentinel: Sentinel, tally: Tally) -> None:
 @pytest.mark.skipif(not HAS_CLI, reason="wmcdp bundle verify is not there yet (coordinator CLI)")
 @pytest.mark.parametrize("case", list(CASES))
 def test_cli_bundle_verify(case: str, sentinel: Sentinel, tally: Tally, capsys: pytest.CaptureFixture[str]) -> None:
-    from wmcdp_desktop.cli.main import main
+    from wmcdp_desktop.coordinator.commands.main import main
 
     with tally.hostile(f"zip: {case}"):
         path = _put(sentinel, case)
@@ -117,7 +117,7 @@ def test_folder_bundle_with_symlinks(kind: str, sentinel: Sentinel, tally: Tally
         text = app_open(folder)
         assert "symbolic link" in text or "outside" in text, text
         if HAS_CLI:
-            from wmcdp_desktop.cli.main import main
+            from wmcdp_desktop.coordinator.commands.main import main
 
             assert main(["bundle", "verify", str(folder)]) == 1
             capsys.readouterr()
@@ -139,7 +139,7 @@ def test_hostile_json_inside_a_bundle(case: str, sentinel: Sentinel, tally: Tall
         assert f"hostile.wmcdp!{member}" in text or f"hostile.wmcdp: {member}" in text or member in text, text
         assert "Traceback" not in text
         if HAS_CLI:
-            from wmcdp_desktop.cli.main import main
+            from wmcdp_desktop.coordinator.commands.main import main
 
             code = main(["bundle", "verify", str(path)])
             out = capsys.readouterr()
@@ -148,14 +148,14 @@ def test_hostile_json_inside_a_bundle(case: str, sentinel: Sentinel, tally: Tall
         sentinel.check()
 
 
-HAS_RESULTS_CLI = importlib.util.find_spec("wmcdp_desktop.cli.results_cmd") is not None
+HAS_RESULTS_CLI = importlib.util.find_spec("wmcdp_desktop.coordinator.commands.results") is not None
 
 
 @pytest.mark.skipif(not HAS_RESULTS_CLI, reason="wmcdp results validate is not there yet (coordinator CLI)")
 @pytest.mark.parametrize("case", list(CASES))
 def test_cli_results_validate(case: str, sentinel: Sentinel, tally: Tally, capsys: pytest.CaptureFixture[str]) -> None:
     """The same hostile zips handed back as a rater's results export."""
-    from wmcdp_desktop.cli.main import main
+    from wmcdp_desktop.coordinator.commands.main import main
 
     with tally.hostile(f"results zip: {case}"):
         path = sentinel.inbox / "hostile-results.zip"

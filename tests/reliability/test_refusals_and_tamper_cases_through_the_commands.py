@@ -34,11 +34,11 @@ def _run(case: Case, capsys: pytest.CaptureFixture[str]) -> str | None:
     old = os.umask(case.umask) if case.umask is not None else None
     try:
         if case.program == "wmcdp":
-            from wmcdp_desktop.cli.main import main
+            from wmcdp_desktop.coordinator.commands.main import main
 
             code = main(case.args)
         else:
-            from wmcdp_desktop.ui.app import main as app_main
+            from wmcdp_desktop.rater.app.main import main as app_main
 
             code = app_main(case.args)
     finally:

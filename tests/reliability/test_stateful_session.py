@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from wmcdp_desktop.core.coordinator.export_checks import check_export_audit
-from wmcdp_desktop.core.rater.export import build_export
-from wmcdp_desktop.core.rater.rating_session import RatingSession
-from wmcdp_desktop.core.rater.timing import FakeClock
+from wmcdp_desktop.coordinator.results.provenance import check_export_audit
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
+from wmcdp_desktop.rater.export import build_export
+from wmcdp_desktop.rater.session import RatingSession
+from wmcdp_desktop.rater.timing import FakeClock
 
 from .helpers import all_orphans
 from .sessionkit import audit_hash_problems, new_session, valid_drafts, valid_records, write_bundle_folder
@@ -146,7 +146,7 @@ class SessionMachine(RuleBasedStateMachine):
         manifest = s.export_results(dest)
         safe = open_zip_bytes(dest.read_bytes(), dest.name)
         assert sorted(safe.names()) == sorted(["manifest.json", "audit.jsonl", *(f.path for f in manifest.files)])
-        # the export's audit chain holds and seals exactly these records (core/coordinator/export_checks.py)
+        # the export's audit chain holds and seals exactly these records (coordinator/results/provenance.py)
         problems, chain = check_export_audit(dest.name, manifest, safe.read("audit.jsonl"))
         assert problems == [] and chain is not None
         assert manifest.counts.submitted == len(self.revisions)

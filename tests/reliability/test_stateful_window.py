@@ -24,8 +24,8 @@ from hypothesis.stateful import (
 )
 from PySide6.QtWidgets import QApplication
 
-from wmcdp_desktop.core.rater.timing import FakeClock
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
+from wmcdp_desktop.rater.timing import FakeClock
 
 from .helpers import all_orphans
 from .sessionkit import RATER, audit_hash_problems, fill, valid_records, write_bundle_folder
@@ -38,7 +38,7 @@ TASKS = ["t0000", "t0001", "t0002"]
 
 
 def _window(bundle: Path, data: Path, clock: FakeClock) -> Any:
-    from wmcdp_desktop.ui import app as app_module
+    from wmcdp_desktop.rater.app import main as app_module
 
     window = app_module.create_main_window([str(bundle), "--data-dir", str(data), "--rater", RATER], clock=clock)
     wait_opened(window)

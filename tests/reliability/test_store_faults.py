@@ -1,4 +1,4 @@
-"""The rater's data folder under stress (core/rater/storage.py, core/rater/rating_session.py): read-only or vanished
+"""The rater's data folder under stress (rater/storage.py, rater/session.py): read-only or vanished
 folder, damaged drafts, a torn audit line, a second instance, a stale lock after ``kill -9``.
 
 Promise: a plain message, the rating kept in memory and in the last good draft, retry works; damaged
@@ -19,7 +19,7 @@ import pytest
 
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError, StorageError
-from wmcdp_desktop.core.rater.storage import InstanceLock
+from wmcdp_desktop.rater.storage import InstanceLock
 
 from .helpers import LOCK_HOLDER, REPO, remount, tiny_tmpfs
 from .sessionkit import audit_hash_problems, fill, first_dim, new_session, valid_records, write_bundle_folder

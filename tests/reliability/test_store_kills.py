@@ -19,8 +19,8 @@ import pytest
 
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
-from wmcdp_desktop.core.rater.rating_session import RatingSession
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
+from wmcdp_desktop.rater.session import RatingSession
 
 from . import _kill_child as child
 from .helpers import KILLED, all_orphans, child_events, run_children

@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
-from wmcdp_desktop.ui.main_window import MainWindow
+from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 from .helpers import LOCK_HOLDER, REPO
 from .sessionkit import RATER, fill, valid_records, write_bundle_folder
@@ -130,7 +130,7 @@ def test_damaged_settings_file(
 def test_damaged_record_is_reported_never_dropped(
     make_window: Callable[[list[str]], MainWindow], tmp_path: Path, tally: Tally
 ) -> None:
-    from wmcdp_desktop.core.coordinator.results_reader import read_export
+    from wmcdp_desktop.coordinator.results.reader import read_export
 
     bundle = write_bundle_folder(tmp_path / "bundle", 2)
     data = tmp_path / "data"

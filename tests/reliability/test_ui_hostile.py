@@ -44,9 +44,9 @@ from .uikit import close_message_boxes, open_and_wait, wait_opened
 
 pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 
-app_module = pytest.importorskip("wmcdp_desktop.ui.app")
+app_module = pytest.importorskip("wmcdp_desktop.rater.app.main")
 try:
-    from wmcdp_desktop.ui.main_window import MainWindow
+    from wmcdp_desktop.rater.app.window.main_window import MainWindow
 except ImportError:  # pragma: no cover - the placeholder window of early builds
     pytest.skip("the rater window is not there yet", allow_module_level=True)
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 def guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Fail the test if a URL is opened, a resource loaded (Python-level), or a blocking dialog shown;
     point the default data folder into the test's tmp folder."""
-    from wmcdp_desktop.ui import app as app_module
+    from wmcdp_desktop.rater.app import main as app_module
 
     def never_open(url: QUrl) -> bool:
         pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")

@@ -126,7 +126,7 @@ def test_built_app_rates_a_task_offscreen_and_its_export_validates(built: dict[s
     assert frozen.returncode == 0, frozen.stdout + frozen.stderr
     assert json.loads(frozen.stdout)["ok"] is True
     # The developer's wmcdp, independent of the build, agrees.
-    here = _run([sys.executable, "-m", "wmcdp_desktop.cli.main", "results", "validate", str(export),
+    here = _run([sys.executable, "-m", "wmcdp_desktop.coordinator.commands.main", "results", "validate", str(export),
                  "--bundle", str(repo_root / "resources" / "demo-bundle.wmcdp")], cwd=repo_root)
     assert here.returncode == 0, here.stdout + here.stderr
 

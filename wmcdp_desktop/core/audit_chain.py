@@ -1,7 +1,7 @@
 """The rater's audit log as a hash chain, and the receipt code derived from its head.
 
-Written by ``core/rater/storage.py`` (every event) and ``core/rater/export.py`` (the seal); checked by the
-rater's app and by the coordinator (``core/coordinator/export_checks.py``). Both use this module only.
+Written by ``rater/storage.py`` (every event) and ``rater/export.py`` (the seal); checked by the
+rater's app and by the coordinator (``coordinator/results/provenance.py``). Both use this module only.
 
 The log (``audit.jsonl``) is one JSON object per line. Every line written by this version carries
 ``prev``: the SHA-256 (hex) of the bytes of the line before it (without its newline), or

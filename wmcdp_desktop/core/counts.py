@@ -1,6 +1,6 @@
 """Counts in English messages, in the form that agrees with the number: "1 problem", "2 problems", "1 record
 was", "3 records were" (never "problem(s)"). The rater app's own words go through Qt's translation with its
-plural forms (``ui/i18n.py``); these are the messages of the core, the command line and the report, which are
+plural forms (``rater/app/text/i18n.py``); these are the messages of the core, the command line and the report, which are
 English."""
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ def own_problems(
 ) -> list[Problem]:
     """The rules a record keeps whatever its rubric and task: a rating's evidence spans inside the response
     text with quotes that match it and its rationale, and (``check_times``) plausible times. Every command
-    that reads records applies these to each record it reads (core/coordinator/results_reader.py); the
+    that reads records applies these to each record it reads (coordinator/results/reader.py); the
     rubric's and the task's rules are applied where the rubric and the task are known (:func:`record_problems`)."""
     problems: list[Problem] = []
 

@@ -8,7 +8,7 @@ Decisions (see docs/FORMATS.md):
 - Every list and dict stops at its first invalid item (pydantic's ``fail_fast``): a small hostile file
   holding a million bad items would otherwise make millions of validation errors (gigabytes); one bad
   item per list is reported instead of all of them.
-- Field docstrings become ``description`` in the generated JSON Schemas; ``core/schemas.py`` reads them
+- Field docstrings become ``description`` in the generated JSON Schemas; ``coordinator/publish/schemas.py`` reads them
   when it writes the schemas (pydantic's ``use_attribute_docstrings`` parsed the source of every model
   at import: 0.1-0.2 s of the app's start-up).
 """
@@ -64,7 +64,7 @@ class Document(BaseModel):
     def _no_null(cls, data: Any) -> Any:
         # Optional fields are left out when unset; an explicit JSON null is not accepted (the seed
         # schemas have no nullable field). The generated JSON Schemas say the same
-        # (core/schemas.py drops the null branch). A null field value is swapped for NULL, which no
+        # (coordinator/publish/schemas.py drops the null branch). A null field value is swapped for NULL, which no
         # field type accepts, so the error stays on the field; documents.py words it as NULL_MESSAGE.
         # One check per object instead of a Python call per field: record validation took 2.4x as
         # long with a per-field validator (docs/PERFORMANCE.md).

@@ -1,7 +1,7 @@
 """The AutoQA benchmark item (seed ``002_217395684be5fd22.txt``, ``schemas/benchmark-item.schema.json``).
 
 Field names are the seed's (camelCase). Every rule of the seed schema is expressed here, so a document
-passes the model exactly when it passes the schema (tests/core/test_schema_differential.py).
+passes the model exactly when it passes the schema (tests/coordinator/publish/test_schema_differential.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,100 @@
+"""Every coordinator command answers --help in one style (a line in its parent's list, a description,
+examples, exit codes, --json) and rejects unknown options (exit 2)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from wmcdp_desktop.coordinator.commands.main import build_parser, main
+
+
+def _commands() -> list[list[str]]:
+    """Every leaf command of ``wmcdp``, found in the parser itself (a new command cannot be missed)."""
+    out: list[list[str]] = []
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            out.append(words)
+            return
+        for name, child in subs[0].choices.items():
+            walk(child, [*words, name])
+
+    walk(build_parser(), [])
+    return out
+
+
+COMMANDS = _commands()
+
+
+def test_the_commands_of_the_readme_are_all_there() -> None:
+    assert {" ".join(c) for c in COMMANDS} == {
+        "study init", "study validate", "bundle build", "bundle verify", "results validate", "results collect",
+        "report", "schemas write", "schemas check"}
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_help_in_one_style(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([*command, "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert f"wmcdp {' '.join(command)}" in out and "--json" in out
+    assert "\nExamples:\n  wmcdp " + " ".join(command) in out
+    assert "Exit codes: 0 ok, 1 invalid input" in out
+    description = out.split("\n\n")[1]
+    assert len(description) > 40, "every command is described"
+
+
+@pytest.mark.parametrize("group", sorted({c[0] for c in COMMANDS if len(c) > 1}))
+def test_groups_list_every_action_with_a_line(group: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([group, "--help"])
+    out = capsys.readouterr().out
+    for command in (c for c in COMMANDS if c[0] == group):
+        line = next(line for line in out.splitlines() if line.strip().startswith(command[1] + " "))
+        assert len(line.split(command[1], 1)[1].strip()) > 10
+
+
+def test_top_level_help_names_every_command_and_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for group in {c[0] for c in COMMANDS}:
+        assert f"\n    {group} " in out
+    assert "Examples:" in out and "--json" in out
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_unknown_option_is_usage_error(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([*command, "x", "--no-such-option"])
+    assert info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_schemas_check_and_write_take_json(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           repo_root: Path) -> None:
+    assert main(["schemas", "check", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ok": True, "dir": str(repo_root / "schemas"), "stale": []}
+    target = tmp_path / "schemas"
+    target.mkdir()
+    (target / "benchmark-item.schema.json").write_bytes((repo_root / "schemas" / "benchmark-item.schema.json").read_bytes())
+    assert main(["schemas", "check", "--dir", str(target), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert not result["ok"] and str(target / "rating-record.schema.json") in result["stale"]
+    assert main(["schemas", "write", "--dir", str(target), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"]
+    assert main(["schemas", "check", "--dir", str(target), "--json"]) == 0
+    capsys.readouterr()
+    # A folder that is not there (or not a copy of schemas/) is a plain problem, in JSON too.
+    assert main(["schemas", "write", "--dir", str(tmp_path / "nowhere"), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert not result["ok"] and "cannot be written" in result["problems"][0]["message"]
+    assert main(["schemas", "write", "--dir", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err
+    assert "benchmark-item.schema.json" in err and "internal error" not in err

@@ -1,0 +1,110 @@
+"""A study answered by real-looking models, and the kinds of leak the scan must catch (issue 14)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.coordinator.study.studyfix import case_obj, item_obj, rubric_obj, study_obj, write_json
+
+MODELS = ["gpt-4o-2024-08-06", "claude-3-5-sonnet-20241022", "meta-llama/Llama-3.1-70B-Instruct", "o1"]
+ALIASES = {"o1": ["Strawberry"]}
+
+# Each kind is one sentence naming one term (two for the first two), all different terms.
+LEAK_KINDS: dict[str, tuple[str, list[str]]] = {
+    "vendor and product": ("As ChatGPT, developed by OpenAI, I would", ["ChatGPT", "OpenAI"]),
+    "self-introduction": ("I'm Claude, made by Anthropic.", ["Claude", "Anthropic"]),
+    "family": ("As a Llama model, I", ["Llama"]),
+    "another product": ("The Gemini answer was longer.", ["Gemini"]),
+    "natural spelling": ("Llama 3.1 70B Instruct says", ["Llama-3.1-70B-Instruct"]),
+    "id without its date": ("try claude-3-5-sonnet today", ["claude-3-5-sonnet"]),
+    "zero-width space inside the id": ("gpt\u200b-4o-2024-08-06", ["gpt-4o-2024-08-06"]),
+    "non-breaking hyphens": ("claude\u20113\u20115\u2011sonnet\u201120241022", ["claude-3-5-sonnet-20241022"]),
+    "exact id, other case": ("META-LLAMA/LLAMA-3.1-70B-INSTRUCT", ["meta-llama/Llama-3.1-70B-Instruct"]),
+    "a response id": ("see resp-0001", ["resp-0001"]),
+    "another response id in upper case": ("and RESP-0002 too", ["resp-0002"]),
+    "short model id": ("better than o1 here", ["o1"]),
+    "alias": ("the Strawberry model", ["Strawberry"]),
+    "look-alike letters": ("C\u043epilot", ["Copilot"]),
+    "fullwidth": ("\uff2d\uff49\uff53\uff54\uff52\uff41\uff4c", ["Mistral"]),
+    "ordinary word with a version": ("Phi-3 would", ["Phi"]),
+    "vendor in context": ("trained by Google", ["by Google"]),
+    # disguises a reader still reads as the name
+    "look-alike letter of another script": ("Gr\u0585k", ["Grok"]),  # Armenian oh
+    "letter with a stroke": ("Micr\u00f8soft", ["Microsoft"]),
+    "small capitals": ("\u1d05\u1d07\u1d07\u1d18s\u1d07\u1d07\u1d0b", ["DeepSeek"]),
+    "ambiguous capital I": ("NV\ua4f2DIA", ["NVIDIA"]),  # Lisu letter I
+    "digits for letters": ("Qw3n", ["Qwen"]),
+    "punctuation inside the word": ("Mix*tral", ["Mixtral"]),
+    "run together": ("NemotronAI", ["Nemotron"]),
+    "plural": ("two Jambas", ["Jamba"]),
+    "right-to-left override": ("\u202eudiaB\u202c", ["Baidu"]),
+    "tag characters": ("".join(chr(0xE0000 + ord(c)) for c in "Tencent"), ["Tencent"]),
+    "HTML character reference": ("&#72;unyuan", ["Hunyuan"]),
+    "percent-encoding": ("Mini%4Dax", ["MiniMax"]),
+    "HTML tags inside the word": ("Ali<b>baba</b>", ["Alibaba"]),
+    "tier and version": ("Sonnet 3.5", ["sonnet-3-5"]),
+}
+LEAK_TEXT = " | ".join(text for text, _ in LEAK_KINDS.values())
+LEAK_TERMS = sorted(term for _, terms in LEAK_KINDS.values() for term in terms)
+
+
+def response_lines(items: list[str], models: list[str]) -> list[dict[str, Any]]:
+    """Responses ``resp-0001``... (item by item, model by model)."""
+    out = []
+    for item in items:
+        for model in models:
+            out.append({
+                "response_id": f"resp-{len(out) + 1:04d}",
+                "benchmark_item_id": item,
+                "model_source": model,
+                "text": f"A calm reply to {item}: let's try one small step together.",
+            })
+    return out
+
+
+def write_model_study(
+    root: Path,
+    *,
+    n_items: int = 3,
+    models: list[str] | None = None,
+    study_extra: dict[str, Any] | None = None,
+    n_raters: int = 3,
+    overlap: int = 2,
+) -> Path:
+    """A valid study (the last item calibration) answered by ``models``, with :data:`ALIASES`."""
+    models = models or MODELS
+    study = study_obj(n_raters, overlap)
+    study["models"] = [{"model_source": m, "aliases": a} for m, a in ALIASES.items() if m in models]
+    study.update(study_extra or {})
+    write_json(root / "study.json", study)
+    write_json(root / "rubric.json", rubric_obj())
+    items = []
+    for i in range(n_items):
+        case_id = f"CASE-{i + 1:03d}"
+        write_json(root / "cases" / f"{case_id}.json", case_obj(case_id))
+        item = item_obj(f"ITEM-{i + 1:03d}", case_id, "calibration" if i == n_items - 1 else "test")
+        item["goldStandard"]["validAlternativeNotes"] = ["Another good move."]
+        write_json(root / "items" / f"{item['benchmarkItemId']}.json", item)
+        items.append(item["benchmarkItemId"])
+    write_responses(root, response_lines(items, models))
+    return root
+
+
+def write_responses(root: Path, lines: list[dict[str, Any]]) -> None:
+    (root / "responses").mkdir(parents=True, exist_ok=True)
+    (root / "responses" / "responses.jsonl").write_text(
+        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8"
+    )
+
+
+def read_responses(root: Path) -> list[dict[str, Any]]:
+    text = (root / "responses" / "responses.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def edit_json(path: Path, change: Any) -> None:
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    change(obj)
+    write_json(path, obj)

@@ -1,0 +1,61 @@
+"""``wmcdp-desktop --self-test``: rates one task through the real window, exports, and says what it did;
+a refused bundle ends it with the app's own message (the built app runs the same code: tests/standalone)."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.rater.app import main as app_module
+from wmcdp_desktop.rater.app import self_test
+
+
+def _run(qapp: QApplication, argv: list[str]) -> int:
+    return self_test.run(qapp, [*argv, "--self-test"], app_module.create_main_window)
+
+
+def test_self_test_rates_exports_and_passes(qapp: QApplication, tmp_path: Path, capsys: Any) -> None:
+    if not demo_bundle_path().exists():
+        pytest.skip("the demo bundle is not built yet")
+    assert _run(qapp, ["--demo", "--data-dir", str(tmp_path / "d"), "--rater", "R"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("self-test: window ready with task ")
+    assert out[1].startswith("self-test: rated and submitted task ") and "(1 of " in out[1]
+    assert out[-1] == "self-test: passed"
+    export = tmp_path / "d" / self_test.EXPORT_NAME
+    with zipfile.ZipFile(export) as z:
+        records = [n for n in z.namelist() if n.startswith("records/")]
+    assert len(records) == 1
+    assert list((tmp_path / "d").glob("bundles/*/R/records/*.json"))
+
+
+def test_self_test_with_a_rating_bundle_fixture_passes_too(
+    qapp: QApplication, bundle_dir: Path, tmp_path: Path, capsys: Any
+) -> None:
+    assert _run(qapp, [str(bundle_dir), "--data-dir", str(tmp_path / "d"), "--rater", "R01"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "self-test: passed"
+
+
+def test_self_test_reports_a_refused_bundle_and_fails(qapp: QApplication, tmp_path: Path, capsys: Any) -> None:
+    bad = tmp_path / "bad.wmcdp"
+    bad.write_bytes(b"not a zip at all")
+    assert _run(qapp, [str(bad), "--rater", "R"]) == 1
+    out = capsys.readouterr().out
+    assert "self-test: FAILED: the bundle was refused" in out
+    assert "This bundle cannot be opened" in out and str(bad) in out
+
+
+def test_self_test_without_a_bundle_says_what_to_give(qapp: QApplication, tmp_path: Path, capsys: Any) -> None:
+    assert _run(qapp, ["--data-dir", str(tmp_path / "d")]) == 1
+    assert "no bundle was opened (give a bundle or --demo)" in capsys.readouterr().out
+
+
+def test_self_test_is_documented_in_help(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        app_module.build_parser().parse_args(["--help"])
+    assert "--self-test" in capsys.readouterr().out

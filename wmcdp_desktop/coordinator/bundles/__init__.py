@@ -1,0 +1,1 @@
+"""Blinded, balanced, deterministic bundles and the unblinding key (``wmcdp bundle build``)."""

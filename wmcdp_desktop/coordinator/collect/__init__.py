@@ -1,0 +1,1 @@
+"""Merging and unblinding the raters' exports, and every table written from them."""

@@ -1,0 +1,218 @@
+"""``wmcdp bundle build`` (blinded per-rater bundles + unblinding key) and ``wmcdp bundle verify``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from wmcdp_desktop.coordinator.bundles.build import BuildOptionError, blinding_labels, build
+from wmcdp_desktop.coordinator.commands.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    UsageError,
+    command,
+    group,
+    print_accepted,
+    print_json,
+    print_problems,
+    problem_obj,
+)
+from wmcdp_desktop.coordinator.commands.progress import ProgressBar
+from wmcdp_desktop.coordinator.study.loader import load_study
+from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.errors import DocumentError, Problem
+
+BUILD_DESCRIPTION = """\
+Build one blinded .wmcdp bundle per rater from a study folder, plus the coordinator's unblinding key.
+
+A task is one (benchmark item, candidate response). Items are sent when their split is in the study's
+rater_splits, they have no exclusionReason, and they are not held out (split held_out_project or
+leakageControl.heldOutProject). Each task goes to OVERLAP raters; any two raters' task counts differ by
+at most one, and so do each rater's counts of the models. The order per rater is shuffled from the seed,
+responses to the same item never back to back where avoidable; which response of an item comes first is
+drawn per rater and item (one recognised response says nothing about the next), model positions kept
+balanced. No bundle contains a model name, a response id, gold standards of non-calibration items,
+adjudication notes or exclusion reasons: the leak scan of `wmcdp study validate` runs first (findings
+accepted in study.json are listed), then every string of every bundle is searched again; the only
+exception is the blinding check's labels, when study.json sets blinding_check. Same study + same seed =
+byte-identical bundles.
+
+Files written in OUT: <study_id>-<rater_id>.wmcdp for each rater and <study_id>-unblinding-key.json
+(owner-only permissions; keep it private, never send it to raters)."""
+
+VERIFY_DESCRIPTION = """\
+Check a bundle (.wmcdp file or bundle folder): zip safety, bundle.json against the files present, every
+file's SHA-256, every task and the rubric against their schemas. Exit 0 only if everything holds."""
+
+
+def register(sub: Any) -> None:
+    actions = group(sub, "bundle", help="build or verify rater bundles",
+                    description="Rater bundles: build one blinded .wmcdp per rater (and the unblinding key), or "
+                    "verify a bundle before sending it.")
+    b = command(
+        actions, "build", help="build blinded per-rater bundles and the unblinding key",
+        description=BUILD_DESCRIPTION, prog="wmcdp bundle build", body=_build,
+        examples=[("wmcdp bundle build my-study --out bundles", "every rater's bundle and the key"),
+                  ("wmcdp bundle build my-study --out bundles --raters R-002", "re-issue one rater's bundle"),
+                  ("wmcdp bundle build my-study --out demo --unassigned", "one bundle for any rater (pilots)")])
+    b.add_argument("study_dir", type=Path, metavar="STUDY_DIR", help="the study folder")
+    b.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the bundles and the key")
+    b.add_argument("--seed", type=int, metavar="N", help="randomisation seed (default: the study's seed)")
+    b.add_argument("--overlap", type=int, metavar="K", help="raters per task (default: the study's overlap)")
+    b.add_argument(
+        "--raters",
+        metavar="ID,...",
+        help="write only these raters' bundles (assignment is still computed over all raters, so a "
+        "re-issued bundle is identical to the original, and so is the key written with it)",
+    )
+    b.add_argument(
+        "--unassigned",
+        action="store_true",
+        help="write one bundle with every task and no rater id (for demos and pilots)",
+    )
+    b.add_argument(
+        "--bundle-file",
+        type=Path,
+        metavar="FILE",
+        help="with --unassigned: write the bundle to FILE instead of DIR/<study_id>-unassigned.wmcdp",
+    )
+    b.add_argument(
+        "--key",
+        type=Path,
+        metavar="FILE",
+        help="where to write the unblinding key (default: DIR/<study_id>-unblinding-key.json)",
+    )
+    v = command(
+        actions, "verify", help="check a bundle's structure, schemas, hashes and zip safety",
+        description=VERIFY_DESCRIPTION, prog="wmcdp bundle verify", body=_verify,
+        examples=[("wmcdp bundle verify bundles/MY-STUDY-R-001.wmcdp", "before sending it"),
+                  ("wmcdp bundle verify unzipped-bundle/ --json", "a bundle folder, machine-readable")])
+    v.add_argument("bundle", type=Path, metavar="BUNDLE", help="a .wmcdp file or a bundle folder")
+
+
+def _build(args: argparse.Namespace) -> int:
+    raters: list[str] | None = None
+    if args.raters is not None:
+        raters = [r.strip() for r in args.raters.split(",") if r.strip()]
+        if not raters:
+            raise UsageError("--raters needs at least one rater id")
+        if args.unassigned:
+            raise UsageError("--raters and --unassigned cannot be used together")
+    if args.bundle_file is not None and not args.unassigned:
+        raise UsageError("--bundle-file is only for --unassigned")
+    with ProgressBar("Reading study", enabled=False if args.json else None) as bar:
+        study = load_study(args.study_dir, progress=bar)
+        try:
+            result = build(
+                study,
+                args.out,
+                seed=args.seed,
+                overlap=args.overlap,
+                raters=raters,
+                unassigned=args.unassigned,
+                bundle_file=args.bundle_file,
+                key_path=args.key,
+                progress=bar.stage,
+            )
+        except BuildOptionError as exc:  # the build checks its options; said here in the command's terms
+            raise UsageError(f"--{exc.option}: {exc}") from None
+    warnings = study.warnings + result.scan.warnings
+    bundles = [
+        {
+            "file": str(path),
+            "rater_id": bundle.rater_id,
+            "bundle_id": bundle.bundle_id,
+            "bundle_sha256": bundle.manifest_sha256,
+            "tasks": len(bundle.task_ids),
+        }
+        for bundle, path in zip(result.bundles, result.bundle_paths, strict=True)
+    ]
+    left_out = [{"benchmark_item_id": i.benchmark_item_id, "reason": i.reason} for i in result.plan.left_out]
+    if args.json:
+        print_json(
+            {
+                "ok": True,
+                "study_id": study.study.study_id,
+                "seed": result.plan.seed,
+                "overlap": result.plan.overlap,
+                "tasks": len(result.plan.tasks),
+                "bundles": bundles,
+                "key": str(result.key_path),
+                "left_out": left_out,
+                "accepted_findings": [a.as_obj() for a in result.scan.accepted],
+                "blinding_check_labels": blinding_labels(study),
+                "warnings": [problem_obj(w) for w in warnings],
+            }
+        )
+        return EXIT_OK
+    print_problems(warnings, "warnings:")
+    print_accepted(result.scan.accepted)
+    print(
+        f"{len(result.plan.tasks)} tasks (seed {result.plan.seed}"
+        + ("" if args.unassigned else f", overlap {result.plan.overlap}")
+        + f"); {count(len(left_out), 'item')} left out."
+    )
+    for item in left_out:
+        print(f"  left out {item['benchmark_item_id']}: {item['reason']}")
+    for entry in bundles:
+        who = entry["rater_id"] or "any rater (unassigned)"
+        print(f"wrote {entry['file']}  ({who}, {entry['tasks']} tasks)")
+    print(f"wrote {result.key_path}  (unblinding key: keep it private, never send it to raters)")
+    return EXIT_OK
+
+
+def _is_results_export(path: Path) -> bool:
+    """A zip (or folder) holding a results export's manifest.json and no bundle.json."""
+    from wmcdp_desktop.coordinator.results.reader import MANIFEST_NAME
+    from wmcdp_desktop.core.zips.reader import open_zip_file
+
+    if path.is_dir():
+        return (path / MANIFEST_NAME).is_file() and not (path / "bundle.json").exists()
+    try:
+        names = set(open_zip_file(path, path.name).names())
+    except (DocumentError, OSError):
+        return False
+    return MANIFEST_NAME in names and "bundle.json" not in names
+
+
+def _verify(args: argparse.Namespace) -> int:
+    problems: list[Problem] = []
+    bundle = None
+    try:
+        bundle = open_bundle(args.bundle)
+    except DocumentError as exc:
+        problems = exc.problems
+        if _is_results_export(args.bundle):
+            problems = [*problems, Problem(str(args.bundle), "", "this is a rater's results export, not a bundle: "
+                                           f"check it with `wmcdp results validate {args.bundle}`")]
+    calibration = 0
+    if bundle is not None:
+        with ProgressBar("Verifying", enabled=False if args.json else None) as bar:
+            problems, calibration = bundle.verify(progress=bar)
+    ok = not problems
+    if args.json:
+        out: dict[str, Any] = {"ok": ok, "bundle": str(args.bundle), "problems": [problem_obj(p) for p in problems]}
+        if bundle is not None:
+            out.update(
+                bundle_id=bundle.manifest.bundle_id,
+                study_id=bundle.manifest.study_id,
+                rater_id=bundle.manifest.rater_id,
+                bundle_sha256=bundle.manifest_sha256,
+                tasks=len(bundle.task_ids),
+                calibration_tasks=calibration if ok else None,
+            )
+        print_json(out)
+        return EXIT_OK if ok else EXIT_INVALID
+    if not ok:
+        print_problems(problems, f"{args.bundle}: {count(len(problems), 'problem')}:")
+        print(f"{args.bundle}: NOT valid", flush=True)
+        return EXIT_INVALID
+    assert bundle is not None
+    who = bundle.manifest.rater_id or "any rater (unassigned)"
+    print(
+        f"{args.bundle}: valid bundle {bundle.manifest.bundle_id} of study {bundle.manifest.study_id} for {who}: "
+        f"{len(bundle.task_ids)} tasks, all hashes match (bundle.json sha256 {bundle.manifest_sha256})."
+    )
+    return EXIT_OK

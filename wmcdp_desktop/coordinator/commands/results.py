@@ -1,0 +1,325 @@
+"""``wmcdp results validate`` and ``wmcdp results collect``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from wmcdp_desktop.coordinator.collect.cache import load_cache
+from wmcdp_desktop.coordinator.collect.merge import collect, read_key, read_ledger
+from wmcdp_desktop.coordinator.collect.outputs import NAMES, hold_collection, write_outputs
+from wmcdp_desktop.coordinator.commands.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    UsageError,
+    command,
+    group,
+    print_json,
+    print_problems,
+    problem_obj,
+)
+from wmcdp_desktop.coordinator.commands.progress import ProgressBar
+from wmcdp_desktop.coordinator.results.against_bundles import bundle_problems, open_bundles
+from wmcdp_desktop.coordinator.results.provenance import read_receipts, receipt_problems, replay_problems
+from wmcdp_desktop.coordinator.results.reader import ExportRead, is_zip_path, read_records
+from wmcdp_desktop.core.audit_chain import normalise_receipt, receipt_problem
+from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.errors import Problem
+
+VALIDATE_DESCRIPTION = """\
+Check rating records. PATH is a record file, a folder of them (searched recursively for *.json; drafts/
+and quarantine/ folders are skipped), or a results export zip (manifest, hashes and records checked).
+Every record must be valid against its schema: schemas/rating-record.schema.json, or
+schemas/cannot-rate-record.schema.json for a "cannot rate" (record_kind). With --bundle, every record is
+also checked against its bundle: same bundle id and bundle.json SHA-256, the task exists, ids and
+response text match the task, scores inside the rubric's scales, every failure mode annotated.
+--bundle can be repeated, or name the folder `bundle build` wrote: each export (and record) is then
+checked against the bundle it was made from, so all raters' exports can be checked in one run.
+Without --bundle, scores are only checked to be whole numbers from 0 to 100 (give --bundle to check them
+against the rubric's scales). Every record's times must be plausible (not before 2020, not more than a
+day ahead of this computer's clock).
+Tamper evidence: an export carries the rater's hash-chained audit log, sealed to the bundle and the rater;
+every link, the seal, every record's place in the chain and every revision are checked, and exports of
+the same rater's bundle are compared (the same export twice, an older export beside a newer one, two
+histories). --receipt CODE checks the receipt code the rater sent you apart from the file (one export);
+--receipts FILE checks several (lines of "<rater_id> <code>"; see docs/COORDINATORS.md).
+Prints a summary of counts and every problem with file and JSON path. Exit 0 if all valid, 1 if not."""
+
+COLLECT_DESCRIPTION = """\
+Merge the results export zips of many raters and unblind them with the key written by `bundle build`.
+Each export's manifest and hashes are checked; the latest revision per (rater, task) is kept and the
+history reported; duplicates (the same record twice) are counted once; conflicts (different records
+for the same rater, task and revision) are decided by the exports' audit chains, never by a time a file
+claims (a record whose export's chain holds wins; otherwise neither is kept) and reported; records for
+tasks the key does not know are left out and reported; tasks nobody rated are listed. Every record is
+checked against the rubric and its task as the key records them (scales, N/A, failure modes, response
+text); a record that breaks a rule is left out. The audit chains are checked as by results validate, and
+compared with the newest chains an earlier collect into DIR saw (an older export replacing a newer one is
+reported); --receipts FILE checks each export's receipt code (an export whose code does not match is left
+out). A "cannot rate" (a rater's answer instead of a rating, with a reason) and a flag for the coordinator
+are kept like ratings and listed in the report, with the tasks every rater they went to could not rate;
+they are left out of the per-model figures. model_source is filled in from the key. Writes to DIR:
+ratings.jsonl (one full record per line, record_kind "rating" or "cannot_rate"), ratings.csv (one row
+per record, a column per score, failure mode and note, then record_kind, cannot_rate_reason,
+cannot_rate_detail, coordinator_flag and blinding_guess), summary.json (per rater and per model) and
+collect-report.json (every problem, history, duplicates, conflicts, unknown and unrated tasks,
+"cannot rate" answers and flags).
+Also, with pyarrow (the analysis extra), ratings.parquet (typed: scores as integers with N/A as null,
+times as timestamps; R/REDCap-safe column names) and failure_modes.parquet (one row per rating and
+failure mode); and always redcap-data-dictionary.csv with redcap-import.csv (import the dictionary into a
+REDCap project, then the records) and datapackage.json (the codebook: every column's type, meaning,
+allowed and missing values, and the SHA-256 of every file). --names r gives ratings.csv those safe names.
+Each export read is recorded in DIR/collected-exports/ by the SHA-256 of its zip: a later collect into the
+same DIR reads only the new zips (one given again, under any name, is not counted twice) and writes what
+collecting everything at once would. wmcdp report reads ratings.parquet.
+ratings.csv holds the raters' text exactly, so a note such as "=1+1" or "-ve" may be run as a formula
+if the file is double-clicked into a spreadsheet; --excel-safe adds ratings-excel.csv for that.
+Exit 0 when everything merged cleanly, 1 when something was left out or conflicting (the outputs are
+written either way). The outputs name the models: they are written owner-only (0600), like the key."""
+
+
+def register(sub: Any) -> None:
+    actions = group(sub, "results", help="validate or collect the raters' results",
+                    description="The raters' results: check them (validate), then merge and unblind them (collect).")
+    v = command(
+        actions, "validate", help="check record files, folders, rater data folders or results export zips",
+        description=VALIDATE_DESCRIPTION, prog="wmcdp results validate", body=_validate,
+        examples=[("wmcdp results validate wmcdp-results-R-001.zip", "one export"),
+                  ("wmcdp results validate exports/*.zip --bundle bundles", "every export against its bundle"),
+                  ("wmcdp results validate ~/.local/share/wmcdp-desktop", "a rater's data folder (Linux)"),
+                  ("wmcdp results validate R-001.zip --receipt 7K3QD-M2XWA", "with the receipt code"),
+                  ("wmcdp results validate exports/ --json", "machine-readable result")])
+    v.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="record file, folder or export zip")
+    v.add_argument(
+        "--bundle",
+        type=Path,
+        action="append",
+        metavar="BUNDLE",
+        help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
+        "(*.wmcdp) in this folder; repeat for several",
+    )
+    v.add_argument(
+        "--receipt", metavar="CODE",
+        help="the receipt code the rater sent with this export (e.g. 7K3QD-M2XWA; case, spaces and hyphens do not "
+        "matter); checks that the export is the one the rater made, unchanged. One export only",
+    )
+    _add_receipts_flag(v)
+
+    c = command(
+        actions, "collect", help="merge and unblind the raters' results exports",
+        description=COLLECT_DESCRIPTION, prog="wmcdp results collect", body=_collect,
+        examples=[("wmcdp results collect exports/*.zip --key bundles/S-unblinding-key.json --out results",
+                   "merge every export"),
+                  ("wmcdp results collect new/*.zip --key KEY --out results", "add new exports to a collection"),
+                  ("wmcdp results collect exports/*.zip --key KEY --out results --excel-safe",
+                   "also ratings-excel.csv")])
+    c.add_argument("exports", type=Path, nargs="+", metavar="EXPORT", help="a results export zip from a rater")
+    c.add_argument("--key", type=Path, required=True, metavar="KEY", help="the unblinding key from `bundle build`")
+    c.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the merged results")
+    c.add_argument(
+        "--excel-safe",
+        action="store_true",
+        help="also write ratings-excel.csv, for opening by double-click in Excel: UTF-8 with a byte-order mark, "
+        "and text that starts with = + - @ prefixed with ' so it is never run as a formula. ratings.csv is "
+        "always exactly what the raters wrote: analyse that one",
+    )
+    c.add_argument(
+        "--names", choices=NAMES, default="original",
+        help="column names of ratings.csv: original (as the records name the fields, e.g. failure_mode.WM-FM-X; "
+        "the default) or r (R/REDCap-safe: lower case, letters, digits and underscores, at most 26 characters, "
+        "as in ratings.parquet and the REDCap files; datapackage.json maps one to the other)",
+    )
+    _add_receipts_flag(c)
+
+
+def _add_receipts_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--receipts", type=Path, metavar="FILE",
+        help='a text file of the receipt codes the raters sent you, one "<rater_id> <code>" per line (# starts a '
+        "comment); each export's code must be one its rater sent",
+    )
+
+
+def _receipts(args: argparse.Namespace, exports: list[ExportRead]) -> tuple[dict[str, set[str]] | None, str, list[Problem]]:
+    """The receipt codes to check (rater id -> codes), where they came from, and the bad lines of the file."""
+    if getattr(args, "receipt", None):
+        code = normalise_receipt(args.receipt)
+        if code is None:
+            raise UsageError(f"--receipt {args.receipt!r}: {receipt_problem(args.receipt)}")
+        raters = {e.manifest.rater_id for e in exports if e.manifest is not None}
+        return {rater: {code} for rater in raters}, "--receipt", []
+    if args.receipts is not None:
+        codes, bad = read_receipts(args.receipts)
+        return codes, str(args.receipts), bad
+    return None, "", []
+
+
+def _validate(args: argparse.Namespace) -> int:
+    if args.receipt and args.receipts:
+        raise UsageError("give --receipt CODE (one export) or --receipts FILE, not both")
+    if args.receipt and sum(1 for p in args.paths if p.is_file() and is_zip_path(p)) != 1:
+        raise UsageError("--receipt checks one export: give exactly one export zip, or use --receipts FILE for several")
+    bundles = open_bundles(args.bundle) if args.bundle else []
+    with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
+        # Only the bundle checks need the records themselves; without them a summary of each is kept.
+        result = read_records(args.paths, progress=bar, keep_records=bool(bundles))
+    problems = list(result.problems)
+    if bundles:
+        problems += bundle_problems(result.records, bundles)
+    chains = [e.chain for e in result.exports if e.chain is not None]
+    problems += replay_problems(chains)
+    receipts, receipts_source, bad_lines = _receipts(args, result.exports)
+    problems += bad_lines
+    refused: set[str] = set()
+    if receipts is not None:
+        found, refused = receipt_problems(chains, receipts, receipts_source)
+        problems += found
+    bad_sources = {p.file for p in problems}
+    bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"} | refused
+    valid = [s for s in result.summaries if s.source not in bad_sources and s.export not in bad_exports]
+    raters = Counter(s.rater_id for s in valid)
+    cannot_rate = sum(1 for s in valid if s.kind == "cannot_rate")
+    flagged = sum(1 for s in valid if s.flagged)
+    summary: dict[str, Any] = {
+        "ok": not problems,
+        "files_read": result.files_read,
+        "exports": len(result.exports),
+        "valid_records": len(valid),
+        "ratings": len(valid) - cannot_rate,
+        "cannot_rate": cannot_rate,
+        "flagged": flagged,
+        "tasks": len({s.task_id for s in valid}),
+        "by_rater": dict(sorted(raters.items())),
+        "chains": {e.label: e.chain is not None for e in result.exports},
+        "receipts_checked": receipts is not None,
+        "problems": [problem_obj(p) for p in problems],
+    }
+    if args.json:
+        print_json(summary)
+    else:
+        print_problems(problems, f"{count(len(problems), 'problem')}:")
+        print(
+            f"{count(summary['files_read'], 'record file')} read ({count(summary['exports'], 'export zip')}); "
+            f"{count(summary['valid_records'], 'valid record')} for {count(summary['tasks'], 'task')}"
+            + (f" against bundle {bundles[0].manifest.bundle_id}" if len(bundles) == 1 else "")
+            + (f" against {len(bundles)} bundles" if len(bundles) > 1 else "")
+            + "; "
+            + ("all valid." if not problems else f"{count(len(problems), 'problem')}.")
+        )
+        if cannot_rate or flagged:
+            print(f"  of which {cannot_rate} “cannot rate” and {flagged} flagged for the coordinator")
+        for rater, n in summary["by_rater"].items():
+            print(f"  {rater}: {count(n, 'valid record')}")
+        _print_chains(result.exports, problems, receipts is not None)
+    return EXIT_OK if not problems else EXIT_INVALID
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    """A rater's note on one terminal line (line breaks and control characters as spaces, cut at ``limit``)."""
+    flat = "".join(ch if ch.isprintable() else " " for ch in text)
+    flat = " ".join(flat.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _print_chains(exports: list[ExportRead], problems: list[Problem], receipts_checked: bool) -> None:
+    """One line per export about its tamper evidence."""
+    for export in exports:
+        if export.manifest is None:
+            continue
+        own = any(p.file.startswith(f"{export.label}!") for p in problems)
+        if export.chain is None:
+            print(f"  {export.label}: no audit chain that holds: not tamper-evident (see the problems above)")
+        elif own:
+            print(f"  {export.label}: audit chain checked: see the problems above")
+        else:
+            print(f"  {export.label}: audit chain holds, sealed to bundle {export.manifest.bundle_id} and rater "
+                  f"{export.manifest.rater_id}" + ("; receipt code matches" if receipts_checked else
+                                                   "; give --receipt or --receipts to check the rater's receipt code"))
+
+
+PROBLEMS_SHOWN = 50
+"""``results collect`` lists at most this many problems on the terminal (all of them in collect-report.json)."""
+
+
+def _collect(args: argparse.Namespace) -> int:
+    key = read_key(args.key)
+    receipts, receipts_source, bad_lines = _receipts(args, [])
+    with hold_collection(args.out):
+        known, cache_problems = load_cache(args.out)
+        with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
+            result = collect(
+                args.exports, key, progress=bar, key_source=str(args.key), receipts=receipts,
+                receipts_source=receipts_source, seen=read_ledger(args.out), known=known, cache_dir=args.out,
+                work_dir=args.out,
+            )
+        try:
+            # Every problem of the cache (files collect did not write, entries it cannot use) first, by file name.
+            cache_problems = sorted([*cache_problems, *result.cache_problems], key=lambda p: p.file)
+            bad_lines = [*cache_problems, *bad_lines]
+            if bad_lines:
+                result.problems[:0] = bad_lines
+                result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
+                result.report["ok"] = False
+            paths = write_outputs(result, args.out, excel_csv=args.excel_safe, names=args.names)
+        finally:
+            result.close()
+    report = result.report
+    if args.json:
+        print_json(
+            {
+                "ok": result.ok,
+                "ratings": len(result.ratings),
+                "outputs": [str(p) for p in paths],
+                "problems": report["problems"],
+                "duplicates": len(report["duplicates"]),
+                "conflicts": len(report["conflicts"]),
+                "revised": len(report["history"]),
+                "unknown_tasks": len(report["unknown_tasks"]),
+                "tasks_nobody_rated": len(report["tasks_nobody_rated"]),
+                "cannot_rate": len(report["cannot_rate"]),
+                "tasks_every_rater_could_not_rate": report["tasks_every_rater_could_not_rate"],
+                "flagged": len(report["flagged"]),
+                "parquet": report.get("parquet") or "written",
+                "exports_read": result.read,
+                "exports_already_collected": result.already_collected,
+                "exports_in_collection": len(report["exports"]),
+                "summary": result.summary,
+            }
+        )
+        return EXIT_OK if result.ok else EXIT_INVALID
+    # Every problem is in collect-report.json; a terminal gets the first ones (an export of another build can
+    # give one per record).
+    print_problems(result.problems, f"{count(len(result.problems), 'problem')}:", limit=PROBLEMS_SHOWN,
+                   rest=f": every problem is in {args.out / 'collect-report.json'}")
+    earlier = len(known) - len(result.cache_problems)
+    if earlier or result.already_collected:
+        print(f"{count(len(result.read), 'new export')} read; {earlier} collected earlier into {args.out}"
+              + (f"; already collected, not counted twice: {', '.join(result.already_collected)}"
+                 if result.already_collected else "") + ".")
+    print(
+        f"{count(len(result.ratings), 'rating')} from {count(len(report['exports']), 'export')}: "
+        f"{len(report['history'])} revised, {count(len(report['duplicates']), 'duplicate')}, "
+        f"{count(len(report['conflicts']), 'conflict')}, {len(report['unknown_tasks'])} for unknown tasks, "
+        f"{count(len(report['tasks_nobody_rated']), 'task')} nobody rated."
+    )
+    if report["cannot_rate"] or report["flagged"]:
+        print(f"{len(report['cannot_rate'])} “cannot rate” and {count(len(report['flagged']), 'flag')} for you "
+              "(listed in collect-report.json and ratings.csv).")
+    for item in report["flagged"]:
+        print(f"  flag: {item['rater_id']} on {item['task_id']}: {_one_line(item['note'])}")
+    unable = report["tasks_every_rater_could_not_rate"]
+    if unable:
+        print(f"{count(len(unable), 'task')} every rater they went to could not rate: {', '.join(unable[:20])}"
+              + (" …" if len(unable) > 20 else ""))
+    for rater, info in result.summary["raters"].items():
+        assigned = info["assigned"]
+        print(f"  {rater}: {count(info['ratings'], 'rating')}" + (f" of {assigned} assigned" if assigned else "")
+              + (f", {info['cannot_rate']} “cannot rate”" if info["cannot_rate"] else ""))
+    for path in paths:
+        print(f"wrote {path}")
+    if report.get("parquet"):
+        print(f"note: {report['parquet']}", file=sys.stderr)
+    return EXIT_OK if result.ok else EXIT_INVALID

@@ -1,0 +1,1 @@
+"""The leak scan: no model identity, in any spelling, reaches a rater."""

@@ -1,0 +1,1 @@
+"""The raters' records read back, checked against their bundles and their export's seal."""

@@ -1,0 +1,1 @@
+"""A study folder read and cross-checked; the starter study of ``wmcdp study init``."""

@@ -1,0 +1,1 @@
+"""Opening a bundle off the GUI thread and checking all its files in the background."""

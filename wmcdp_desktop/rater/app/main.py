@@ -1,0 +1,192 @@
+"""Rater app entry point: ``wmcdp-desktop [BUNDLE] [--data-dir DIR] [--rater ID] [--demo]``.
+
+:func:`create_main_window` builds the real window without entering the event loop (tests use it);
+:func:`main` adds the QApplication, the event loop and plain error messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
+
+from wmcdp_desktop import __version__
+from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.rater.app.qt_guard import protect_none
+from wmcdp_desktop.rater.app.system_check import missing_message, missing_xcb_packages
+from wmcdp_desktop.rater.app.text.i18n import app_title, install_translators
+from wmcdp_desktop.rater.app.text.theme import apply_accessible_palette
+from wmcdp_desktop.rater.app.widgets import PREFERRED_SIZE
+from wmcdp_desktop.rater.app.window.main_window import MainWindow
+from wmcdp_desktop.rater.settings import MAX_IDLE, MIN_IDLE, load_settings, rater_id_problem
+from wmcdp_desktop.rater.storage import InstanceLock, default_data_dir
+from wmcdp_desktop.rater.timing import Clock, SystemClock
+
+
+class _ArgError(WmcdpError):
+    pass
+
+
+class InvalidOptionError(WmcdpError):
+    """An option whose value the app refuses (a rater id it cannot use, an idle time out of range): invalid
+    input, exit status 1, said in one line without the usage text (a usage mistake is exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _ArgError(f"{message}\n\n{self.format_usage()}")
+
+
+def _checked(args: argparse.Namespace) -> argparse.Namespace:
+    """The values argparse cannot judge: ``--rater`` by the one rater-id rule (rater/settings.py), the
+    idle time by its bounds; raises :class:`InvalidOptionError`."""
+    if args.rater is not None:
+        problem = rater_id_problem(args.rater)
+        if problem is not None:
+            raise InvalidOptionError(f'--rater "{args.rater}": {problem}')
+    if args.idle_timeout is not None:
+        try:
+            value = int(args.idle_timeout)
+        except ValueError:
+            raise InvalidOptionError(f'--idle-timeout "{args.idle_timeout}" is not a whole number of seconds') from None
+        if not MIN_IDLE <= value <= MAX_IDLE:
+            raise InvalidOptionError(f"--idle-timeout {value} is not between {MIN_IDLE} and {MAX_IDLE} seconds")
+        args.idle_timeout = value
+    return args
+
+
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line, parsed and checked (raises ``_ArgError`` for a usage mistake, InvalidOptionError)."""
+    return _checked(build_parser().parse_args(list(argv)))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="wmcdp-desktop", description="Rate blinded AI responses for the WM-CDP benchmark.")
+    p.add_argument("bundle", nargs="?", type=Path, help="a .wmcdp bundle file or a bundle folder to open")
+    p.add_argument("--data-dir", type=Path, help="keep drafts, records and settings here instead of the usual folder")
+    p.add_argument("--rater", help="your rater id (remembered): letters, digits, '-', '_' and '.'")
+    p.add_argument("--role", help="your role or background (optional; remembered)")
+    p.add_argument("--demo", action="store_true", help="open the demo bundle shipped with the app")
+    p.add_argument(
+        "--idle-timeout", metavar="SECONDS",
+        help=f"seconds without input before the task timer pauses ({MIN_IDLE}-{MAX_IDLE}; default 120)",
+    )
+    p.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this installation and quit: open the demo (or BUNDLE), rate the first task, export the "
+        "results, print each step; exit 0 if it all worked (a temporary data folder unless --data-dir)",
+    )
+    p.add_argument("--version", action="version", version=f"wmcdp-desktop {__version__}")
+    return p
+
+
+def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
+    """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
+    protect_none()
+    args = parse_arguments(argv)
+    data_dir: Path = (args.data_dir or default_data_dir()).expanduser().resolve()
+    settings, warning = load_settings(data_dir)
+    install_translators(settings.language)  # before any window: the app's words, Qt's, the layout direction
+    apply_accessible_palette()
+    lock = InstanceLock(data_dir)
+    lock.acquire()
+    try:
+        window = MainWindow(data_dir, settings, clock or SystemClock(), lock, idle_timeout=args.idle_timeout)
+        if args.rater is not None:
+            window.prefs.set_rater(args.rater, args.role or settings.rater_role_or_background)
+        if warning:
+            window.welcome.show_message(warning)
+    except BaseException:
+        lock.release()
+        raise
+    if args.bundle is not None:
+        window.open_bundle_path(args.bundle)
+    elif args.demo:
+        window.open_demo()
+    return window
+
+
+def _fatal(text: str) -> None:
+    """A blocking, plain-text error box (used before or outside the main window)."""
+    box = QMessageBox(QMessageBox.Icon.Critical, app_title(), "")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    box.exec()
+
+
+def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    """Unexpected errors: a plain message, details in a new log file in the user's own log folder
+    (core/crash_log.py; never a traceback in the rater's face)."""
+    from PySide6 import __version__ as pyside_version
+    from PySide6.QtCore import qVersion
+
+    from wmcdp_desktop.core.crash_log import log_dir, write_crash_log
+
+    path = write_crash_log("wmcdp-desktop", kind, exc, tb, {"Qt": f"{qVersion()} (PySide6 {pyside_version})"})
+    if path:
+        where = QCoreApplication.translate("app", "Details were written to {path}.").format(path=path)
+    else:
+        where = QCoreApplication.translate("app", "Details could not be written to a log file in {folder}.").format(
+            folder=log_dir()
+        )
+    if sys.stderr is not None:  # a windowed program on Windows has no console
+        sys.stderr.write("".join(traceback.format_exception(kind, exc, tb)))
+    if QApplication.instance() is not None:
+        _fatal(
+            QCoreApplication.translate(
+                "app",
+                "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"
+                "{where} Please send that file to your study coordinator.",
+            ).format(where=where)
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        options = parse_arguments(args)  # --help / --version / usage errors / refused values before any window
+    except _ArgError as exc:
+        print(f"wmcdp-desktop: error: {exc}", file=sys.stderr)
+        return 2
+    except InvalidOptionError as exc:
+        print(f"wmcdp-desktop: {exc}", file=sys.stderr)
+        return 1
+    if QApplication.instance() is None:
+        missing = missing_xcb_packages()
+        if missing:  # Qt would abort with a message naming only one of them
+            print(missing_message(missing), file=sys.stderr)
+            return 1
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("WM-CDP Desktop")
+    app.setApplicationVersion(__version__)
+    if options.self_test:
+        from wmcdp_desktop.rater.app import self_test
+
+        return self_test.run(app, args, create_main_window)
+    sys.excepthook = _excepthook
+    try:
+        window = create_main_window(args)
+    except WmcdpError as exc:
+        _fatal(str(exc))
+        return 1
+    if window.width() < PREFERRED_SIZE[0] or window.height() < PREFERRED_SIZE[1]:
+        window.showMaximized()  # a small laptop screen: use all of it (the window already fits)
+    else:
+        window.show()
+    code = int(app.exec())
+    if isinstance(window, MainWindow) and window.workers.stuck:
+        # A worker still hangs (a read from a network drive that never returns): Qt would wait for it for
+        # ever while tearing down, keeping the process and its data-folder lock alive. Files are written
+        # atomically and the lock is released: leave now.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

@@ -1,0 +1,210 @@
+"""The scenario (domain, types, context, attributed conversation) and the response being rated."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wmcdp_desktop.core.models.case import ROLE_LABELS
+from wmcdp_desktop.core.models.task import Task
+from wmcdp_desktop.rater.app.text.accessible import button
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
+from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, PlainTextView, set_plain_tooltip
+from wmcdp_desktop.rater.app.text.theme import relative_font
+from wmcdp_desktop.rater.labels import readable_id, scenario_types_text, task_full_title
+
+SCENARIO = QT_TRANSLATE_NOOP("TaskView", "Scenario and conversation so far")
+RESPONSE = QT_TRANSLATE_NOOP("TaskView", "The response you are rating")
+FIND = QT_TRANSLATE_NOOP("FindBar", "Find in scenario and response")
+
+ROLE_NAMES = (  # the words of core.models.case.ROLE_LABELS, for the catalogue (a test keeps them the same)
+    QT_TRANSLATE_NOOP("TaskView", "Parent"),
+    QT_TRANSLATE_NOOP("TaskView", "Caregiver"),
+    QT_TRANSLATE_NOOP("TaskView", "Child"),
+    QT_TRANSLATE_NOOP("TaskView", "Adolescent"),
+    QT_TRANSLATE_NOOP("TaskView", "Clinician"),
+    QT_TRANSLATE_NOOP("TaskView", "AI assistant"),
+    QT_TRANSLATE_NOOP("TaskView", "Teacher"),
+    QT_TRANSLATE_NOOP("TaskView", "Other"),
+)
+
+
+def role_label(role: str) -> str:
+    """A speaker's role in the app's language (a role the app does not know is shown as written)."""
+    return QCoreApplication.translate("TaskView", ROLE_LABELS[role]) if role in ROLE_LABELS else role
+
+
+class FindBar(QWidget):
+    def __init__(self, views: list[PlainTextView], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.views = views
+        self.label = QLabel(self.tr(FIND))
+        self.edit = QLineEdit()
+        self.edit.setAccessibleName(self.tr(FIND))
+        self.edit.setClearButtonEnabled(True)
+        self.label.setBuddy(self.edit)
+        self.next_button = button(self.tr("Find &next"))
+        self.close_button = button(self.tr("C&lose find"))
+        self.status = QLabel("")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.next_button)
+        layout.addWidget(self.status)
+        layout.addWidget(self.close_button)
+        self.edit.returnPressed.connect(self.find_next)
+        self.next_button.clicked.connect(self.find_next)
+        self.close_button.clicked.connect(self.hide)
+
+    def open(self) -> None:
+        self.show()
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    def find_next(self) -> bool:
+        """Search forward through the views in order, wrapping around; True when found."""
+        text = self.edit.text()
+        if not text:
+            return False
+        views = self.views
+        start = next((i for i, v in enumerate(views) if v.textCursor().hasSelection()), 0)
+        order = views[start:] + views[:start]
+        for i, view in enumerate(order):
+            if i > 0:
+                cursor = view.textCursor()
+                cursor.setPosition(0)
+                view.setTextCursor(cursor)
+            if view.find(text, QTextDocument.FindFlag(0)):
+                for other in views:
+                    if other is not view:
+                        c = other.textCursor()
+                        c.clearSelection()
+                        other.setTextCursor(c)
+                view.ensureCursorVisible()
+                self.status.setText("")
+                return True
+        # wrap: restart the first view from the top
+        first = order[0]
+        cursor = first.textCursor()
+        cursor.setPosition(0)
+        first.setTextCursor(cursor)
+        if first.find(text):
+            self.status.setText("")
+            return True
+        self.status.setText(self.tr("Not found"))
+        return False
+
+
+class TaskView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = PlainLabel("")
+        relative_font(self.heading, 1.15, bold=True)
+        self.meta = PlainLabel("")
+        self.scenario_title = QLabel(self.tr(SCENARIO))
+        self.scenario_title.setWordWrap(True)  # on two lines rather than widen the column (large text)
+        self.scenario = PlainTextView(self.tr(SCENARIO))
+        self.scenario_title.setBuddy(self.scenario)
+        self.response_title = QLabel(self.tr(RESPONSE))
+        self.response_title.setWordWrap(True)  # on two lines rather than widen the column (large text)
+        relative_font(self.response_title, 1.1, bold=True)
+        self.response = PlainTextView(self.tr(RESPONSE))
+        self.response_title.setBuddy(self.response)
+        self.response.setFrameShape(QFrame.Shape.Box)
+        self.response.setLineWidth(2)
+        self.response.setBackgroundRole(self.response.backgroundRole())
+        self.find_bar = FindBar([self.scenario, self.response])
+        self.find_bar.hide()
+
+        top = QWidget()
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.scenario_title)
+        tl.addWidget(self.scenario)
+        bottom = QFrame()
+        bottom.setObjectName("response_frame")
+        bottom.setFrameShape(QFrame.Shape.StyledPanel)
+        bottom.setAutoFillBackground(True)
+        bottom.setBackgroundRole(bottom.palette().ColorRole.AlternateBase)
+        bl = QVBoxLayout(bottom)
+        bl.addWidget(self.response_title)
+        self.response_hint = PlainLabel(
+            self.tr(
+                "Rate this response as the next move in the conversation above. Select words here and use "
+                "“Use selected text as evidence” on a failure mode (Ctrl+Shift+E) to quote them."
+            )
+        )
+        bl.addWidget(self.response_hint)
+        bl.addWidget(self.response)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(bottom)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([450, 350])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.meta)
+        layout.addWidget(self.find_bar)
+        layout.addWidget(self.splitter, 1)
+
+    def show_task(self, task: Task, position: int, total: int) -> None:
+        # The opaque task id is for support only: in the tooltips and the heading's accessible description.
+        support = self.tr("Task id (for support): {task_id}").format(task_id=task.task_id)
+        self.heading.setText(
+            self.tr("Task {position} of {total}").format(position=position, total=total)
+            + f"  ·  {task_full_title(task)}"
+        )
+        set_plain_tooltip(self.heading, support)
+        self.meta.setText(
+            self.tr("Clinical domain: {domain}    Scenario types: {types}").format(
+                domain=readable_id(task.clinical_domain_id), types=scenario_types_text(task)
+            )
+        )
+        set_plain_tooltip(self.meta, f"{support}\n{task.clinical_domain_id}\n" + "\n".join(task.scenario_type_ids))
+        view = self.scenario
+        view.clear_text()
+        # One edit block: the document is laid out once, not after each of the ~2 inserts per turn
+        # (a 100 KB, 60-turn conversation: about half the time of "next task"; docs/PERFORMANCE.md).
+        batch = view.textCursor()
+        batch.beginEditBlock()
+        try:
+            self._fill_scenario(task)
+        finally:
+            batch.endEditBlock()
+        view.moveCursor(view.textCursor().MoveOperation.Start)
+        self.response.set_untrusted(task.candidate_response_text)
+
+    def _fill_scenario(self, task: Task) -> None:
+        ctx = task.scenario.context
+        view = self.scenario
+        view.append_heading(self.tr("Context"))
+        speakers = ", ".join(role_label(s) for s in ctx.speakers)
+        view.append_body(
+            self.tr("Age band: {age}\nSetting: {setting}\nSpeakers: {speakers}").format(
+                age=ctx.age_band, setting=ctx.setting, speakers=speakers
+            )
+        )
+        if ctx.summary:
+            view.append_body(ctx.summary)
+        view.append_heading(self.tr("Conversation so far"))
+        if not task.scenario.turns:
+            view.append_body(self.tr("(no earlier turns)"))
+        for i, turn in enumerate(task.scenario.turns, start=1):
+            role = role_label(turn.role)
+            who = f"{turn.speaker_label} ({role})" if turn.speaker_label else role
+            view.append_heading(self.tr("Turn {number} — {who}:").format(number=i, who=who))
+            view.append_body(turn.text)
+
+    def selected_span(self) -> tuple[int, int] | None:
+        return self.response.selected_original_span()

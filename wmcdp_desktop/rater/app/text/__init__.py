@@ -1,0 +1,1 @@
+"""Showing text: plain text made safe, what screen readers are told, colours, languages."""

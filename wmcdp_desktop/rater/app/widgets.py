@@ -1,0 +1,186 @@
+"""Small widgets the window's parts share: a choice box that ignores the wheel, the plain message box, the
+problem shown next to a control, the window's size, and a row of two widgets that wraps."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QGuiApplication, QWheelEvent
+from PySide6.QtWidgets import QComboBox, QLayout, QLayoutItem, QMessageBox, QStyle, QWidget
+
+from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
+from wmcdp_desktop.rater.app.text.theme import problem_color, set_fg
+
+# ----- A combo box that ignores the mouse wheel unless it has focus (scrolling the form never changes a choice).
+
+class ChoiceBox(QComboBox):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()
+
+
+# ----- The app's message box: plain text (never interpreted), not blocking, deleted when closed.
+
+def open_message(parent: QWidget, title: str, text: str, *, error: bool = False) -> QMessageBox:
+    """Show ``text`` in a window-modal message box that does not block the caller."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning if error else QMessageBox.Icon.Information)
+    box.setWindowTitle(title)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+# ----- The small message shown next to a control when submitting found a problem with it.
+
+class ProblemLabel(PlainLabel):
+    """Hidden until :meth:`show_problem`; accessible name = the visible message."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("", parent)
+        self.setObjectName("problem")
+        self.hide()
+
+    def show_problem(self, message: str) -> None:
+        set_fg(self, problem_color(self))
+        text = f"⚠ {message}"
+        self.setText(text)
+        self.setAccessibleName(text)
+        self.show()
+
+    def clear_problem(self) -> None:
+        self.setText("")
+        self.setAccessibleName("")
+        self.hide()
+
+
+# ----- The window's size: as large as the rating page wants, never larger than the screen it opens on.
+
+PREFERRED_SIZE = (1440, 900)
+FRAME_ALLOWANCE = (16, 48)
+"""Room left for the window manager's frame and title bar when the screen is smaller than PREFERRED_SIZE."""
+
+
+def fitted_size(widget: QWidget) -> tuple[int, int]:
+    """PREFERRED_SIZE, shrunk to fit the screen's free area (a 1366x768 laptop: the whole window stays visible)."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    width, height = PREFERRED_SIZE
+    if screen is None:
+        return width, height
+    free = screen.availableGeometry()
+    return min(width, free.width() - FRAME_ALLOWANCE[0]), min(height, free.height() - FRAME_ALLOWANCE[1])
+
+
+# ----- A row of two widgets that wraps: side by side, the second at the far end, when the width has room for both
+# as they would like to be; else the second under the first, at the far end. The form's top strip (the timer,
+# then "Flag for coordinator" and "Cannot rate this task") keeps to one line on a wide form and takes a second
+# line on a narrow one (a longer language, larger text, the rubric help open on a laptop) instead of wrapping
+# the timer's words into a tall column or widening the window past the screen.
+
+class WrapRow(QLayout):
+    """Lays out two items (add them with ``addWidget``): see the module docstring. ``fill``: the second takes
+    the rest of the line (on one line) or the whole width (under the first), instead of its own width at the
+    far end (a text field after its label)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6, *, fill: bool = False) -> None:
+        super().__init__(parent)
+        self.fill = fill
+        self._items: list[QLayoutItem] = []
+        self.setSpacing(spacing)
+        self.setContentsMargins(0, 0, 0, 0)
+
+    # ----- QLayout -------------------------------------------------------------------------------------
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._arrange(QRect(0, 0, width, 0), apply=False)
+
+    def sizeHint(self) -> QSize:
+        shown = self._shown()
+        width = sum(i.sizeHint().width() for i in shown) + self.spacing() * max(0, len(shown) - 1)
+        return QSize(width, max((i.sizeHint().height() for i in shown), default=0))
+
+    def minimumSize(self) -> QSize:
+        width = max((i.minimumSize().width() for i in self._shown()), default=0)
+        return QSize(width, self.heightForWidth(width))
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._arrange(rect, apply=True)
+
+    # ----- placing -------------------------------------------------------------------------------------
+    def _shown(self) -> list[QLayoutItem]:
+        return [i for i in self._items if not i.isEmpty()]
+
+    def one_line(self, width: int) -> bool:
+        """Whether both items fit side by side in ``width`` pixels (a filling second item: at its minimum)."""
+        shown = self._shown()
+        if len(shown) < 2:
+            return True
+        second = shown[1].minimumSize().width() if self.fill else shown[1].sizeHint().width()
+        return shown[0].sizeHint().width() + self.spacing() + second <= width
+
+    @staticmethod
+    def _height(item: QLayoutItem, width: int) -> int:
+        return item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()
+
+    def _arrange(self, rect: QRect, *, apply: bool) -> int:
+        """Place the items in ``rect`` (when ``apply``); the height they take."""
+        shown = self._shown()
+        if not shown:
+            return 0
+        width = rect.width()
+        widget = self.parentWidget()
+        direction = widget.layoutDirection() if widget is not None else Qt.LayoutDirection.LeftToRight
+        places: list[QRect] = []
+        if self.one_line(width):
+            widths = [i.sizeHint().width() for i in shown]
+            if len(shown) == 2 and self.fill:
+                widths[1] = max(0, width - widths[0] - self.spacing())  # the second takes what is left
+            elif len(shown) == 2:
+                widths[0] = max(0, width - widths[1] - self.spacing())  # the first takes what is left
+            height = max(self._height(i, w) for i, w in zip(shown, widths, strict=True))
+            x = rect.x()
+            for n, (item, w) in enumerate(zip(shown, widths, strict=True)):
+                if n == len(shown) - 1 and n > 0:
+                    x = rect.right() + 1 - w  # the last one at the far end
+                h = self._height(item, w)
+                places.append(QRect(QPoint(x, rect.y() + (height - h) // 2), QSize(w, h)))
+                x += w + self.spacing()
+            total = height
+        else:
+            y = rect.y()
+            for n, item in enumerate(shown):
+                w = width if n > 0 and self.fill else min(width, item.sizeHint().width())
+                h = self._height(item, w)
+                x = rect.x() if n == 0 or self.fill else rect.right() + 1 - w
+                places.append(QRect(x, y, w, h))
+                y += h + self.spacing()
+            total = y - self.spacing() - rect.y()
+        if apply:
+            for item, place in zip(shown, places, strict=True):
+                item.setGeometry(QStyle.visualRect(direction, rect, place))
+        return total

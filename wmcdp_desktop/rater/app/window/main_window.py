@@ -1,0 +1,262 @@
+"""The main window: wiring only — menus, shortcuts, the status bar, and which page shows.
+
+The rating itself is presented by :class:`~wmcdp_desktop.rater.app.rating.controller.RatingController` (one per
+open bundle) over the core's rating session; a bundle is opened by
+:class:`~wmcdp_desktop.rater.app.bundle.opening.BundleOpener`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QHideEvent
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget
+
+from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.rater.app.bundle.opening import BundleOpener, SessionRequest, StartedSession
+from wmcdp_desktop.rater.app.jobs import Workers
+from wmcdp_desktop.rater.app.rating.controller import RatingController
+from wmcdp_desktop.rater.app.rating.page import RatingPage
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, app_title
+from wmcdp_desktop.rater.app.text.plain_text import safe_line
+from wmcdp_desktop.rater.app.text.theme import rescale_fonts, set_text_size
+from wmcdp_desktop.rater.app.widgets import fitted_size, open_message
+from wmcdp_desktop.rater.app.window.menus import WindowMenus
+from wmcdp_desktop.rater.app.window.preferences import DEMO_RATER_ID, Preferences
+from wmcdp_desktop.rater.app.window.status_bar import StatusBar
+from wmcdp_desktop.rater.app.window.welcome import WelcomeScreen
+from wmcdp_desktop.rater.session import RatingSession
+from wmcdp_desktop.rater.settings import Settings
+from wmcdp_desktop.rater.storage import InstanceLock
+from wmcdp_desktop.rater.timing import Clock
+
+if TYPE_CHECKING:  # shown after an export, imported then
+    from wmcdp_desktop.rater.app.export.receipt import ReceiptDialog
+
+BUNDLE_FILTER = QT_TRANSLATE_NOOP(
+    "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
+)
+
+
+class MainWindow(QMainWindow):
+    openingDone = Signal()
+    """A bundle asked for is on screen, or was refused, or its opening cancelled (see :attr:`opening`)."""
+
+    def __init__(
+        self, data_dir: Path, settings: Settings, clock: Clock, lock: InstanceLock, *, idle_timeout: float | None = None
+    ) -> None:
+        super().__init__()
+        self.data_dir, self.clock, self.lock = data_dir, clock, lock
+        self.rating: RatingController | None = None
+        """The open bundle's controller (None on the welcome screen)."""
+        self.messages: list[str] = []
+        """Every message shown to the rater in a dialog (tests read it)."""
+        self.receipt_dialog: ReceiptDialog | None = None
+        """The receipt of the last export while it is shown."""
+        self._closed = False
+        self._showing = False
+        """True while an opened bundle's page is being put on screen (over a few turns of the event loop)."""
+        self.setWindowTitle(app_title())
+        self.setObjectName("main_window")
+        self.resize(*fitted_size(self))
+        self.status_bar = StatusBar()
+        self.setStatusBar(self.status_bar)
+        self.prefs = Preferences(data_dir, settings, idle_timeout, lock, self)
+        self.prefs.status.connect(self.status_bar.say)
+        self.prefs.idleTimeoutChanged.connect(lambda seconds: self.rated(lambda r: r.set_idle_timeout(seconds))())
+        self.prefs.fontSizeChanged.connect(self._apply_font)
+        self.welcome = WelcomeScreen()
+        self.welcome.openRequested.connect(self.choose_bundle)
+        self.welcome.demoRequested.connect(self.open_demo)
+        self.welcome.recentChosen.connect(lambda p: self.open_bundle_path(Path(p)))
+        self.welcome.raterRequested.connect(self.change_rater)
+        self.prefs.raterChanged.connect(self.welcome.show_rater)
+        self.welcome.show_rater(settings.rater_id, settings.rater_role_or_background)
+        self.welcome.show_recent(settings.recent_bundles)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.welcome)
+        self.setCentralWidget(self.stack)
+        self.workers = Workers(self)
+        self.workers.jobStarted.connect(self.status_bar.show_job)
+        self.opener = BundleOpener(self.workers, self.close_bundle, self)
+        self.opener.opened.connect(self._show_opened)
+        self.opener.failed.connect(lambda text: self.tell(text, error=True))
+        self.opener.busyChanged.connect(self._opening)
+        self.opener.finished.connect(lambda: None if self._showing else self.openingDone.emit())
+        self.menu = WindowMenus(self, self)
+        """The menus and their shortcuts (``menu.act_open`` …)."""
+        if settings.font_point_size:
+            self._apply_font(settings.font_point_size)
+        rescale_fonts(self)
+        self._update_actions()
+
+    @property
+    def session(self) -> RatingSession | None:
+        return None if self.rating is None else self.rating.session
+
+    @property
+    def page(self) -> RatingPage | None:
+        return None if self.rating is None else self.rating.page
+
+    @property
+    def settings(self) -> Settings:
+        return self.prefs.settings
+
+    @property
+    def opening(self) -> bool:
+        """True from a bundle asked for until ``openingDone``."""
+        return self.opener.busy or self._showing
+
+    def rated(self, call: Callable[[RatingController], object]) -> Callable[[], None]:
+        """A slot that calls ``call`` with the open bundle's controller (nothing on the welcome screen)."""
+
+        def slot() -> None:
+            if self.rating is not None:
+                call(self.rating)
+
+        return slot
+
+    def _update_actions(self) -> None:
+        self.menu.update(rating=self.rating is not None, opening=self.opener.busy)
+
+    def _opening(self, busy: bool) -> None:
+        self.welcome.set_busy(busy)
+        self._update_actions()
+
+    def tell(self, text: str, *, error: bool = False) -> None:
+        """A non-blocking message box (and remembered in ``messages``)."""
+        self.messages.append(text)
+        open_message(self, app_title(), text, error=error)
+
+    def show_receipt(self, summary: str, receipt: str) -> None:
+        """After an export: what it holds and its receipt code, in a window of its own (non-modal)."""
+        from wmcdp_desktop.rater.app.export.receipt import (
+            ReceiptDialog,  # on use: not needed for the first paint
+        )
+
+        label = self.tr("Receipt code")
+        self.messages.append(f"{summary}\n{label}: {receipt}")
+        dialog = self.receipt_dialog = ReceiptDialog(summary, receipt, self)
+        dialog.destroyed.connect(self._receipt_closed)
+        dialog.open()
+
+    def _receipt_closed(self) -> None:
+        self.receipt_dialog = None
+
+    # ----- settings ------------------------------------------------------------------------------------
+    def change_rater(self) -> bool:
+        if self.rating is not None:
+            self.tell(self.tr("Close the bundle first (File > Close bundle), then change the rater id."))
+            return False
+        return self.prefs.ask_rater(self)
+
+    def change_font(self, delta: int) -> None:
+        self.prefs.change_font_size(QApplication.font().pointSize(), delta)
+
+    def _apply_font(self, size: int) -> None:
+        """The application's text size: the window, its menus, dialogs, message boxes and tooltips."""
+        set_text_size(size)
+        rescale_fonts(self)
+
+    # ----- bundles -------------------------------------------------------------------------------------
+    def choose_bundle(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open bundle"), str(Path.home()), self.tr(BUNDLE_FILTER))
+        if path:
+            p = Path(path)
+            self.open_bundle_path(p.parent if p.name == "bundle.json" else p)
+
+    def open_demo(self) -> None:
+        """Open the demo bundle: as the rater set up here, or, before a rater id is set, as the demo rater
+        (nothing is asked: someone trying the demo has no rater id yet; the page says so)."""
+        path = demo_bundle_path()
+        if path.exists():
+            self.open_bundle_path(path, demo=True)
+        else:
+            self.tell(self.tr("The demo bundle is missing from this installation ({path}).").format(path=path), error=True)
+
+    def open_bundle_path(self, path: Path, *, demo: bool = False) -> None:
+        """Open a bundle (zip or folder); ``opener`` reports how it went (and the window shows it). ``demo``
+        (also the demo bundle chosen from the recent list): no rater id is asked for (see :meth:`open_demo`)."""
+        rater = None if self.opening else self.prefs.rater_for(path, self, demo=demo)
+        if rater is None:
+            return
+        self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock))
+
+    def _show_opened(self, started: StartedSession) -> None:
+        """Put the opened bundle on screen over three turns of the event loop (the page is built, shown, then
+        the recent bundles saved), so that the window answers input in between."""
+        self._showing = True
+        rating = RatingController(started.session, self.workers, self)
+        rating.told.connect(lambda text, error: self.tell(text, error=error))
+        rating.exporter.exported.connect(self.show_receipt)
+        rating.status.connect(self.status_bar.say)
+        rating.saveStateChanged.connect(self.status_bar.show_save_state)
+        rating.sessionTimeChanged.connect(self.status_bar.show_session_time)
+        QTimer.singleShot(0, rating, lambda: self._show_page(rating, started))
+
+    def _show_page(self, rating: RatingController, started: StartedSession) -> None:
+        self.rating = rating
+        self.stack.addWidget(rating.page)
+        rescale_fonts(self)
+        self.stack.setCurrentWidget(rating.page)
+        self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {app_title()}")
+        self._update_actions()
+        demo = started.session.rater.rater_id == DEMO_RATER_ID and not self.settings.rater_id
+        rating.start(started.bundle, started.first_task_error, demo=demo)
+        QTimer.singleShot(0, self, lambda: self._opened(started))
+
+    def _opened(self, started: StartedSession) -> None:
+        self.welcome.show_recent(self.prefs.remember_bundle(started.path))
+        self._showing = False
+        self.openingDone.emit()
+
+    def close_bundle(self) -> None:
+        rating, self.rating = self.rating, None
+        if rating is None:
+            return
+        rating.close()
+        self.stack.removeWidget(rating.page)
+        rating.page.deleteLater()
+        rating.deleteLater()
+        self.status_bar.show_save_state("")
+        self.stack.setCurrentWidget(self.welcome)
+        self.setWindowTitle(app_title())
+        self._update_actions()
+
+    # ----- window state and closing ----------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.ActivationChange, QEvent.Type.WindowStateChange):
+            active = self.isActiveWindow() and not self.isMinimized() and self.isVisible()
+            self.rated(lambda r: r.set_window_active(active))()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self.rated(lambda r: r.set_window_active(False))()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closed and self.rating is not None:
+            if not self.rating.save_now() and self.rating.session.save_error:  # (a vanished folder: already told)
+                question = (self.rating.session.save_error or "") + "\n\n" + self.tr("Close anyway? Your last changes would be lost.")
+                if QMessageBox.question(self, app_title(), question) != QMessageBox.StandardButton.Yes:
+                    event.ignore()
+                    return
+            self.rating.close()
+        self.shutdown()
+        event.accept()
+
+    def shutdown(self) -> None:
+        """Stop the timers and release the data-folder lock, saving nothing more (idempotent; what the OS does
+        for a process that dies: tests use it as a crash)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.rating is not None:
+            self.rating.stop()
+        self.workers.shutdown()
+        with contextlib.suppress(Exception):
+            self.lock.release()

@@ -1,0 +1,233 @@
+"""The results export: one zip the rater sends back to the coordinator (INTERFACES.md).
+
+``manifest.json`` (:class:`~wmcdp_desktop.core.models.results_manifest.ResultsManifest`),
+``records/<task_id>.r<revision>.json``: every revision of every submitted record, byte for byte as
+stored, each with its sha256 (``latest: true`` marks the revision that counts), and ``audit.jsonl``: the
+rater's hash-chained audit log, ending in this export's ``export_sealed`` event, which names the bundle
+(id and SHA-256), the rater, the study and a digest of the record files (:mod:`wmcdp_desktop.core.audit_chain`).
+The SHA-256 of that last line is the chain's head; the receipt code the app shows after exporting is
+derived from it (:func:`export_receipt`). Drafts are never exported (the manifest counts them). The zip
+is built in memory and written atomically: a partial zip never appears under the final name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import uuid
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from wmcdp_desktop import __version__
+from wmcdp_desktop.core import audit_chain
+from wmcdp_desktop.core.atomic import atomic_write_bytes
+from wmcdp_desktop.core.errors import StorageError
+from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
+from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
+from wmcdp_desktop.core.paths import check_id, name_problem
+from wmcdp_desktop.core.strict_json import dumps_canonical
+from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore, RecordFile, sha256_hex
+from wmcdp_desktop.rater.timing import Clock, utc_iso
+
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+Progress = Callable[[int, int], None]
+"""``progress(done, total)`` after each record file read; it may raise to stop the export (nothing is
+written then)."""
+
+
+def export_file_name(study_id: str, rater_id: str, clock: Clock) -> str:
+    """``wmcdp-results-<study>-<rater>-<YYYYmmddTHHMMSSZ>.zip`` (ids checked; raises UnsafeNameError)."""
+    check_id(study_id, "study id")
+    check_id(rater_id, "rater id")
+    stamp = utc_iso(clock).replace("-", "").replace(":", "")
+    name = f"wmcdp-results-{study_id}-{rater_id}-{stamp}.zip"
+    if name_problem(name) is not None:  # too long for a file name: keep the ids' starts
+        name = f"wmcdp-results-{study_id[:60]}-{rater_id[:60]}-{stamp}.zip"
+    return name
+
+
+def export_receipt(manifest: ResultsManifest) -> str:
+    """The receipt code of an export (``7K3QD-M2XWA``): the rater sends it to the coordinator apart from the
+    file; ``wmcdp results validate --receipt`` and ``results collect --receipts`` check it."""
+    if manifest.audit is None:
+        raise StorageError("This export has no audit chain, so it has no receipt code.")
+    return audit_chain.receipt_code(manifest.audit.head)
+
+
+def _zip_add(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
+    info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    zf.writestr(info, data)
+
+
+def _read_records(store: RaterStore, files: list[RecordFile],
+                  progress: Progress | None) -> tuple[list[dict[str, object]], list[tuple[str, bytes]]]:
+    """The manifest entry and the bytes of every record file to export. A file the app cannot have written
+    (too large, not a regular file) is set aside in quarantine, never exported and never blocking the export."""
+    read: list[tuple[RecordFile, bytes]] = []
+    for done, rf in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
+        try:
+            read.append((rf, read_regular(rf.path, MAX_DOCUMENT_BYTES)))
+        except (FileTooLargeError, NotRegularFileError) as exc:
+            if rf.path.is_dir():
+                raise StorageError(f"Could not read the record {rf.path}: {exc.strerror}.") from exc
+            store.set_aside_record(rf.path, f"{rf.path}: {exc.strerror}")  # never a record the app wrote
+        except OSError as exc:
+            raise StorageError(f"Could not read the record {rf.path}: {exc.strerror or exc}.") from exc
+    latest: dict[str, int] = {}
+    for rf, _ in read:
+        latest[rf.task_id] = max(latest.get(rf.task_id, 0), rf.revision)
+    entries: list[dict[str, object]] = []
+    payload: list[tuple[str, bytes]] = []
+    for rf, data in read:
+        name = f"records/{rf.path.name}"
+        payload.append((name, data))
+        entries.append({"path": name, "sha256": sha256_hex(data), "size": len(data), "task_id": rf.task_id,
+                        "revision": rf.revision, "latest": rf.revision == latest[rf.task_id]})
+    if progress is not None:
+        progress(len(files), len(files))  # the last chance to stop: nothing is sealed or written yet
+    return entries, payload
+
+
+def _zip(manifest: ResultsManifest, payload: list[tuple[str, bytes]], log: bytes) -> bytes:
+    """The export zip: the manifest, the record files, the audit log up to the seal."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        _zip_add(zf, "manifest.json", dumps_canonical(manifest.to_json_obj()).encode("utf-8"))
+        for name, data in payload:
+            _zip_add(zf, name, data)
+        _zip_add(zf, AUDIT_NAME, log)
+    return buf.getvalue()
+
+
+def build_export(
+    store: RaterStore,
+    *,
+    bundle_id: str,
+    bundle_sha256: str,
+    study_id: str,
+    task_ids: list[str],
+    drafts_not_submitted: int,
+    clock: Clock,
+    app_version: str = __version__,
+    progress: Progress | None = None,
+) -> tuple[bytes, ResultsManifest]:
+    """The zip's bytes and its manifest. Seals the audit chain: appends the ``export_sealed`` event (durably)
+    to the rater's audit log, whose bytes up to that line go into the zip."""
+    # A record written just before a crash may have no audit line yet: tie it into the chain first.
+    store.recover_unaudited_records()
+    wanted = set(task_ids)
+    files = [rf for rf in store.record_files() if rf.task_id in wanted]
+    entries, payload = _read_records(store, files, progress)
+    digests = [(str(e["path"]), str(e["sha256"])) for e in entries]
+    exported_at = utc_iso(clock)
+    export_id = uuid.uuid4().hex
+    head, log = store.audit_and_read(
+        audit_chain.SEAL_EVENT,
+        export_id=export_id,
+        bundle_id=bundle_id,
+        bundle_sha256=bundle_sha256,
+        rater_id=store.rater_id,
+        study_id=study_id,
+        record_files=len(entries),
+        records_sha256=audit_chain.records_digest(digests),
+        exported_at=exported_at,
+    )
+    lines = audit_chain.split_lines(log)
+    if not lines or not log.endswith(b"\n") or audit_chain.line_sha256(lines[-1]) != head:
+        raise StorageError(f"The audit log {store.audit_path} changed while the export was being sealed; export again.")
+    manifest = ResultsManifest.model_validate(
+        {
+            "document_type": "wmcdp_results",
+            "format_version": RESULTS_FORMAT_VERSION,
+            "bundle_id": bundle_id,
+            "bundle_sha256": bundle_sha256,
+            "study_id": study_id,
+            "rater_id": store.rater_id,
+            "app_version": app_version,
+            "exported_at": exported_at,
+            "counts": {
+                "tasks_in_bundle": len(task_ids),
+                "submitted": len({e["task_id"] for e in entries}),
+                "record_files": len(entries),
+                "drafts_not_submitted": drafts_not_submitted,
+            },
+            "files": entries,
+            "audit": {"path": AUDIT_NAME, "sha256": sha256_hex(log), "size": len(log), "head": head, "export_id": export_id},
+        }
+    )
+    return _zip(manifest, payload, log), manifest
+
+
+def export_results(
+    store: RaterStore,
+    destination: Path,
+    *,
+    bundle_id: str,
+    bundle_sha256: str,
+    study_id: str,
+    task_ids: list[str],
+    drafts_not_submitted: int,
+    clock: Clock,
+    app_version: str = __version__,
+    progress: Progress | None = None,
+) -> ResultsManifest:
+    """Write the export zip atomically to ``destination`` and note it in the audit log."""
+    gone = store.folder_problem()
+    if gone is not None:  # an export of a vanished folder would say "0 ratings" as if that were all
+        raise DataFolderGoneError(gone)
+    data, manifest = build_export(
+        store,
+        bundle_id=bundle_id,
+        bundle_sha256=bundle_sha256,
+        study_id=study_id,
+        task_ids=task_ids,
+        drafts_not_submitted=drafts_not_submitted,
+        clock=clock,
+        app_version=app_version,
+        progress=progress,
+    )
+    atomic_write_bytes(destination, data)
+    # The export itself is complete; a missing audit line must not hide that.
+    with contextlib.suppress(StorageError):
+        store.audit(
+            "exported",
+            file=str(destination),
+            sha256=sha256_hex(data),
+            record_files=manifest.counts.record_files,
+            submitted=manifest.counts.submitted,
+            export_id=manifest.audit.export_id if manifest.audit else "",
+        )
+    return manifest
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    """An export of one rater's results, its inputs taken at one moment (``RatingSession.export_plan``):
+    plain values and a store object of its own, so it can run on another thread while the rater works on."""
+
+    store: RaterStore
+    bundle_id: str
+    bundle_sha256: str
+    study_id: str
+    task_ids: tuple[str, ...]
+    drafts_not_submitted: int
+    clock: Clock
+
+    def run(self, destination: Path, progress: Progress | None = None) -> ResultsManifest:
+        return export_results(
+            self.store,
+            destination,
+            bundle_id=self.bundle_id,
+            bundle_sha256=self.bundle_sha256,
+            study_id=self.study_id,
+            task_ids=list(self.task_ids),
+            drafts_not_submitted=self.drafts_not_submitted,
+            clock=self.clock,
+            progress=progress,
+        )
