@@ -54,9 +54,14 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _run(command: list[str], *, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def _run(
+    command: list[str], *, timeout: float = 120, cwd: Path | None = None, home: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = _env()
+    if home is not None:  # the rater's own folders: a fresh home
+        env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"), XDG_CONFIG_HOME=str(home / ".config"))
     return subprocess.run(
-        command, capture_output=True, text=True, timeout=timeout, env=_env(), cwd=cwd, stdin=subprocess.DEVNULL
+        command, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd, stdin=subprocess.DEVNULL
     )
 
 
@@ -111,7 +116,7 @@ def test_build_is_one_named_folder_and_archive_with_licences_under_the_size_limi
 def test_built_app_rates_a_task_offscreen_and_its_export_validates(built: dict[str, Any], repo_root: Path) -> None:
     folder = _folder(built)
     data = built["tmp"] / "rater-data"
-    result = _run([str(folder / "wmcdp-desktop"), "--demo", "--data-dir", str(data), "--rater", "R", "--self-test"])
+    result = _run([str(folder / "wmcdp-desktop"), "--data-dir", str(data), "--rater", "R", "--self-test"])
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
@@ -129,6 +134,17 @@ def test_built_app_rates_a_task_offscreen_and_its_export_validates(built: dict[s
     here = _run([sys.executable, "-m", "wmcdp_desktop.coordinator.commands.main", "results", "validate", str(export),
                  "--bundle", str(repo_root / "resources" / "demo-bundle.wmcdp")], cwd=repo_root)
     assert here.returncode == 0, here.stdout + here.stderr
+
+
+def test_built_app_self_test_alone_as_the_readme_gives_it(built: dict[str, Any]) -> None:
+    """``./wmcdp-desktop --self-test`` in the unpacked folder, nothing else: the built-in demo, exit 0."""
+    folder = _folder(built)
+    home = built["tmp"] / "fresh-home"
+    home.mkdir()
+    result = _run(["./wmcdp-desktop", "--self-test"], cwd=folder, home=home)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "self-test: passed"
+    assert not any(home.rglob("*.json")), "the self-test wrote into the rater's own folders"
 
 
 def _not_a_zip(path: Path) -> None:

@@ -50,7 +50,25 @@ def test_self_test_reports_a_refused_bundle_and_fails(qapp: QApplication, tmp_pa
     assert "This bundle cannot be opened" in out and str(bad) in out
 
 
-def test_self_test_without_a_bundle_says_what_to_give(qapp: QApplication, tmp_path: Path, capsys: Any) -> None:
+def test_self_test_alone_checks_the_installation_on_the_built_in_demo(
+    qapp: QApplication, tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``wmcdp-desktop --self-test`` with no other argument, as README and --help give it: the demo, exit 0,
+    in a temporary data folder (the rater's own usual folder is never touched)."""
+    if not demo_bundle_path().exists():
+        pytest.skip("the demo bundle is not built yet")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home" / "data"))
+    assert app_module.main(["--self-test"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("self-test: window ready with task ")
+    assert out[-1] == "self-test: passed"
+    assert not (tmp_path / "home").exists()
+
+
+def test_self_test_without_a_bundle_given_to_run_says_what_to_give(
+    qapp: QApplication, tmp_path: Path, capsys: Any
+) -> None:
     assert _run(qapp, ["--data-dir", str(tmp_path / "d")]) == 1
     assert "no bundle was opened (give a bundle or --demo)" in capsys.readouterr().out
 
@@ -58,4 +76,5 @@ def test_self_test_without_a_bundle_says_what_to_give(qapp: QApplication, tmp_pa
 def test_self_test_is_documented_in_help(capsys: Any) -> None:
     with pytest.raises(SystemExit):
         app_module.build_parser().parse_args(["--help"])
-    assert "--self-test" in capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--self-test" in text and "open the built-in demo (or BUNDLE)" in text

@@ -81,8 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--self-test",
         action="store_true",
-        help="check this installation and quit: open the demo (or BUNDLE), rate the first task, export the "
-        "results, print each step; exit 0 if it all worked (a temporary data folder unless --data-dir)",
+        help="check this installation and quit: open the built-in demo (or BUNDLE), rate the first task, export "
+        "the results, print each step; exit 0 if it all worked (a temporary data folder unless --data-dir)",
     )
     p.add_argument("--version", action="version", version=f"wmcdp-desktop {__version__}")
     return p
@@ -170,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.self_test:
         from wmcdp_desktop.rater.app import self_test
 
+        if options.bundle is None and not options.demo:
+            args.append("--demo")  # ``--self-test`` alone checks the installation on the built-in demo
         return self_test.run(app, args, create_main_window)
     sys.excepthook = _excepthook
     try:
