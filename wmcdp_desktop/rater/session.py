@@ -348,12 +348,16 @@ class RatingSession:
         clock: Clock,
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         app_version: str = __version__,
+        language: str | None = None,
     ) -> None:
         refusal = assignment_problem(bundle.manifest, rater.rater_id)
         if refusal:
             raise WrongRaterError(refusal)
         self.bundle = bundle
-        self.rubric = bundle.rubric
+        self.rubric_view = bundle.rubric.in_language(language)
+        """The rubric as this rater reads it: in ``language`` when the bundle has a translation into it."""
+        self.rubric = self.rubric_view.rubric
+        """The rubric shown (texts in :attr:`rubric_view`'s language; ids, levels and rules the bundle's)."""
         self.store = store
         self.rater = rater
         self.clock = clock

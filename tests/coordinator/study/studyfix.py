@@ -53,6 +53,38 @@ def rubric_obj() -> dict[str, Any]:
     }
 
 
+def _translated_anchors(scale: dict[str, Any], prefix: str) -> dict[str, Any]:
+    out = {}
+    for a in scale["anchors"]:
+        t = {"text": f"{prefix} {a['text']}"}
+        if "short_label" in a:
+            t["short_label"] = f"{prefix[:2]} {a['short_label']}"[:24]
+        out[str(a["level"])] = t
+    return out
+
+
+def rubric_translation(obj: dict[str, Any], prefix: str = "ES", *, validated: bool = False) -> dict[str, Any]:
+    """A complete translation of the rubric ``obj``: every text with ``prefix`` in front."""
+    dims = {}
+    for d in obj["dimensions"]:
+        dims[d["id"]] = {"label": f"{prefix} {d['label']}", "description": f"{prefix} {d['description']}",
+                         "anchors": _translated_anchors(d["scale"], prefix)}
+        if "na_guidance" in d:
+            dims[d["id"]]["na_guidance"] = f"{prefix} {d['na_guidance']}"
+    return {
+        "clinically_validated": validated,
+        "title": f"{prefix} {obj['title']}",
+        "instructions": f"{prefix} {obj['instructions']}",
+        "dimensions": dims,
+        "failure_modes": {
+            f["id"]: {"label": f"{prefix} {f['label']}", "description": f"{prefix} {f['description']}",
+                      "severity_guidance": {k: f"{prefix} {v}" for k, v in f["severity_guidance"].items()}}
+            for f in obj["failure_modes"]
+        },
+        "confidence_scale": {"anchors": _translated_anchors(obj["confidence_scale"], prefix)},
+    }
+
+
 def case_obj(case_id: str, version: str = "1.0.0") -> dict[str, Any]:
     return {
         "document_type": "wmcdp_case",

@@ -1,14 +1,18 @@
 """The rubric / evaluation contract (``rubric.json`` in a study and in every bundle).
 
 Eight dimensions ``WM-RUB-001``..``WM-RUB-008``, each bound to one scoring field of the rating record,
-a failure-mode catalogue, the confidence scale and the rater instructions.
+a failure-mode catalogue, the confidence scale and the rater instructions; optionally, translations of
+every text a rater reads (``translations``, by language: :class:`RubricTranslation`), each complete or the
+rubric is refused (never a mix of two languages on one screen).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import MAX_SCALE_LEVELS, Identifier, NonBlankStr, ScaleLevel, SemVer
@@ -163,6 +167,162 @@ class FailureMode(Document):
     """When each severity applies."""
 
 
+LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$"
+LanguageCode = Annotated[str, Field(pattern=LANGUAGE_PATTERN, max_length=30)]
+"""A BCP 47 language tag as the rubric writes it: ``es``, ``pt-BR``, ``zh-Hans`` (lower-case language first)."""
+SOURCE_LANGUAGE = "en"
+"""The language of a rubric that does not say (``language`` absent)."""
+LevelKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]?|100)$")]
+"""A scale level written as a JSON object key: ``"1"`` .. ``"5"``."""
+
+
+def primary_language(code: str) -> str:
+    """The language subtag of a tag or a locale name: ``es-MX`` and ``es_MX`` -> ``es``."""
+    return code.replace("_", "-").split("-", 1)[0].lower()
+
+
+class AnchorTranslation(Document):
+    """One level's anchor in another language."""
+
+    text: NonBlankStr
+    """The anchor text, translated."""
+    short_label: Annotated[NonBlankStr, Field(max_length=SHORT_LABEL_MAX)] | None = None
+    """The level's short label, translated (required where the original has one)."""
+
+
+class ScaleTranslation(Document):
+    """A scale's anchors in another language, by level."""
+
+    anchors: dict[LevelKey, AnchorTranslation]
+    """Every level of the original scale, by its number (``"1"``: ...)."""
+
+
+class DimensionTranslation(Document):
+    """What a rater reads of one dimension, in another language."""
+
+    label: NonBlankStr
+    """The dimension's name."""
+    description: NonBlankStr
+    """What it assesses."""
+    anchors: dict[LevelKey, AnchorTranslation]
+    """Every level of its scale, by number."""
+    na_guidance: NonBlankStr | None = None
+    """When N/A is appropriate (exactly where the original has it)."""
+
+
+class FailureModeTranslation(Document):
+    """What a rater reads of one failure mode, in another language."""
+
+    label: NonBlankStr
+    """Its short name."""
+    description: NonBlankStr
+    """What the failure looks like."""
+    severity_guidance: SeverityGuidance
+    """When each severity applies."""
+
+
+class RubricTranslation(Document):
+    """Every text of the rubric a rater reads, in one other language. Ids, fields, levels and rules are the
+    original's: a translation changes words only."""
+
+    clinically_validated: bool
+    """Whether clinicians fluent in both languages checked that the translation means what the original means
+    (``false`` is shown to the rater beside the rubric)."""
+    note: NonBlankStr | None = None
+    """Who translated it and how (shown to the rater with the notice), e.g. "Translated by the study team"."""
+    title: NonBlankStr
+    """The rubric's title."""
+    instructions: NonBlankStr
+    """The rater instructions."""
+    dimensions: dict[Annotated[str, Field(pattern=r"^WM-RUB-00[1-8]$")], DimensionTranslation]
+    """Every dimension, by id."""
+    failure_modes: dict[FailureModeId, FailureModeTranslation]
+    """Every failure mode of the catalogue, by id."""
+    confidence_scale: ScaleTranslation
+    """The confidence scale's anchors."""
+
+
+Loc = tuple[str, ...]
+"""Where in the rubric document a problem is (``("translations", "es", "dimensions")``)."""
+
+
+def _keys_problems(where: Loc, given: list[str], wanted: list[str], what: str) -> list[tuple[Loc, str]]:
+    missing = [k for k in wanted if k not in given]
+    unknown = [k for k in given if k not in wanted]
+    out = []
+    if missing:
+        out.append((where, f"misses {what} {', '.join(missing)} (a translation must cover the whole rubric)"))
+    out += [((*where, k), f"the rubric has no {what} {k}") for k in unknown]
+    return out
+
+
+def _anchor_problems(where: Loc, scale: Scale, anchors: dict[str, AnchorTranslation]) -> list[tuple[Loc, str]]:
+    wanted = [str(a.level) for a in scale.anchors]
+    out = _keys_problems((*where, "anchors"), list(anchors), wanted, "level")
+    for anchor in scale.anchors:
+        got = anchors.get(str(anchor.level))
+        if got is not None and anchor.short_label is not None and got.short_label is None:
+            out.append(((*where, "anchors", str(anchor.level), "short_label"), "missing (the original has one)"))
+    return out
+
+
+def translation_problems(rubric: Rubric, language: str, t: RubricTranslation) -> list[tuple[Loc, str]]:
+    """Where the translation into ``language`` does not cover ``rubric`` exactly: each problem's place names
+    the language and the field (``translations.es.dimensions.WM-RUB-003.anchors``: misses level 4)."""
+    base: Loc = ("translations", language)
+    if primary_language(language) == primary_language(rubric.source_language):
+        return [(base, f"the rubric itself is written in {rubric.source_language}: a translation into it is never shown")]
+    out = _keys_problems((*base, "dimensions"), list(t.dimensions), [d.id for d in rubric.dimensions], "dimension")
+    for dim in rubric.dimensions:
+        dt = t.dimensions.get(dim.id)
+        if dt is None:
+            continue
+        where: Loc = (*base, "dimensions", dim.id)
+        out += _anchor_problems(where, dim.scale, dt.anchors)
+        if dim.na_guidance is not None and dt.na_guidance is None:
+            out.append(((*where, "na_guidance"), "missing (the original has one)"))
+        elif dim.na_guidance is None and dt.na_guidance is not None:
+            out.append(((*where, "na_guidance"), "the original has none"))
+    out += _keys_problems(
+        (*base, "failure_modes"), list(t.failure_modes), [f.id for f in rubric.failure_modes], "failure mode"
+    )
+    out += _anchor_problems((*base, "confidence_scale"), rubric.confidence_scale, t.confidence_scale.anchors)
+    return out
+
+
+def _anchors(scale: Scale, given: dict[str, AnchorTranslation]) -> Scale:
+    anchors = []
+    for a in scale.anchors:
+        t = given[str(a.level)]
+        anchors.append(a.model_copy(update={"text": t.text, "short_label": t.short_label}))
+    return scale.model_copy(update={"anchors": anchors})
+
+
+@dataclass(frozen=True)
+class RubricInLanguage:
+    """The rubric as a rater who reads ``wanted`` is shown it: translated when the rubric has that language."""
+
+    rubric: Rubric
+    """Its texts in :attr:`language` (ids, fields, levels and rules the original's)."""
+    language: str
+    """The language of those texts: a translation's, or the rubric's own."""
+    wanted: str
+    """The rater's language (a tag or a locale name)."""
+    translation: RubricTranslation | None
+    """The translation shown (None: the rubric's own words)."""
+    source: str
+    """The language the rubric is written in."""
+
+    @property
+    def in_wanted_language(self) -> bool:
+        return primary_language(self.language) == primary_language(self.wanted)
+
+    @property
+    def unvalidated_translation(self) -> bool:
+        """A translation is shown that clinicians have not validated."""
+        return self.translation is not None and not self.translation.clinically_validated
+
+
 class Rubric(Document):
     """The evaluation contract items point at with ``contractRef``."""
 
@@ -182,6 +342,11 @@ class Rubric(Document):
     """The failure-mode catalogue (ids unique)."""
     confidence_scale: Scale
     """Scale of ``clinician_notes.confidence_rating``."""
+    language: LanguageCode | None = None
+    """The language the rubric is written in (absent: ``en``)."""
+    translations: dict[LanguageCode, RubricTranslation] | None = None
+    """Every rater-facing text in other languages, by language tag (``{"es": {...}}``); each must cover the
+    whole rubric (:func:`translation_problems`). The app shows the rater's language when it is here."""
 
     @field_validator("dimensions")
     @classmethod
@@ -199,6 +364,62 @@ class Rubric(Document):
         if dupes:
             raise ValueError(f"failure mode ids must be unique; repeated: {', '.join(dupes)}")
         return failure_modes
+
+    @model_validator(mode="after")
+    def _translations_complete(self) -> Rubric:
+        problems = [p for code, t in (self.translations or {}).items() for p in translation_problems(self, code, t)]
+        if problems:  # one problem per field, each at its own place
+            raise ValidationError.from_exception_data(type(self).__name__, [
+                InitErrorDetails(type=PydanticCustomError("rubric_translation", "{problem}", {"problem": text}),
+                                 loc=loc, input=None)
+                for loc, text in problems
+            ])
+        return self
+
+    @property
+    def source_language(self) -> str:
+        """The language the rubric is written in."""
+        return self.language or SOURCE_LANGUAGE
+
+    def translation_language(self, wanted: str) -> str | None:
+        """The key of the translation for ``wanted`` (``es-MX``, ``es_MX`` or ``es``): the same tag, else the
+        same language in any region or script; None when there is none."""
+        given = {code.lower(): code for code in self.translations or {}}
+        tag = wanted.replace("_", "-").lower()
+        if tag in given:
+            return given[tag]
+        primary = primary_language(wanted)
+        return next((code for low, code in sorted(given.items()) if primary_language(low) == primary), None)
+
+    def in_language(self, wanted: str | None) -> RubricInLanguage:
+        """The rubric as shown to a rater reading ``wanted`` (None: its own language)."""
+        own = RubricInLanguage(self, self.source_language, wanted or self.source_language, None, self.source_language)
+        if wanted is None or primary_language(wanted) == primary_language(self.source_language):
+            return own
+        code = self.translation_language(wanted)
+        if code is None or self.translations is None:
+            return own
+        t = self.translations[code]
+        dims = []
+        for d in self.dimensions:
+            dt = t.dimensions[d.id]
+            dims.append(d.model_copy(update={
+                "label": dt.label, "description": dt.description, "na_guidance": dt.na_guidance,
+                "scale": _anchors(d.scale, dt.anchors),
+            }))
+        modes = [
+            fm.model_copy(update={
+                "label": ft.label, "description": ft.description, "severity_guidance": ft.severity_guidance,
+            })
+            for fm in self.failure_modes
+            for ft in [t.failure_modes[fm.id]]
+        ]
+        shown = self.model_copy(update={
+            "title": t.title, "instructions": t.instructions, "dimensions": dims, "failure_modes": modes,
+            "confidence_scale": _anchors(self.confidence_scale, t.confidence_scale.anchors),
+            "language": code, "translations": None,
+        })
+        return RubricInLanguage(shown, code, wanted, t, self.source_language)
 
     def dimension(self, dimension_id: str) -> Dimension:
         """The dimension with this id (KeyError if unknown)."""

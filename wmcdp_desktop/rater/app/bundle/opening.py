@@ -40,6 +40,8 @@ class SessionRequest:
     lock: InstanceLock | None = None
     """The window's lock on the data folder: the store checks it is still held before every write (its
     check only reads the file system, so the worker may use it)."""
+    language: str | None = None
+    """The rater's language (a BCP 47 tag): the rubric is shown in it when the bundle has it."""
 
 
 @dataclass
@@ -70,7 +72,7 @@ class Plurals(QObject):
     """Plural words (a class: Qt's catalogue tool finds plural forms in ``self.tr``)."""
 
     def more_problems(self, n: int) -> str:
-        return self.tr("… and %n more problem(s).", "", n)
+        return self.tr("… and %Ln more problem(s).", "", n)
 
 
 def read_bundle(request: SessionRequest, progress: Progress) -> OpenedBundle:
@@ -91,7 +93,7 @@ def start_session(request: SessionRequest, bundle: OpenedBundle, progress: Progr
     """The rater's store and session for ``bundle``, with the first unfinished task opened."""
     r = request
     store = RaterStore(r.data_dir, bundle.manifest.bundle_id, r.rater.rater_id, r.clock, r.lock)
-    session = RatingSession(bundle, store, r.rater, r.clock, idle_timeout=r.idle_timeout)
+    session = RatingSession(bundle, store, r.rater, r.clock, idle_timeout=r.idle_timeout, language=r.language)
     first = session.next_unfinished() or (session.task_ids[0] if session.task_ids else None)
     started = StartedSession(r.path, session, bundle)
     if first is not None:

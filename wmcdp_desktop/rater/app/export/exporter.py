@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from wmcdp_desktop.rater.app.jobs import Job, Workers
+from wmcdp_desktop.rater.app.text.i18n import number
 from wmcdp_desktop.rater.session import RatingSession
 
 if TYPE_CHECKING:  # the export's models are imported when exporting, not for the app's first paint
@@ -30,18 +31,18 @@ class _Summary(QObject):
         c = manifest.counts
         note = ""
         if c.drafts_not_submitted:
-            note += "\n" + self.tr("Not included: %n task(s) started but not submitted yet.", "", c.drafts_not_submitted)
+            note += "\n" + self.tr("Not included: %Ln task(s) started but not submitted yet.", "", c.drafts_not_submitted)
         if revisions_in_progress:
             note += "\n" + self.tr(
-                "Not included: %n revision(s) you have not submitted yet (the earlier submitted rating is included).",
+                "Not included: %Ln revision(s) you have not submitted yet (the earlier submitted rating is included).",
                 "",
                 revisions_in_progress,
             )
         exported = self.tr(
-            "Exported %n submitted rating(s) of {total} tasks (with every earlier revision) to:", "", c.submitted
+            "Exported %Ln submitted rating(s) of {total} tasks (with every earlier revision) to:", "", c.submitted
         )
         return (
-            exported.format(total=c.tasks_in_bundle)
+            exported.format(total=number(c.tasks_in_bundle))
             + f"\n{path}{note}\n"
             + self.tr("Send this file to your study coordinator.")
         )

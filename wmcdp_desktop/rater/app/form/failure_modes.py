@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.common import SpanRef
 from wmcdp_desktop.core.models.rubric import FailureMode, Rubric
 from wmcdp_desktop.rater.app.text.accessible import set_read_only
-from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.plain_text import (
     PlainLabel,
     literal_ampersands,
@@ -142,7 +142,7 @@ class FailureModeRow(QWidget):
         if spans:
             self.spans_label.setText(
                 "\n".join(
-                    self.tr("“{quote}” (characters {start}–{end})").format(quote=s.quote or "", start=s.start, end=s.end)
+                    self.tr("“{quote}” (characters {start}–{end})").format(quote=s.quote or "", start=number(s.start), end=number(s.end))
                     for s in spans
                 )
             )

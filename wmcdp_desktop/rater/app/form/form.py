@@ -32,7 +32,7 @@ from wmcdp_desktop.rater.app.form.notes import NotesPanel
 from wmcdp_desktop.rater.app.form.sliders import RubricPanel
 from wmcdp_desktop.rater.app.form.timer import TimerWidget, hms
 from wmcdp_desktop.rater.app.text.accessible import announce, button, describe, plain_name, set_button_text
-from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, format_datetime
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, format_datetime, number
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.widgets import ProblemLabel, WrapRow
 from wmcdp_desktop.rater.session import RatingSession, WorkingRating
@@ -281,10 +281,10 @@ class RatingForm(QWidget):
                            (self.notes_page, self.tr("Notes"))):
             full = name
             if page is self.fm_page and ticked:
-                full = self.tr("Failure modes (%n ticked)", "", ticked)
+                full = self.tr("Failure modes (%Ln ticked)", "", ticked)
             n = sum(1 for label in self._problem_labels() if not label.isHidden() and page.isAncestorOf(label))
-            fix = " – " + self.tr("%n to fix", "", n) if n else ""
-            titles.append((self.tabs.indexOf(page), [full + fix, name + fix, f"{name} ⚠ {n}" if n else name]))
+            fix = " – " + self.tr("%Ln to fix", "", n) if n else ""
+            titles.append((self.tabs.indexOf(page), [full + fix, name + fix, f"{name} ⚠ {number(n)}" if n else name]))
         bar = self.tabs.tabBar()
 
         def show(form: int) -> int:
@@ -314,7 +314,7 @@ class RatingForm(QWidget):
                     "To change it, choose “{revise}”: a new revision is written and this one is kept."
                 )
             text = text.format(
-                revision=env.revision,
+                revision=number(env.revision),
                 when=format_datetime(env.submitted_at),
                 time=hms(s.viewing_record.time_spent_scoring_seconds or 0),
                 revise=plain_name(self.tr(REVISE)),
@@ -328,7 +328,7 @@ class RatingForm(QWidget):
                 self.tr(
                     "Revising your submitted rating (revision {base}). Submitting writes revision {next}; "
                     "revision {base} is kept."
-                ).format(base=rating.base_revision, next=rating.base_revision + 1)
+                ).format(base=number(rating.base_revision), next=number(rating.base_revision + 1))
             )
             self.revise_button.hide()
             self.discard_button.show()
@@ -438,7 +438,7 @@ class RatingForm(QWidget):
             self.summary.clear_problem()
         else:
             self.summary.show_problem(
-                self.tr("Not submitted yet: %n thing(s) left to fix, shown next to each control.", "", left)
+                self.tr("Not submitted yet: %Ln thing(s) left to fix, shown next to each control.", "", left)
             )
         self._mark_pages()
 
@@ -697,7 +697,7 @@ class RatingForm(QWidget):
                 describe(control_of[label], problem=label.text())
         self.first_problem = next(iter(by_label), None)
         n = len(problems)
-        summary = self.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", n)
+        summary = self.tr("Not submitted: %Ln thing(s) to fix, shown next to each control.", "", n)
         if unplaced:
             summary += "\n" + "\n".join(unplaced)
         self.summary.show_problem(summary)

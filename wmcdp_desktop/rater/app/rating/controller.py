@@ -24,6 +24,7 @@ from wmcdp_desktop.rater.app.form.timer import hms, local_time
 from wmcdp_desktop.rater.app.jobs import Workers
 from wmcdp_desktop.rater.app.rating.blinding_question import BlindingQuestion, ask_blinding_question
 from wmcdp_desktop.rater.app.rating.page import RatingPage
+from wmcdp_desktop.rater.app.text.i18n import number
 from wmcdp_desktop.rater.session import RatingSession, SubmitOutcome
 
 AUTOSAVE_DELAY_MS = 700
@@ -262,7 +263,7 @@ class RatingController(QObject):
 
     def _not_submitted(self, problems: list[Problem]) -> None:
         self.page.show_problems(problems)
-        self.status.emit(self.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", len(problems)))
+        self.status.emit(self.tr("Not submitted: %Ln thing(s) to fix, shown next to each control.", "", len(problems)))
 
     def _submit_with(self, guess: BlindingGuess | None) -> None:
         s = self.session
@@ -284,7 +285,7 @@ class RatingController(QObject):
             text = self.tr("Task {position}: “cannot rate” submitted (revision {revision}). {done} of {total} submitted.")
         else:
             text = self.tr("Task {position}: rating submitted (revision {revision}). {done} of {total} submitted.")
-        msg = text.format(position=position, revision=env.revision, done=done, total=total)
+        msg = text.format(position=number(position), revision=number(env.revision), done=number(done), total=number(total))
         if outcome.calibration is not None:
             self.page.show_calibration_feedback()
             self._show_save_state()

@@ -26,6 +26,7 @@ from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.rater.app.form.failure_modes import FAILURE_MODES_HINT, SEVERITY_NAMES
 from wmcdp_desktop.rater.app.form.form import RatingForm
 from wmcdp_desktop.rater.app.form.sliders import anchors_text
+from wmcdp_desktop.rater.app.rating.rubric_language import rubric_language_notice
 from wmcdp_desktop.rater.app.rating.task_list import TaskList
 from wmcdp_desktop.rater.app.rating.task_view import TaskView
 from wmcdp_desktop.rater.app.text.accessible import announce, button
@@ -61,6 +62,9 @@ def write_rubric_help(view: PlainTextView, session: RatingSession) -> dict[str, 
             title=r.title, version=r.contract_version
         )
     )
+    notice = rubric_language_notice(session.rubric_view)
+    if notice:
+        view.append_body(notice)
     view.append_body(r.instructions)
     heading(QCoreApplication.translate("RatingPage", "Dimensions"))
     for d in r.dimensions:
@@ -133,6 +137,14 @@ class RatingPage(QWidget):
         sb.addWidget(self.retry_button)
         self.save_banner.hide()
         self.notice_banner, self.notice_text = self._banner(self.tr(DISMISS))
+        self.language_banner, self.language_text = self._banner(self.tr("Dismiss the language note"))
+        """Which language the rubric is shown in, when the rater should know (its own banner: the other
+        notices do not replace it)."""
+        language = rubric_language_notice(session.rubric_view)
+        if language:
+            self.language_text.setText(language)
+            self.language_text.setAccessibleName(language)
+            self.language_banner.show()
 
         self.task_list = TaskList(session)
         self.task_view = TaskView()
@@ -161,6 +173,7 @@ class RatingPage(QWidget):
         self.splitter.setSizes([240, 600, 640, 0])
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice_banner)
+        layout.addWidget(self.language_banner)
         layout.addWidget(self.save_banner)
         layout.addWidget(self.splitter, 1)
 

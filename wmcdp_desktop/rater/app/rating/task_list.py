@@ -32,7 +32,7 @@ from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
 from wmcdp_desktop.rater.app.text.accessible import plain_name
-from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.plain_text import plain_tooltip, safe_line
 from wmcdp_desktop.rater.labels import task_full_title, task_title
 from wmcdp_desktop.rater.session import RatingSession
@@ -259,7 +259,7 @@ class TaskList(QWidget):
         # at a submit: on the next turn of the event loop, the submit and the next task come first.
         self._progress_value = done
         self._progress_later.start()
-        text = self.tr("{done} of {total} submitted").format(done=done, total=total)
+        text = self.tr("{done} of {total} submitted").format(done=number(done), total=number(total))
         self.progress.setFormat(text)
         self.progress.setAccessibleDescription(text)
         pos = self.session.position()

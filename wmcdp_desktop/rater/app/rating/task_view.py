@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.rater.app.text.accessible import button
-from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, PlainTextView, set_plain_tooltip
 from wmcdp_desktop.rater.app.text.theme import relative_font
 from wmcdp_desktop.rater.labels import readable_id, scenario_types_text, task_full_title
@@ -162,7 +162,7 @@ class TaskView(QWidget):
         # The opaque task id is for support only: in the tooltips and the heading's accessible description.
         support = self.tr("Task id (for support): {task_id}").format(task_id=task.task_id)
         self.heading.setText(
-            self.tr("Task {position} of {total}").format(position=position, total=total)
+            self.tr("Task {position} of {total}").format(position=number(position), total=number(total))
             + f"  ·  {task_full_title(task)}"
         )
         set_plain_tooltip(self.heading, support)
@@ -203,7 +203,7 @@ class TaskView(QWidget):
         for i, turn in enumerate(task.scenario.turns, start=1):
             role = role_label(turn.role)
             who = f"{turn.speaker_label} ({role})" if turn.speaker_label else role
-            view.append_heading(self.tr("Turn {number} — {who}:").format(number=i, who=who))
+            view.append_heading(self.tr("Turn {number} — {who}:").format(number=number(i), who=who))
             view.append_body(turn.text)
 
     def selected_span(self) -> tuple[int, int] | None:

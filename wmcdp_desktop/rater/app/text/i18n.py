@@ -109,9 +109,29 @@ def language_name(code: str | None) -> str:
     return LANGUAGES.get(code or "", code or "")
 
 
+def app_language_tag() -> str:
+    """The app's language as a BCP 47 tag (``es``, ``es-MX``, ``en``): what bundle content is looked up by."""
+    return QLocale().bcp47Name()
+
+
+def language_label(tag: str) -> str:
+    """A language named in itself, as Settings > Language names it (``Español``), else as Qt names it in that
+    language (``français``), else the tag."""
+    primary = tag.replace("_", "-").split("-", 1)[0].lower()
+    return LANGUAGES.get(primary) or QLocale(tag).nativeLanguageName() or tag
+
+
+def number(value: int) -> str:
+    """A whole number as the app's locale writes it (``10,000`` in English, ``10.000`` in Spanish, Arabic-Indic
+    digits in Arabic): every count, position and total the app shows goes through it (or Qt's ``%Ln``)."""
+    return QLocale().toString(value)
+
+
 def format_datetime(utc_iso: str, *, seconds: bool = False, date: bool = True) -> str:
     """``2026-11-29T23:45:40Z`` in the computer's time zone, written as the app's locale writes it
-    (``29/11/26 23:45`` in Spanish, ``11/29/26 11:45 PM`` in US English); the text as given if unreadable."""
+    (``29/11/26 23:45`` in Spanish, ``11/29/26 11:45 PM`` in US English; ISO 8601, ``2026-11-29 23:45``, where
+    the computer has no locale at all: the C/POSIX locale writes ``29 11 2026``); the text as given if
+    unreadable."""
     from PySide6.QtCore import QDateTime
 
     when = QDateTime.fromString(utc_iso.replace("Z", "+00:00"), Qt.DateFormat.ISODateWithMs)
@@ -121,6 +141,9 @@ def format_datetime(utc_iso: str, *, seconds: bool = False, date: bool = True) -
         return utc_iso
     local = when.toLocalTime()
     locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        time_text = local.time().toString("HH:mm:ss" if seconds else "HH:mm")
+        return f"{local.date().toString('yyyy-MM-dd')} {time_text}" if date else time_text
     short = QLocale.FormatType.ShortFormat
     time_format = locale.timeFormat(QLocale.FormatType.LongFormat if seconds else short)
     if seconds:  # the long format names the time zone: keep the hours, minutes and seconds only

@@ -21,7 +21,7 @@ from wmcdp_desktop.rater.app.bundle.opening import BundleOpener, SessionRequest,
 from wmcdp_desktop.rater.app.jobs import Workers
 from wmcdp_desktop.rater.app.rating.controller import RatingController
 from wmcdp_desktop.rater.app.rating.page import RatingPage
-from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, app_title
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, app_language_tag, app_title
 from wmcdp_desktop.rater.app.text.plain_text import safe_line
 from wmcdp_desktop.rater.app.text.theme import rescale_fonts, set_text_size
 from wmcdp_desktop.rater.app.widgets import fitted_size, open_message
@@ -184,7 +184,9 @@ class MainWindow(QMainWindow):
         rater = None if self.opening else self.prefs.rater_for(path, self, demo=demo)
         if rater is None:
             return
-        self.opener.open(SessionRequest(path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock))
+        self.opener.open(SessionRequest(
+            path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock, language=app_language_tag()
+        ))
 
     def _show_opened(self, started: StartedSession) -> None:
         """Put the opened bundle on screen over three turns of the event loop (the page is built, shown, then

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 
 from wmcdp_desktop.core.errors import DocumentError, StorageError
 from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.rater.app.text.i18n import number
 from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
 from wmcdp_desktop.rater.session import RaterIdentity
 from wmcdp_desktop.rater.settings import (
@@ -123,7 +124,7 @@ class Preferences(QObject):
             return
         self.idle_timeout = float(seconds)
         self.idleTimeoutChanged.emit(float(seconds))
-        self.status.emit(self.tr("The task timer now pauses after {seconds} s without input.").format(seconds=seconds))
+        self.status.emit(self.tr("The task timer now pauses after {seconds} s without input.").format(seconds=number(seconds)))
 
     def set_language(self, code: str | None) -> None:
         """Remember the rater's language (None: the computer's); used from the next start."""
@@ -133,7 +134,7 @@ class Preferences(QObject):
         size = max(MIN_FONT, min(MAX_FONT, current + delta))
         self._remember(font_point_size=size)
         self.fontSizeChanged.emit(size)
-        self.status.emit(self.tr("Text size {size} pt").format(size=size))
+        self.status.emit(self.tr("Text size {size} pt").format(size=number(size)))
 
     def remember_bundle(self, path: Path) -> list[str]:
         """Put ``path`` first in the recent bundles; returns the list."""

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 
 from wmcdp_desktop.core.models.common import MAX_ID_LENGTH, IdIssue, id_issue
 from wmcdp_desktop.rater.app.text.accessible import plain_name
-from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.widgets import ProblemLabel
 
@@ -68,13 +68,13 @@ class RaterDialog(QDialog):
         rule = self.tr(
             "A rater id may hold only letters A-Z, digits, - _ and . (at most {max} characters, starting with a "
             "letter or digit)."
-        ).format(max=MAX_ID_LENGTH)
+        ).format(max=number(MAX_ID_LENGTH))
         char = issue.char
         if issue.kind == "empty":
             return self.tr("Enter your rater id.")
         if issue.kind == "too_long":
             return self.tr("This rater id has {n} characters; it may have at most {max}.").format(
-                n=issue.length, max=MAX_ID_LENGTH
+                n=number(issue.length), max=number(MAX_ID_LENGTH)
             )
         if issue.kind == "reserved":
             return self.tr(

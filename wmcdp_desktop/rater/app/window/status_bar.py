@@ -7,6 +7,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
 from wmcdp_desktop.rater.app.jobs import Job
+from wmcdp_desktop.rater.app.text.i18n import number
 
 MESSAGE_MS = 8000
 SHOW_AFTER_MS = 250
@@ -40,7 +41,7 @@ class JobProgress(QWidget):
         if total > 0:
             self.bar.setRange(0, total)
             self.bar.setValue(done)
-            self.bar.setAccessibleDescription(f"{done} of {total}")
+            self.bar.setAccessibleDescription(self.tr("{done} of {total}").format(done=number(done), total=number(total)))
 
 
 class StatusBar(QStatusBar):

@@ -3,75 +3,75 @@
 <context>
     <name>Plurals</name>
     <message numerus="yes">
-        <source>… and %n more problem(s).</source>
+        <source>… and %Ln more problem(s).</source>
         <translation>
-            <numerusform>… and %n more problem.</numerusform>
-            <numerusform>… and %n more problems.</numerusform>
+            <numerusform>… and %Ln more problem.</numerusform>
+            <numerusform>… and %Ln more problems.</numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>RatingController</name>
     <message numerus="yes">
-        <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
+        <source>Not submitted: %Ln thing(s) to fix, shown next to each control.</source>
         <translation>
-            <numerusform>Not submitted: %n thing to fix, shown next to each control.</numerusform>
-            <numerusform>Not submitted: %n things to fix, shown next to each control.</numerusform>
+            <numerusform>Not submitted: %Ln thing to fix, shown next to each control.</numerusform>
+            <numerusform>Not submitted: %Ln things to fix, shown next to each control.</numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>RatingForm</name>
     <message numerus="yes">
-        <source>Failure modes (%n ticked)</source>
+        <source>Failure modes (%Ln ticked)</source>
         <translation>
-            <numerusform>Failure modes (%n ticked)</numerusform>
-            <numerusform>Failure modes (%n ticked)</numerusform>
+            <numerusform>Failure modes (%Ln ticked)</numerusform>
+            <numerusform>Failure modes (%Ln ticked)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Not submitted yet: %n thing(s) left to fix, shown next to each control.</source>
+        <source>Not submitted yet: %Ln thing(s) left to fix, shown next to each control.</source>
         <translation>
-            <numerusform>Not submitted yet: %n thing left to fix, shown next to each control.</numerusform>
-            <numerusform>Not submitted yet: %n things left to fix, shown next to each control.</numerusform>
+            <numerusform>Not submitted yet: %Ln thing left to fix, shown next to each control.</numerusform>
+            <numerusform>Not submitted yet: %Ln things left to fix, shown next to each control.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n to fix</source>
+        <source>%Ln to fix</source>
         <translation>
-            <numerusform>%n to fix</numerusform>
-            <numerusform>%n to fix</numerusform>
+            <numerusform>%Ln to fix</numerusform>
+            <numerusform>%Ln to fix</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
+        <source>Not submitted: %Ln thing(s) to fix, shown next to each control.</source>
         <translation>
-            <numerusform>Not submitted: %n thing to fix, shown next to each control.</numerusform>
-            <numerusform>Not submitted: %n things to fix, shown next to each control.</numerusform>
+            <numerusform>Not submitted: %Ln thing to fix, shown next to each control.</numerusform>
+            <numerusform>Not submitted: %Ln things to fix, shown next to each control.</numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>_Summary</name>
     <message numerus="yes">
-        <source>Not included: %n task(s) started but not submitted yet.</source>
+        <source>Not included: %Ln task(s) started but not submitted yet.</source>
         <translation>
-            <numerusform>Not included: %n task started but not submitted yet.</numerusform>
-            <numerusform>Not included: %n tasks started but not submitted yet.</numerusform>
+            <numerusform>Not included: %Ln task started but not submitted yet.</numerusform>
+            <numerusform>Not included: %Ln tasks started but not submitted yet.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Not included: %n revision(s) you have not submitted yet (the earlier submitted rating is included).</source>
+        <source>Not included: %Ln revision(s) you have not submitted yet (the earlier submitted rating is included).</source>
         <translation>
-            <numerusform>Not included: %n revision you have not submitted yet (the earlier submitted rating is included).</numerusform>
-            <numerusform>Not included: %n revisions you have not submitted yet (the earlier submitted rating is included).</numerusform>
+            <numerusform>Not included: %Ln revision you have not submitted yet (the earlier submitted rating is included).</numerusform>
+            <numerusform>Not included: %Ln revisions you have not submitted yet (the earlier submitted rating is included).</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Exported %n submitted rating(s) of {total} tasks (with every earlier revision) to:</source>
+        <source>Exported %Ln submitted rating(s) of {total} tasks (with every earlier revision) to:</source>
         <translation>
-            <numerusform>Exported %n submitted rating of {total} tasks (with every earlier revision) to:</numerusform>
-            <numerusform>Exported %n submitted ratings of {total} tasks (with every earlier revision) to:</numerusform>
+            <numerusform>Exported %Ln submitted rating of {total} tasks (with every earlier revision) to:</numerusform>
+            <numerusform>Exported %Ln submitted ratings of {total} tasks (with every earlier revision) to:</numerusform>
         </translation>
     </message>
 </context>

@@ -356,6 +356,13 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
 </context>
 <context>
+    <name>JobProgress</name>
+    <message>
+        <source>{done} of {total}</source>
+        <translation>{done} de {total}</translation>
+    </message>
+</context>
+<context>
     <name>LanguageMenu</name>
     <message>
         <source>&amp;Language</source>
@@ -458,10 +465,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
 <context>
     <name>Plurals</name>
     <message numerus="yes">
-        <source>… and %n more problem(s).</source>
+        <source>… and %Ln more problem(s).</source>
         <translation>
-            <numerusform>… y %n problema más.</numerusform>
-            <numerusform>… y %n problemas más.</numerusform>
+            <numerusform>… y %Ln problema más.</numerusform>
+            <numerusform>… y %Ln problemas más.</numerusform>
         </translation>
     </message>
 </context>
@@ -622,10 +629,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Su valoración ha superado las comprobaciones: una pregunta antes de guardarla.</translation>
     </message>
     <message numerus="yes">
-        <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
+        <source>Not submitted: %Ln thing(s) to fix, shown next to each control.</source>
         <translation>
-            <numerusform>No enviada: queda %n cosa por corregir, indicada junto a su control.</numerusform>
-            <numerusform>No enviada: quedan %n cosas por corregir, indicadas junto a cada control.</numerusform>
+            <numerusform>No enviada: queda %Ln cosa por corregir, indicada junto a su control.</numerusform>
+            <numerusform>No enviada: quedan %Ln cosas por corregir, indicadas junto a cada control.</numerusform>
         </translation>
     </message>
     <message>
@@ -736,10 +743,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Comprobar y enviar esta valoración (Ctrl+Intro)</translation>
     </message>
     <message numerus="yes">
-        <source>Failure modes (%n ticked)</source>
+        <source>Failure modes (%Ln ticked)</source>
         <translation>
-            <numerusform>Modos de fallo (%n marcado)</numerusform>
-            <numerusform>Modos de fallo (%n marcados)</numerusform>
+            <numerusform>Modos de fallo (%Ln marcado)</numerusform>
+            <numerusform>Modos de fallo (%Ln marcados)</numerusform>
         </translation>
     </message>
     <message>
@@ -759,10 +766,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>WM-CDP Desktop</translation>
     </message>
     <message numerus="yes">
-        <source>Not submitted yet: %n thing(s) left to fix, shown next to each control.</source>
+        <source>Not submitted yet: %Ln thing(s) left to fix, shown next to each control.</source>
         <translation>
-            <numerusform>Aún no enviada: queda %n cosa por corregir, indicada junto a su control.</numerusform>
-            <numerusform>Aún no enviada: quedan %n cosas por corregir, indicadas junto a cada control.</numerusform>
+            <numerusform>Aún no enviada: queda %Ln cosa por corregir, indicada junto a su control.</numerusform>
+            <numerusform>Aún no enviada: quedan %Ln cosas por corregir, indicadas junto a cada control.</numerusform>
         </translation>
     </message>
     <message>
@@ -778,10 +785,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Marque primero un modo de fallo (o vaya al que corresponde la cita) y después pulse Ctrl+Mayús+E.</translation>
     </message>
     <message numerus="yes">
-        <source>%n to fix</source>
+        <source>%Ln to fix</source>
         <translation>
-            <numerusform>%n por corregir</numerusform>
-            <numerusform>%n por corregir</numerusform>
+            <numerusform>%Ln por corregir</numerusform>
+            <numerusform>%Ln por corregir</numerusform>
         </translation>
     </message>
     <message>
@@ -813,10 +820,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Escriba una nota para la coordinación o quite la marca.</translation>
     </message>
     <message numerus="yes">
-        <source>Not submitted: %n thing(s) to fix, shown next to each control.</source>
+        <source>Not submitted: %Ln thing(s) to fix, shown next to each control.</source>
         <translation>
-            <numerusform>No enviada: queda %n cosa por corregir, indicada junto a su control.</numerusform>
-            <numerusform>No enviada: quedan %n cosas por corregir, indicadas junto a cada control.</numerusform>
+            <numerusform>No enviada: queda %Ln cosa por corregir, indicada junto a su control.</numerusform>
+            <numerusform>No enviada: quedan %Ln cosas por corregir, indicadas junto a cada control.</numerusform>
         </translation>
     </message>
 </context>
@@ -861,6 +868,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>Confidence</source>
         <translation>Confianza</translation>
+    </message>
+    <message>
+        <source>Dismiss the language note</source>
+        <translation>Ocultar la nota sobre el idioma</translation>
     </message>
     <message>
         <source>Rubr&amp;ic help</source>
@@ -943,6 +954,17 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>Export cancelled: nothing was written.</source>
         <translation>Exportación cancelada: no se escribió nada.</translation>
+    </message>
+</context>
+<context>
+    <name>RubricLanguage</name>
+    <message>
+        <source>The rubric is shown in translation (language: {language}; written in: {original}). The translation has not been clinically validated: if a word seems to mean something other than you would expect, ask your study coordinator.</source>
+        <translation>La rúbrica se muestra traducida (idioma: {language}; original: {original}). La traducción no ha sido validada clínicamente: si una palabra parece significar algo distinto de lo que esperaría, consulte a la coordinación del estudio.</translation>
+    </message>
+    <message>
+        <source>This bundle&apos;s rubric has no translation into your language ({language}): its dimensions, levels and failure modes are shown as written ({original}).</source>
+        <translation>La rúbrica de este paquete no tiene traducción a su idioma ({language}): sus dimensiones, niveles y modos de fallo se muestran tal como están escritos ({original}).</translation>
     </message>
 </context>
 <context>
@@ -1282,24 +1304,24 @@ Abra el paquete que le envió la coordinación del estudio. Todo se queda en est
 <context>
     <name>_Summary</name>
     <message numerus="yes">
-        <source>Not included: %n task(s) started but not submitted yet.</source>
+        <source>Not included: %Ln task(s) started but not submitted yet.</source>
         <translation>
-            <numerusform>No incluida: %n tarea empezada pero aún no enviada.</numerusform>
-            <numerusform>No incluidas: %n tareas empezadas pero aún no enviadas.</numerusform>
+            <numerusform>No incluida: %Ln tarea empezada pero aún no enviada.</numerusform>
+            <numerusform>No incluidas: %Ln tareas empezadas pero aún no enviadas.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Not included: %n revision(s) you have not submitted yet (the earlier submitted rating is included).</source>
+        <source>Not included: %Ln revision(s) you have not submitted yet (the earlier submitted rating is included).</source>
         <translation>
-            <numerusform>No incluida: %n revisión que aún no ha enviado (se incluye la valoración enviada anterior).</numerusform>
-            <numerusform>No incluidas: %n revisiones que aún no ha enviado (se incluyen las valoraciones enviadas anteriores).</numerusform>
+            <numerusform>No incluida: %Ln revisión que aún no ha enviado (se incluye la valoración enviada anterior).</numerusform>
+            <numerusform>No incluidas: %Ln revisiones que aún no ha enviado (se incluyen las valoraciones enviadas anteriores).</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Exported %n submitted rating(s) of {total} tasks (with every earlier revision) to:</source>
+        <source>Exported %Ln submitted rating(s) of {total} tasks (with every earlier revision) to:</source>
         <translation>
-            <numerusform>Se exportó %n valoración enviada de {total} tareas (con todas las revisiones anteriores) a:</numerusform>
-            <numerusform>Se exportaron %n valoraciones enviadas de {total} tareas (con todas las revisiones anteriores) a:</numerusform>
+            <numerusform>Se exportó %Ln valoración enviada de {total} tareas (con todas las revisiones anteriores) a:</numerusform>
+            <numerusform>Se exportaron %Ln valoraciones enviadas de {total} tareas (con todas las revisiones anteriores) a:</numerusform>
         </translation>
     </message>
     <message>
