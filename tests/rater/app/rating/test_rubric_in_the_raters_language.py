@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QPlainTextEdit, QTabWidget, QTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QLabel,
+    QPlainTextEdit,
+    QTabWidget,
+    QTextEdit,
+    QWidget,
+)
 
 from tests.coordinator.study.studyfix import rubric_translation
 from tests.rater.ratingkit import bundle_docs, write_bundle_folder
@@ -25,9 +33,7 @@ def form_texts(root: QWidget) -> str:
     """Every text the rating form and the rubric help show or give a screen reader, hidden pages included."""
     out: list[str] = []
     for w in [root, *root.findChildren(QWidget)]:
-        if isinstance(w, QLabel):
-            out.append(w.text())
-        elif isinstance(w, QAbstractButton):
+        if isinstance(w, QLabel) or isinstance(w, QAbstractButton):
             out.append(w.text())
         elif isinstance(w, QPlainTextEdit | QTextEdit):
             out.append(w.toPlainText())
