@@ -6,9 +6,10 @@ the process. Modes:
 
 - ``bare``: a bare QMainWindow (a QPlainTextEdit inside) shown and painted once: the floor of start-up
   time and memory.
-- ``paint BUNDLE DATA_DIR RATER``: the rater app started on BUNDLE until its window has first painted and
-  the event loop runs (the bundle opens off the GUI thread meanwhile).
-- ``app BUNDLE DATA_DIR RATER MARKER``: the rater app (``create_main_window``) opening BUNDLE until the
+- ``paint BUNDLE DATA_DIR RATER``: the rater app started on BUNDLE as ``wmcdp-desktop`` starts it
+  (``main.start``) until its window has first painted and the event loop runs (the window's content is
+  built and the bundle opens after that).
+- ``app BUNDLE DATA_DIR RATER MARKER``: the rater app started the same way opening BUNDLE until the
   widget showing MARKER (text of the first task's response) has painted and the event loop runs.
 - ``stall-open BUNDLE DATA_DIR RATER MARKER``: the longest stall of the event loop (how late a 10 ms
   timer fires) from the window shown until the first task is painted and the background check of every
@@ -136,18 +137,27 @@ def run_loop_once() -> float:
 
 
 class WindowPaintSpy(QObject):
-    """Counts paint events of a window and every widget in it."""
+    """Counts paint events of a window and every widget in it; ``painted`` is the time of the first turn of
+    the event loop after the first one (the paint done, the loop running: a key press would be read now).
+    Taken in the loop itself, before whatever else the app queued after its first paint."""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__()
         self.window = window
         self.count = 0
-        app().installEventFilter(self)
+        self.painted: float | None = None
+        app().installEventFilter(self)  # an application filter sees the paint before the app's own filters
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is self.window:
             self.count += 1
+            if self.count == 1:
+                QTimer.singleShot(0, self._stamp)
         return False
+
+    def _stamp(self) -> None:
+        if self.painted is None:
+            self.painted = time.monotonic()
 
 
 class Lateness(QObject):
@@ -272,8 +282,20 @@ def open_app(bundle: str, data_dir: str, rater: str) -> tuple[QMainWindow, float
     return win, t_open
 
 
+def launch_app(bundle: str, data_dir: str, rater: str) -> tuple[QMainWindow, float]:
+    """The app started as ``wmcdp-desktop`` starts it (``main.start``: the bare window shown at once, the rest
+    built in the event loop), at the probe's window size."""
+    app()
+    from wmcdp_desktop.rater.app.main import start
+
+    t_open = time.monotonic()
+    win = start([bundle, "--data-dir", data_dir, "--rater", rater])
+    win.resize(*WINDOW_SIZE)
+    return win, t_open
+
+
 def mode_app(bundle: str, data_dir: str, rater: str, marker: str) -> None:
-    win, t_open = open_app(bundle, data_dir, rater)
+    win, t_open = launch_app(bundle, data_dir, rater)
     widget = wait_for_text(win, marker)
     paint_now(widget)
     ready = run_loop_once()
@@ -283,15 +305,11 @@ def mode_app(bundle: str, data_dir: str, rater: str, marker: str) -> None:
 
 def mode_paint(bundle: str, data_dir: str, rater: str) -> None:
     a = app()
-    from wmcdp_desktop.rater.app.main import create_main_window
-
-    t_open = time.monotonic()
-    win = create_main_window([bundle, "--data-dir", data_dir, "--rater", rater])
+    win, t_open = launch_app(bundle, data_dir, rater)
     spy = WindowPaintSpy(win)
-    win.resize(*WINDOW_SIZE)
-    win.show()
-    spin_until(lambda: spy.count > 0, "the window's first paint")
-    ready = run_loop_once()
+    spin_until(lambda: spy.painted is not None, "the window's first paint")
+    ready = spy.painted
+    assert ready is not None
     emit({"t_start": T_IMPORT, "t_app_imported": T_APP_IMPORTED, "t_open": t_open, "ready": ready,
           "rss_mb": rss_mb()})
     del a

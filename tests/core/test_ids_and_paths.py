@@ -16,8 +16,8 @@ import pytest
 
 from wmcdp_desktop.core.documents import validate_obj
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
+from wmcdp_desktop.core.ids import id_problem
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
-from wmcdp_desktop.core.models.common import id_problem
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.study import Study

@@ -18,15 +18,14 @@ from wmcdp_desktop.core.errors import (
     more_problems,
 )
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
+from wmcdp_desktop.core.ids import IDENTIFIER_PATTERN, id_problem
 from wmcdp_desktop.core.models._base import NULL, NULL_MESSAGE
 from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN
 from wmcdp_desktop.core.models.common import (
     DATETIME_PATTERN,
-    IDENTIFIER_PATTERN,
     NON_BLANK_PATTERN,
     SEMVER_PATTERN,
     SHA256_PATTERN,
-    id_problem,
 )
 from wmcdp_desktop.core.models.rubric import FAILURE_MODE_ID_PATTERN
 from wmcdp_desktop.core.strict_json import parse_json_bytes, parse_jsonl_bytes

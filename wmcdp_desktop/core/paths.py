@@ -17,7 +17,7 @@ import unicodedata
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from wmcdp_desktop.core.errors import WmcdpError
-from wmcdp_desktop.core.models.common import id_problem
+from wmcdp_desktop.core.ids import id_problem
 
 MAX_NAME_BYTES = 255
 """Longest file name (in UTF-8 bytes) most file systems take."""

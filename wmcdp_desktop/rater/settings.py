@@ -15,15 +15,14 @@ from wmcdp_desktop.core.atomic import atomic_write_text
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, read_regular
+from wmcdp_desktop.core.ids import rater_id_problem
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import Identifier, Int, id_problem
+from wmcdp_desktop.core.models.common import Identifier, Int
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.rater.timing import DEFAULT_IDLE_TIMEOUT
+from wmcdp_desktop.rater.timing import DEFAULT_IDLE_TIMEOUT, MAX_IDLE, MIN_IDLE
 
 MAX_RECENT = 8
 MIN_FONT, MAX_FONT = 7, 32
-MIN_IDLE, MAX_IDLE = 10, 3600
-"""Bounds of the idle timeout in seconds."""
 MAX_ROLE = 200
 """Longest role/background text kept."""
 
@@ -36,12 +35,6 @@ class RaterIdError(WmcdpError):
         self.value = value
         self.problem = problem
         """Why, without the value: for a caller that names where the id came from (e.g. a command-line option)."""
-
-
-def rater_id_problem(value: str) -> str | None:
-    """Why ``value`` cannot be a rater id (plain words), or None. The one rule for every entry point: the
-    command line, the rater dialog, the settings file, and the ids of a bundle."""
-    return id_problem(value, "rater id")
 
 
 class Settings(Document):

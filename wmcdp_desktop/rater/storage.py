@@ -65,19 +65,10 @@ from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.paths import check_id, child_path
 from wmcdp_desktop.core.strict_json import dumps_canonical
+from wmcdp_desktop.rater.data_folder import APP_DIR_NAME, default_data_dir, instance_info_path  # noqa: F401
 from wmcdp_desktop.rater.timing import Clock, SystemClock, utc_iso
 
 RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9][A-Za-z0-9._-]{0,127})\.r(?P<rev>[1-9][0-9]{0,8})\.json$")
-APP_DIR_NAME = "wmcdp-desktop"
-
-
-def default_data_dir() -> Path:
-    """The platform's per-user data folder for the app."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_DIR_NAME))
-
-
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -147,7 +138,7 @@ class InstanceLock:
     def __init__(self, data_dir: Path, clock: Clock | None = None) -> None:
         self.data_dir = data_dir
         self.path = data_dir / "instance.lock"
-        self.info_path = data_dir / "instance.json"
+        self.info_path = instance_info_path(data_dir)
         self._clock = clock or SystemClock()
         self._lock: FileLock | None = None
         self._identity: tuple[int, int] | None = None

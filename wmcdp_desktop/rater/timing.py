@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 DEFAULT_IDLE_TIMEOUT = 120.0
+MIN_IDLE, MAX_IDLE = 10, 3600
+"""Bounds of the idle timeout in seconds (the settings and ``--idle-timeout``)."""
 """Seconds without input after which time stops counting."""
 
 

@@ -12,12 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from wmcdp_desktop.core.models.common import (
-    DATETIME_PATTERN,
-    IDENTIFIER_PATTERN,
-    SEMVER_PATTERN,
-    SHA256_PATTERN,
-)
+from wmcdp_desktop.core.ids import IDENTIFIER_PATTERN
+from wmcdp_desktop.core.models.common import DATETIME_PATTERN, SEMVER_PATTERN, SHA256_PATTERN
 
 _PATTERNS = {
     IDENTIFIER_PATTERN: "id",

@@ -22,7 +22,7 @@ from typing import Any
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import Problem
-from wmcdp_desktop.core.models.common import id_problem
+from wmcdp_desktop.core.ids import id_problem
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, ResultsManifest
 
 MAX_RECEIPTS_BYTES = 1 << 20

@@ -1,7 +1,15 @@
 """Rater app entry point: ``wmcdp-desktop [BUNDLE] [--data-dir DIR] [--rater ID] [--demo]``.
 
 :func:`create_main_window` builds the real window without entering the event loop (tests use it);
-:func:`main` adds the QApplication, the event loop and plain error messages.
+:func:`main` adds the QApplication, the event loop and plain error messages. :func:`start` is what
+``main`` does before its event loop: the bare window is shown first, and :func:`setup_window` (the settings,
+the language, the data folder's lock, the window's content, the bundle asked for) runs in the event loop
+after its first paint. This module imports Qt and a few small modules only: pydantic, the models and the
+pages are imported by ``setup_window`` (docs/PERFORMANCE.md, "Start-up").
+
+A second start on a data folder an app already holds hands its bundle to that app and exits 0
+(rater/app/single_instance.py); ``--register-file-type`` makes double-clicking a ``.wmcdp`` file open it
+(rater/file_type.py).
 """
 
 from __future__ import annotations
@@ -10,24 +18,29 @@ import argparse
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QWidget
 
 from wmcdp_desktop import __version__
-from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.errors import AlreadyRunningError, WmcdpError
+from wmcdp_desktop.core.ids import rater_id_problem
 from wmcdp_desktop.rater.app.qt_guard import protect_none
+from wmcdp_desktop.rater.app.single_instance import HANDOVER_WAIT_S, hand_over, maybe_running
 from wmcdp_desktop.rater.app.system_check import missing_message, missing_xcb_packages
 from wmcdp_desktop.rater.app.text.i18n import app_title, install_translators
 from wmcdp_desktop.rater.app.text.theme import apply_accessible_palette
 from wmcdp_desktop.rater.app.widgets import PREFERRED_SIZE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
-from wmcdp_desktop.rater.settings import MAX_IDLE, MIN_IDLE, load_settings, rater_id_problem
-from wmcdp_desktop.rater.storage import InstanceLock, default_data_dir
-from wmcdp_desktop.rater.timing import Clock, SystemClock
+from wmcdp_desktop.rater.app.window.outside import FileOpenEvents
+from wmcdp_desktop.rater.data_folder import default_data_dir
+from wmcdp_desktop.rater.timing import MAX_IDLE, MIN_IDLE, Clock, SystemClock
+
+FIRST_PAINT_WAIT_MS = 500
+"""The most the window's content waits for the bare window's first paint."""
 
 
 class _ArgError(WmcdpError):
@@ -84,26 +97,41 @@ def build_parser() -> argparse.ArgumentParser:
         help="check this installation and quit: open the built-in demo (or BUNDLE), rate the first task, export "
         "the results, print each step; exit 0 if it all worked (a temporary data folder unless --data-dir)",
     )
+    p.add_argument(
+        "--register-file-type",
+        action="store_true",
+        help="make double-clicking a .wmcdp file open it in this app (for you only, no administrator rights) and "
+        "quit",
+    )
     p.add_argument("--version", action="version", version=f"wmcdp-desktop {__version__}")
     return p
 
 
-def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
-    """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
-    protect_none()
-    args = parse_arguments(argv)
-    data_dir: Path = (args.data_dir or default_data_dir()).expanduser().resolve()
+def data_dir_of(args: argparse.Namespace) -> Path:
+    return Path(args.data_dir or default_data_dir()).expanduser().resolve()
+
+
+def setup_window(window: MainWindow, args: argparse.Namespace, *, clock: Clock | None = None) -> None:
+    """Everything after the bare window: the settings, the language, the data folder's lock, the window's
+    content, the link for later starts, then the bundle asked for (raises AlreadyRunningError if another
+    app holds the data folder, WmcdpError for what else stops it)."""
+    from wmcdp_desktop.rater.app.single_instance import InstanceServer
+    from wmcdp_desktop.rater.settings import load_settings
+    from wmcdp_desktop.rater.storage import InstanceLock
+
+    data_dir = data_dir_of(args)
     settings, warning = load_settings(data_dir)
-    install_translators(settings.language)  # before any window: the app's words, Qt's, the layout direction
-    apply_accessible_palette()
+    install_translators(settings.language)  # before the window's content: its words, Qt's, the layout direction
     lock = InstanceLock(data_dir)
     lock.acquire()
     try:
-        window = MainWindow(data_dir, settings, clock or SystemClock(), lock, idle_timeout=args.idle_timeout)
+        window.setup(data_dir, settings, clock or SystemClock(), lock, idle_timeout=args.idle_timeout)
         if args.rater is not None:
             window.prefs.set_rater(args.rater, args.role or settings.rater_role_or_background)
         if warning:
             window.welcome.show_message(warning)
+        window.server = InstanceServer(data_dir, window)
+        window.server.pathsReceived.connect(window.open_from_outside)
     except BaseException:
         lock.release()
         raise
@@ -111,7 +139,83 @@ def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainW
         window.open_bundle_path(args.bundle)
     elif args.demo:
         window.open_demo()
+    window.open_pending()
+
+
+def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
+    """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
+    protect_none()
+    args = parse_arguments(argv)
+    apply_accessible_palette()
+    window = MainWindow()
+    try:
+        setup_window(window, args, clock=clock)
+    except BaseException:
+        window.deleteLater()
+        raise
     return window
+
+
+def start(argv: list[str]) -> MainWindow:
+    """Show the bare window at once and build the rest in the event loop (:func:`setup_window`); what
+    :func:`main` does before entering its event loop. A start that cannot go on (another app holds the data
+    folder and takes the bundle, or a plain refusal) ends the event loop with its exit status."""
+    protect_none()
+    args = parse_arguments(argv)
+    apply_accessible_palette()
+    window = MainWindow()
+    app = QApplication.instance()
+    if app is not None:
+        FileOpenEvents(window, app, window)  # macOS gives a double-clicked file as an event, from the start
+    if window.width() < PREFERRED_SIZE[0] or window.height() < PREFERRED_SIZE[1]:
+        window.showMaximized()  # a small laptop screen: use all of it (the window already fits)
+    else:
+        window.show()
+    AfterFirstPaint(window, lambda: _finish_start(window, args))
+    return window
+
+
+class AfterFirstPaint(QObject):
+    """Calls ``then`` once the window has painted (a turn of the event loop after its first paint event), or
+    after FIRST_PAINT_WAIT_MS if no paint comes (a window started minimised is never painted)."""
+
+    def __init__(self, window: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(window)
+        self._window, self._then = window, then
+        self._done = False
+        window.installEventFilter(self)
+        QTimer.singleShot(FIRST_PAINT_WAIT_MS, self, self._go)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() == QEvent.Type.Paint and not self._done:
+            QTimer.singleShot(0, self, self._go)  # after this paint reaches the screen
+        return False
+
+    def _go(self) -> None:
+        if not self._done:
+            self._done = True
+            self._window.removeEventFilter(self)
+            self._then()
+
+
+def _finish_start(window: MainWindow, args: argparse.Namespace) -> None:
+    try:
+        setup_window(window, args)
+    except AlreadyRunningError as exc:
+        # another app holds the folder but did not answer at first (starting, or an older version): hand the
+        # bundle over if it answers now, else say so
+        paths = [] if args.bundle is None else [Path(args.bundle)]
+        if hand_over(data_dir_of(args), paths, wait_s=HANDOVER_WAIT_S):
+            window.close()
+            QCoreApplication.exit(0)
+            return
+        window.hide()
+        _fatal(str(exc))
+        QCoreApplication.exit(1)
+    except WmcdpError as exc:
+        window.hide()
+        _fatal(str(exc))
+        QCoreApplication.exit(1)
 
 
 def _fatal(text: str) -> None:
@@ -173,18 +277,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options.bundle is None and not options.demo:
             args.append("--demo")  # ``--self-test`` alone checks the installation on the built-in demo
         return self_test.run(app, args, create_main_window)
+    if options.register_file_type:
+        from wmcdp_desktop.rater.file_type import register_file_type
+
+        try:
+            print("\n".join(register_file_type()))
+        except WmcdpError as exc:
+            print(f"wmcdp-desktop: {exc}", file=sys.stderr)
+            return 1
+        return 0
     sys.excepthook = _excepthook
-    try:
-        window = create_main_window(args)
-    except WmcdpError as exc:
-        _fatal(str(exc))
-        return 1
-    if window.width() < PREFERRED_SIZE[0] or window.height() < PREFERRED_SIZE[1]:
-        window.showMaximized()  # a small laptop screen: use all of it (the window already fits)
-    else:
-        window.show()
+    data_dir = data_dir_of(options)
+    if maybe_running(data_dir):  # an app holds this data folder: give it the bundle and let it show itself
+        paths = [] if options.bundle is None else [Path(options.bundle)]
+        if hand_over(data_dir, paths):
+            return 0
+    window = start(args)
     code = int(app.exec())
-    if isinstance(window, MainWindow) and window.workers.stuck:
+    if window.ready and window.workers.stuck:
         # A worker still hangs (a read from a network drive that never returns): Qt would wait for it for
         # ever while tearing down, keeping the process and its data-folder lock alive. Files are written
         # atomically and the lock is released: leave now.

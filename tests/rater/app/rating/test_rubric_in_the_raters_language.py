@@ -33,7 +33,7 @@ def form_texts(root: QWidget) -> str:
     """Every text the rating form and the rubric help show or give a screen reader, hidden pages included."""
     out: list[str] = []
     for w in [root, *root.findChildren(QWidget)]:
-        if isinstance(w, QLabel) or isinstance(w, QAbstractButton):
+        if isinstance(w, QLabel | QAbstractButton):
             out.append(w.text())
         elif isinstance(w, QPlainTextEdit | QTextEdit):
             out.append(w.toPlainText())

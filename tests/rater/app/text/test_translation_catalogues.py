@@ -18,7 +18,7 @@ from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
 from wmcdp_desktop.rater.settings import Settings, save_settings
 
-PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%n")
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%L?n")
 
 
 def messages(ts: Path) -> dict[tuple[str, str], ET.Element]:
@@ -74,8 +74,8 @@ def test_every_string_is_translated_with_its_placeholders_and_plural_forms(code:
 def test_english_plurals_read_right(make_window: Callable[..., MainWindow], data_dir: Path, bundle_dir: Path) -> None:
     window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
     form = window.page.form
-    assert form.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", 1).startswith("Not submitted: 1 thing to fix")
-    assert form.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", 2).startswith("Not submitted: 2 things to fix")
+    assert form.tr("Not submitted: %Ln thing(s) to fix, shown next to each control.", "", 1).startswith("Not submitted: 1 thing to fix")
+    assert form.tr("Not submitted: %Ln thing(s) to fix, shown next to each control.", "", 2).startswith("Not submitted: 2 things to fix")
 
 
 def test_the_app_in_spanish(make_window: Callable[..., MainWindow], data_dir: Path, bundle_dir: Path) -> None:
@@ -86,8 +86,8 @@ def test_the_app_in_spanish(make_window: Callable[..., MainWindow], data_dir: Pa
     form = window.page.form
     assert form.submit_button.accessibleName() == "Enviar valoración"
     assert [a.text() for a in window.menuBar().actions()][:2] == ["&Archivo", "&Tarea"]
-    assert form.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", 1).startswith("No enviada: queda 1 cosa por corregir")
-    assert form.tr("Not submitted: %n thing(s) to fix, shown next to each control.", "", 3).startswith("No enviada: quedan 3 cosas por corregir")
+    assert form.tr("Not submitted: %Ln thing(s) to fix, shown next to each control.", "", 1).startswith("No enviada: queda 1 cosa por corregir")
+    assert form.tr("Not submitted: %Ln thing(s) to fix, shown next to each control.", "", 3).startswith("No enviada: quedan 3 cosas por corregir")
     assert window.page.task_view.response.toPlainText().startswith("It sounds exhausting")  # as written
     dialog = RaterDialog("R01", None, window)
     ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)

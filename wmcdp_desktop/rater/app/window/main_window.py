@@ -1,5 +1,9 @@
 """The main window: wiring only — menus, shortcuts, the status bar, and which page shows.
 
+It is made in two steps so that it paints at once: ``MainWindow()`` is the bare window (title, size,
+colours; this module imports Qt and little else), shown before pydantic, the models and the pages are
+imported; :meth:`MainWindow.setup` then builds everything else in the event loop (rater/app/main.py).
+
 The rating itself is presented by :class:`~wmcdp_desktop.rater.app.rating.controller.RatingController` (one per
 open bundle) over the core's rating session; a bundle is opened by
 :class:`~wmcdp_desktop.rater.app.bundle.opening.BundleOpener`.
@@ -12,30 +16,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QHideEvent
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QHideEvent
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.rater.app.bundle.opening import BundleOpener, SessionRequest, StartedSession
-from wmcdp_desktop.rater.app.jobs import Workers
-from wmcdp_desktop.rater.app.rating.controller import RatingController
-from wmcdp_desktop.rater.app.rating.page import RatingPage
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, app_language_tag, app_title
 from wmcdp_desktop.rater.app.text.plain_text import safe_line
 from wmcdp_desktop.rater.app.text.theme import rescale_fonts, set_text_size
 from wmcdp_desktop.rater.app.widgets import fitted_size, open_message
-from wmcdp_desktop.rater.app.window.menus import WindowMenus
-from wmcdp_desktop.rater.app.window.preferences import DEMO_RATER_ID, Preferences
-from wmcdp_desktop.rater.app.window.status_bar import StatusBar
-from wmcdp_desktop.rater.app.window.welcome import WelcomeScreen
-from wmcdp_desktop.rater.session import RatingSession
-from wmcdp_desktop.rater.settings import Settings
-from wmcdp_desktop.rater.storage import InstanceLock
 from wmcdp_desktop.rater.timing import Clock
 
-if TYPE_CHECKING:  # shown after an export, imported then
+if TYPE_CHECKING:  # built by setup(), after the first paint (their modules import pydantic and the models)
+    from wmcdp_desktop.rater.app.bundle.opening import StartedSession
     from wmcdp_desktop.rater.app.export.receipt import ReceiptDialog
+    from wmcdp_desktop.rater.app.rating.controller import RatingController
+    from wmcdp_desktop.rater.app.rating.page import RatingPage
+    from wmcdp_desktop.rater.app.single_instance import InstanceServer
+    from wmcdp_desktop.rater.session import RatingSession
+    from wmcdp_desktop.rater.settings import Settings
+    from wmcdp_desktop.rater.storage import InstanceLock
 
 BUNDLE_FILTER = QT_TRANSLATE_NOOP(
     "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
@@ -46,11 +46,12 @@ class MainWindow(QMainWindow):
     openingDone = Signal()
     """A bundle asked for is on screen, or was refused, or its opening cancelled (see :attr:`opening`)."""
 
-    def __init__(
-        self, data_dir: Path, settings: Settings, clock: Clock, lock: InstanceLock, *, idle_timeout: float | None = None
-    ) -> None:
+    def __init__(self) -> None:
+        """The window as it first paints: its title, size and colours, nothing else (what it shows needs the
+        rater's settings, their language and the models: :meth:`setup`, run after the first paint)."""
         super().__init__()
-        self.data_dir, self.clock, self.lock = data_dir, clock, lock
+        self.ready = False
+        """True once :meth:`setup` has built the window's content."""
         self.rating: RatingController | None = None
         """The open bundle's controller (None on the welcome screen)."""
         self.messages: list[str] = []
@@ -63,6 +64,30 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(app_title())
         self.setObjectName("main_window")
         self.resize(*fitted_size(self))
+        self.stack = QStackedWidget()
+        self.stack.addWidget(QWidget())  # the blank page of the first paint
+        self.setCentralWidget(self.stack)
+        self.server: InstanceServer | None = None
+        """Where later starts on the same data folder hand their bundle over (set by the launcher)."""
+        self._pending: list[Path] = []
+        """Bundles that came from outside before the window was built (opened by :meth:`open_pending`)."""
+        self._question: QMessageBox | None = None
+        self.setAcceptDrops(True)  # a bundle file dropped on the window opens (dropEvent)
+
+    def setup(
+        self, data_dir: Path, settings: Settings, clock: Clock, lock: InstanceLock, *, idle_timeout: float | None = None
+    ) -> None:
+        """Build what the window shows: menus, the welcome screen, the status bar, the opener (once; the app's
+        translators are installed by then)."""
+        from wmcdp_desktop.rater.app.bundle.opening import BundleOpener
+        from wmcdp_desktop.rater.app.jobs import Workers
+        from wmcdp_desktop.rater.app.window.menus import WindowMenus
+        from wmcdp_desktop.rater.app.window.preferences import Preferences
+        from wmcdp_desktop.rater.app.window.status_bar import StatusBar
+        from wmcdp_desktop.rater.app.window.welcome import WelcomeScreen
+
+        self.data_dir, self.clock, self.lock = data_dir, clock, lock
+        self.setWindowTitle(app_title())  # in the rater's language now
         self.status_bar = StatusBar()
         self.setStatusBar(self.status_bar)
         self.prefs = Preferences(data_dir, settings, idle_timeout, lock, self)
@@ -77,21 +102,25 @@ class MainWindow(QMainWindow):
         self.prefs.raterChanged.connect(self.welcome.show_rater)
         self.welcome.show_rater(settings.rater_id, settings.rater_role_or_background)
         self.welcome.show_recent(settings.recent_bundles)
-        self.stack = QStackedWidget()
+        blank = self.stack.currentWidget()
         self.stack.addWidget(self.welcome)
-        self.setCentralWidget(self.stack)
+        self.stack.setCurrentWidget(self.welcome)
+        if blank is not None:
+            self.stack.removeWidget(blank)
+            blank.deleteLater()
         self.workers = Workers(self)
         self.workers.jobStarted.connect(self.status_bar.show_job)
         self.opener = BundleOpener(self.workers, self.close_bundle, self)
         self.opener.opened.connect(self._show_opened)
         self.opener.failed.connect(lambda text: self.tell(text, error=True))
         self.opener.busyChanged.connect(self._opening)
-        self.opener.finished.connect(lambda: None if self._showing else self.openingDone.emit())
+        self.opener.finished.connect(self._open_finished)
         self.menu = WindowMenus(self, self)
         """The menus and their shortcuts (``menu.act_open`` …)."""
         if settings.font_point_size:
             self._apply_font(settings.font_point_size)
         rescale_fonts(self)
+        self.ready = True
         self._update_actions()
 
     @property
@@ -109,7 +138,7 @@ class MainWindow(QMainWindow):
     @property
     def opening(self) -> bool:
         """True from a bundle asked for until ``openingDone``."""
-        return self.opener.busy or self._showing
+        return self.ready and (self.opener.busy or self._showing)
 
     def rated(self, call: Callable[[RatingController], object]) -> Callable[[], None]:
         """A slot that calls ``call`` with the open bundle's controller (nothing on the welcome screen)."""
@@ -181,6 +210,8 @@ class MainWindow(QMainWindow):
     def open_bundle_path(self, path: Path, *, demo: bool = False) -> None:
         """Open a bundle (zip or folder); ``opener`` reports how it went (and the window shows it). ``demo``
         (also the demo bundle chosen from the recent list): no rater id is asked for (see :meth:`open_demo`)."""
+        from wmcdp_desktop.rater.app.bundle.opening import SessionRequest
+
         rater = None if self.opening else self.prefs.rater_for(path, self, demo=demo)
         if rater is None:
             return
@@ -188,9 +219,86 @@ class MainWindow(QMainWindow):
             path, self.data_dir, rater, self.clock, self.prefs.idle_timeout, self.lock, language=app_language_tag()
         ))
 
+    # ----- bundles from outside the window: a drop, a double-click while it runs, macOS's open event ------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()  # judged on the drop, where a refusal can be said in words
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """One ``.wmcdp`` file opens as File > Open opens it; anything else is refused in plain words."""
+        from wmcdp_desktop.rater.app.window.outside import dropped_bundle
+
+        path, refusal = dropped_bundle(event.mimeData())
+        event.acceptProposedAction()
+        if path is None:
+            self.tell(refusal, error=True)
+        elif self.ready:
+            self.open_bundle_path(path)
+        else:
+            self._pending = [path]
+
+    def open_from_outside(self, paths: list[Path]) -> None:
+        """A bundle given to the running app (a second start, macOS's open event): shown in front, the bundle
+        opened as File > Open opens it; with another bundle open, the rater is asked first (its work is saved
+        either way). No path: just come to the front."""
+        self._to_front()
+        if not paths:
+            return
+        path = paths[0]
+        if not self.ready or self.opening:
+            self._pending = [path]
+            return
+        current = getattr(self.session.bundle, "path", None) if self.session is not None else None
+        if current is not None and Path(current).resolve() == path.resolve():
+            return  # already open
+        if self.rating is None:
+            self.open_bundle_path(path)
+            return
+        self._ask_to_switch(path)
+
+    def open_pending(self) -> None:
+        """Open the bundle that came from outside while the window was being built or busy opening."""
+        if self._pending and self.ready and not self.opening:
+            path = self._pending.pop()
+            self._pending.clear()
+            self.open_from_outside([path])
+
+    def _to_front(self) -> None:
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def _ask_to_switch(self, path: Path) -> None:
+        if self._question is not None:
+            self._question.close()
+        box = self._question = QMessageBox(QMessageBox.Icon.Question, app_title(), "", parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(self.tr(
+            "Open the bundle {name}?\n{path}\n\nThe bundle you are rating is saved and closed; you can come back "
+            "to it from the list of recent bundles."
+        ).format(name=safe_line(path.name), path=safe_line(str(path))))
+        box.setStandardButtons(QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # a key typed into the form never switches
+        box.finished.connect(lambda answer: self._switch_answered(path, answer))
+        self.messages.append(box.text())
+        box.open()
+
+    def _switch_answered(self, path: Path, answer: int) -> None:
+        self._question = None
+        if answer == QMessageBox.StandardButton.Open:
+            self.open_bundle_path(path)
+
     def _show_opened(self, started: StartedSession) -> None:
         """Put the opened bundle on screen over three turns of the event loop (the page is built, shown, then
         the recent bundles saved), so that the window answers input in between."""
+        from wmcdp_desktop.rater.app.rating.controller import RatingController
+
         self._showing = True
         rating = RatingController(started.session, self.workers, self)
         rating.told.connect(lambda text, error: self.tell(text, error=error))
@@ -207,14 +315,22 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(rating.page)
         self.setWindowTitle(f"{safe_line(started.session.manifest.study_title)} — {app_title()}")
         self._update_actions()
+        from wmcdp_desktop.rater.app.window.preferences import DEMO_RATER_ID
+
         demo = started.session.rater.rater_id == DEMO_RATER_ID and not self.settings.rater_id
         rating.start(started.bundle, started.first_task_error, demo=demo)
         QTimer.singleShot(0, self, lambda: self._opened(started))
+
+    def _open_finished(self) -> None:
+        if not self._showing:  # refused or cancelled (an opened bundle is done in _opened)
+            self.openingDone.emit()
+            self.open_pending()
 
     def _opened(self, started: StartedSession) -> None:
         self.welcome.show_recent(self.prefs.remember_bundle(started.path))
         self._showing = False
         self.openingDone.emit()
+        self.open_pending()
 
     def close_bundle(self) -> None:
         rating, self.rating = self.rating, None
@@ -241,6 +357,10 @@ class MainWindow(QMainWindow):
         self.rated(lambda r: r.set_window_active(False))()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.ready:  # closed before it was built: nothing to save
+            self._closed = True
+            event.accept()
+            return
         if not self._closed and self.rating is not None:
             if not self.rating.save_now() and self.rating.session.save_error:  # (a vanished folder: already told)
                 question = (self.rating.session.save_error or "") + "\n\n" + self.tr("Close anyway? Your last changes would be lost.")
@@ -254,9 +374,12 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop the timers and release the data-folder lock, saving nothing more (idempotent; what the OS does
         for a process that dies: tests use it as a crash)."""
-        if self._closed:
+        if self._closed or not self.ready:
+            self._closed = True
             return
         self._closed = True
+        if self.server is not None:
+            self.server.close()
         if self.rating is not None:
             self.rating.stop()
         self.workers.shutdown()

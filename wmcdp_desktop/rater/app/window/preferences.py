@@ -12,23 +12,22 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from wmcdp_desktop.core.errors import DocumentError, StorageError
+from wmcdp_desktop.core.ids import rater_id_problem
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.rater.app.text.i18n import number
 from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
 from wmcdp_desktop.rater.session import RaterIdentity
 from wmcdp_desktop.rater.settings import (
     MAX_FONT,
-    MAX_IDLE,
     MAX_ROLE,
     MIN_FONT,
-    MIN_IDLE,
     Settings,
-    rater_id_problem,
     save_settings,
     with_changes,
     with_recent,
 )
 from wmcdp_desktop.rater.storage import InstanceLock
+from wmcdp_desktop.rater.timing import MAX_IDLE, MIN_IDLE
 
 DEMO_RATER_ID = "demo"
 """The rater id of someone trying the demo before any rater id is set (never remembered)."""

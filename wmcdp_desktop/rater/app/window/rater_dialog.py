@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from wmcdp_desktop.core.models.common import MAX_ID_LENGTH, IdIssue, id_issue
+from wmcdp_desktop.core.ids import MAX_ID_LENGTH, IdIssue, id_issue
 from wmcdp_desktop.rater.app.text.accessible import plain_name
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
