@@ -12,6 +12,8 @@ from a rater who is typing.
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from wmcdp_desktop.core.bundle_reader import OpenedBundle
@@ -23,12 +25,22 @@ MAX_PROBLEMS_SHOWN = 8
 
 
 def check_bundle(bundle: OpenedBundle, progress: Progress) -> list[Problem]:
-    """Every problem of the open ``bundle``; it must still be the bundle opened (same bundle.json)."""
+    """Every problem of the open ``bundle``; it must still be the bundle opened (same bundle.json).
+
+    After each file the check lets go of the interpreter lock for a moment (``time.sleep(0)``): a task file is
+    a few kilobytes, which hashlib, zlib and the JSON parser work on without releasing the lock, so without it
+    the window's thread waited up to Python's switch interval (5 ms) every time it came back from Qt, and a
+    repaint that comes back often stalled for hundreds of milliseconds (docs/PERFORMANCE.md)."""
     progress(0, 0)
     if not bundle.manifest_unchanged():
         changed = QCoreApplication.translate("BundleChecker", "changed on disk since it was opened: close it and open it again")
         return [Problem(str(bundle.path), "", changed)]
-    return bundle.verify(progress).problems
+
+    def each_file(done: int, total: int) -> None:
+        time.sleep(0)  # the GUI thread, if it waits for the lock, takes it now
+        progress(done, total)
+
+    return bundle.verify(each_file).problems
 
 
 def problems_text(problems: list[Problem]) -> str:

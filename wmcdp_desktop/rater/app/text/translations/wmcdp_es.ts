@@ -237,6 +237,29 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
 </context>
 <context>
+    <name>DropTarget</name>
+    <message>
+        <source>several files</source>
+        <translation>varios archivos</translation>
+    </message>
+    <message>
+        <source>something that is not a file on this computer</source>
+        <translation>algo que no es un archivo de este equipo</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>una carpeta</translation>
+    </message>
+    <message>
+        <source>a file that is not a bundle ({name})</source>
+        <translation>un archivo que no es un paquete ({name})</translation>
+    </message>
+    <message>
+        <source>Nothing was opened: the window takes one bundle file ending in .wmcdp, and this was {what}. To open a bundle folder, use File &gt; Open and choose its bundle.json.</source>
+        <translation>No se abrió nada: la ventana acepta un único archivo de paquete terminado en .wmcdp, y esto era {what}. Para abrir una carpeta de paquete, use Archivo &gt; Abrir y elija su bundle.json.</translation>
+    </message>
+</context>
+<context>
     <name>FailureModeRow</name>
     <message>
         <source>Use selected text as evidence</source>
@@ -414,6 +437,16 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     <message>
         <source>The demo bundle is missing from this installation ({path}).</source>
         <translation>Falta el paquete de demostración en esta instalación ({path}).</translation>
+    </message>
+    <message>
+        <source>Open the bundle {name}?
+{path}
+
+The bundle you are rating is saved and closed; you can come back to it from the list of recent bundles.</source>
+        <translation>¿Abrir el paquete {name}?
+{path}
+
+El paquete que está valorando se guarda y se cierra; puede volver a él desde la lista de paquetes recientes.</translation>
     </message>
     <message>
         <source>Close anyway? Your last changes would be lost.</source>
