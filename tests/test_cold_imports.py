@@ -1,4 +1,5 @@
-"""The rater app does not build document models it never uses (cold start, docs/PERFORMANCE.md)."""
+"""The rater app paints before it imports pydantic and the models, and then does not build document models it
+never uses (cold start, docs/PERFORMANCE.md)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,25 @@ import sys
 CODE = """
 import json, sys
 import wmcdp_desktop.rater.app.main
+import wmcdp_desktop.rater.app.bundle.opening, wmcdp_desktop.rater.app.rating.controller  # what setup builds
 print(json.dumps(sorted(m for m in sys.modules if m.startswith("wmcdp_desktop.core."))))
 """
+FIRST_PAINT = """
+import json, sys
+import wmcdp_desktop.rater.app.main
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_launcher_imports_neither_pydantic_nor_the_models_before_the_first_paint() -> None:
+    proc = subprocess.run([sys.executable, "-c", FIRST_PAINT], capture_output=True, text=True, timeout=120,
+                          check=False, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert "PySide6.QtWidgets" in loaded
+    heavy = {"pydantic", "filelock", "PySide6.QtNetwork", "wmcdp_desktop.rater.session", "wmcdp_desktop.rater.storage"}
+    assert not heavy & loaded, sorted(heavy & loaded)
+    assert not [m for m in loaded if m.startswith("wmcdp_desktop.core.models")]
 
 
 def test_rater_app_import_leaves_unused_models_unbuilt() -> None:
