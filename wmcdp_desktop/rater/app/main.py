@@ -209,13 +209,17 @@ def _finish_start(window: MainWindow, args: argparse.Namespace) -> None:
             window.close()
             QCoreApplication.exit(0)
             return
-        window.hide()
-        _fatal(str(exc))
-        QCoreApplication.exit(1)
+        _refuse(window, str(exc))
     except WmcdpError as exc:
-        window.hide()
-        _fatal(str(exc))
-        QCoreApplication.exit(1)
+        _refuse(window, str(exc))
+
+
+def _refuse(window: MainWindow, text: str) -> None:
+    """A start that cannot go on: the bare window goes, the reason is shown, the event loop ends with 1."""
+    window.close()
+    window.deleteLater()
+    _fatal(text)
+    QCoreApplication.exit(1)
 
 
 def _fatal(text: str) -> None:
