@@ -383,7 +383,7 @@ def append_line(path: Path, data: bytes) -> None:
 def session_draft_bytes(session: Any, task_id: str) -> bytes:
     """Bytes of a draft like the one autosave wrote (it is deleted on submit, so rebuild it)."""
     from wmcdp_desktop.core.strict_json import dumps_canonical
-    from wmcdp_desktop.rater.session import WorkingRating
+    from wmcdp_desktop.rater.working_rating import WorkingRating
 
     record = session.viewing_record
     rating = WorkingRating.from_record(record, session.rubric)

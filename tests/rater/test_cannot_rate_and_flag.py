@@ -18,9 +18,10 @@ from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession, TaskMarks
+from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
 from wmcdp_desktop.rater.storage import RaterStore
 from wmcdp_desktop.rater.timing import FakeClock
+from wmcdp_desktop.rater.working_rating import TaskMarks
 
 
 @pytest.fixture

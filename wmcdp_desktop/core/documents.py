@@ -178,6 +178,23 @@ def validate_obj(model: type[M], obj: Any, source: str) -> M:
         raise DocumentError(problems_from_validation_error(exc, source)) from None
 
 
+def with_fields(document: M, source: str, **changes: Any) -> M:
+    """A copy of the valid ``document`` with the fields in ``changes`` set, each value checked by its own
+    field's rules (None leaves an optional field out); the other fields are not checked again. Raises
+    :class:`DocumentError` naming ``source`` and the field."""
+    # pydantic checks a value for one field by assigning it; the copy assigned to is only a probe: on an
+    # assignment, the models' ``_no_null`` sees (and changes) the probe's other fields too.
+    probe = document.model_copy()
+    checked = {}
+    try:
+        for name, value in changes.items():
+            document.__pydantic_validator__.validate_assignment(probe, name, value)
+            checked[name] = getattr(probe, name)
+    except ValidationError as exc:
+        raise DocumentError(problems_from_validation_error(exc, source)) from None
+    return document.model_copy(update=checked)
+
+
 def load_bytes(model: type[M], data: bytes, source: str) -> M:
     """Strictly parse ``data`` as JSON and validate it as ``model``."""
     return validate_obj(model, parse_json_bytes(data, source), source)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.common import parse_datetime
-from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
+from wmcdp_desktop.core.models.rating_record import NA, BlindingGuess, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.models.task_record import TaskRecord
@@ -174,12 +174,8 @@ def record_problems(
 
     problems.extend(own_problems(record, source, now=rules.now, check_times=check_times))
 
-    guess = record.blinding_guess if isinstance(record, RatingRecord) else None
-    if check_blinding and guess is not None:
-        if blinding_labels is None:
-            add("blinding_guess", "the bundle asks no blinding question, so a record cannot answer it")
-        elif guess.label is not None and guess.label not in blinding_labels:
-            add("blinding_guess.label", f"{guess.label!r} is not one of the bundle's blinding-check labels")
+    if check_blinding and isinstance(record, RatingRecord):
+        problems.extend(blinding_problems(record.blinding_guess, blinding_labels, source))
 
     if task is not None:
         pairs = (
@@ -200,6 +196,18 @@ def record_problems(
         if not same_text:
             add("candidate_response_text", "does not match the task's response text")
     return problems
+
+
+def blinding_problems(guess: BlindingGuess | None, blinding_labels: Sequence[str] | None, source: str) -> list[Problem]:
+    """What is wrong with a rating's answer to the blinding check of a bundle whose labels are
+    ``blinding_labels`` (None: the bundle asks no blinding question, so a record must not answer it)."""
+    if guess is None:
+        return []
+    if blinding_labels is None:
+        return [Problem(source, "blinding_guess", "the bundle asks no blinding question, so a record cannot answer it")]
+    if guess.label is not None and guess.label not in blinding_labels:
+        return [Problem(source, "blinding_guess.label", f"{guess.label!r} is not one of the bundle's blinding-check labels")]
+    return []
 
 
 def _rating_problems(record: RatingRecord, rules: RubricRules, source: str) -> list[Problem]:

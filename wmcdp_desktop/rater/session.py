@@ -1,10 +1,10 @@
-"""The rating controller: pure Python (no Qt), driven by the UI and tested on its own.
+"""The rating session: pure Python (no Qt), driven by the UI and tested on its own.
 
 One :class:`RatingSession` per opened bundle and rater. It knows each task's state (not started, draft,
-submitted), holds the rating being written (:class:`WorkingRating`, mutable), autosaves it as a
-:class:`~wmcdp_desktop.core.models.draft.Draft`, counts active time through an
-:class:`~wmcdp_desktop.rater.timing.ActivityTracker`, validates, builds and writes the
-:class:`~wmcdp_desktop.core.models.rating_record.RatingRecord`, and opens a submitted task for revision.
+submitted), holds the rating being written (a :class:`~wmcdp_desktop.rater.working_rating.WorkingRating`),
+autosaves it as a :class:`~wmcdp_desktop.core.models.draft.Draft`, counts active time through an
+:class:`~wmcdp_desktop.rater.timing.ActivityTracker`, checks the rating once per submit and writes its
+record, and opens a submitted task for revision.
 
 Nothing here knows which model wrote a response: tasks carry none, and records never get
 ``model_source`` (the coordinator's unblinding fills it in).
@@ -14,36 +14,33 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from pydantic import ValidationError
-
 from wmcdp_desktop import __version__
-from wmcdp_desktop.core.documents import problems_from_validation_error
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError, WmcdpError
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
-from wmcdp_desktop.core.models.cannot_rate_record import (
-    CANNOT_RATE_REASONS,
-    CannotRateReason,
-    CannotRateRecord,
-)
-from wmcdp_desktop.core.models.common import SEVERITIES, Severity, SpanRef, parse_datetime
-from wmcdp_desktop.core.models.draft import DRAFT_FORMAT_VERSION, Draft
-from wmcdp_desktop.core.models.rating_record import (
-    NA,
-    RECORD_SCHEMA_ID,
-    RECORD_SCHEMA_VERSION,
-    BlindingGuess,
-    RatingRecord,
-)
+from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS, CannotRateReason
+from wmcdp_desktop.core.models.common import Severity, SpanRef
+from wmcdp_desktop.core.models.draft import Draft
+from wmcdp_desktop.core.models.rating_record import NA, BlindingGuess, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
-from wmcdp_desktop.core.record_rules import record_problems
+from wmcdp_desktop.core.record_rules import RubricRules, blinding_problems
 from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore
 from wmcdp_desktop.rater.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
+from wmcdp_desktop.rater.working_rating import (
+    FAULT_SEVERITIES,
+    NOTE_FIELDS,
+    SOURCE,
+    CannotRateEntry,
+    RecordOrigin,
+    Stamp,
+    TaskMarks,
+    WorkingRating,
+)
 
 if TYPE_CHECKING:
     from wmcdp_desktop.core.models.results_manifest import ResultsManifest
@@ -51,10 +48,10 @@ if TYPE_CHECKING:
 
 TaskState = Literal["not_started", "draft", "submitted"]
 STATE_LABELS: dict[str, str] = {"not_started": "Not started", "draft": "In progress", "submitted": "Submitted"}
-NOTE_FIELDS = ("brief_rationale", "best_aspect", "main_concern", "suggested_better_clinical_move")
-FAULT_SEVERITIES: tuple[Severity, ...] = tuple(s for s in SEVERITIES if s != "none")
 TIME_SAVE_EVERY = 5.0
 """While time is counting and nothing else changed, the draft (with its time) is saved this often."""
+UNSTAMPED = "0" * 32
+"""The record id of a rating while it is checked (it gets its own when it is submitted)."""
 
 
 class BundleLike(Protocol):
@@ -68,26 +65,6 @@ class BundleLike(Protocol):
     def task(self, task_id: str) -> Task: ...
 
 
-def _cannot_rate_problems(entry: CannotRateEntry, src: str) -> list[Problem]:
-    if entry.reason is None:
-        return [Problem(src, "cannot_rate.reason", "Choose why you cannot rate this task.")]
-    if entry.reason == "other" and not entry.detail.strip():
-        return [Problem(src, "cannot_rate.detail", "Say in a few words why you cannot rate this task.")]
-    return []
-
-
-def _record_marks(record: TaskRecord) -> TaskMarks:
-    return TaskMarks(isinstance(record, CannotRateRecord), record.coordinator_flag is not None)
-
-
-def _earlier(a: str, b: str) -> bool:
-    """Whether the date-time ``a`` is before ``b`` (False when either cannot be read)."""
-    try:
-        return parse_datetime(a) < parse_datetime(b)
-    except ValueError:
-        return False
-
-
 @dataclass(frozen=True)
 class RaterIdentity:
     rater_id: str
@@ -98,173 +75,15 @@ class WrongRaterError(WmcdpError):
     """The bundle was prepared for another rater."""
 
 
-def assignment_problem(manifest: BundleManifest, rater_id: str) -> str | None:
-    """A plain refusal when the bundle is assigned to someone else, else None."""
-    if manifest.rater_id is not None and manifest.rater_id != rater_id:
-        return (
+def check_assignment(manifest: BundleManifest, rater: RaterIdentity) -> None:
+    """Refuse a bundle prepared for another rater (WrongRaterError, in plain words). Checked once, when a
+    bundle is opened for rating, before a session is made for it (rater/app/bundle/opening.py)."""
+    if manifest.rater_id is not None and manifest.rater_id != rater.rater_id:
+        raise WrongRaterError(
             f"This bundle was prepared for rater {manifest.rater_id!r}, but this app is set up for rater "
-            f"{rater_id!r}.\nRatings must carry the right rater id, so the bundle was not opened. Ask your "
+            f"{rater.rater_id!r}.\nRatings must carry the right rater id, so the bundle was not opened. Ask your "
             "study coordinator for your own bundle, or, if your rater id was typed wrongly, change it with "
             "Settings > Rater id… and open the bundle again."
-        )
-    return None
-
-
-@dataclass
-class FailureModeEntry:
-    checked: bool = False
-    severity: Severity | None = None
-    note: str = ""
-    spans: list[SpanRef] = field(default_factory=list)
-
-
-@dataclass
-class CannotRateEntry:
-    """The rater's "cannot rate" as entered so far."""
-
-    reason: CannotRateReason | None = None
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class TaskMarks:
-    """What the task list shows beside a task's state: its record kind and whether it is flagged."""
-
-    cannot_rate: bool = False
-    flagged: bool = False
-
-
-@dataclass
-class WorkingRating:
-    """The rating being written (mutable; saved as a Draft).
-
-    ``cannot_rate`` set: the task is submitted as a "cannot rate" record instead (the scores entered so far
-    stay in the draft, not in the record). ``flag`` not None: the task is flagged for the coordinator, with
-    this note (sent with whichever record is submitted)."""
-
-    task_id: str
-    started_at: str
-    scores: dict[str, int | str] = field(default_factory=dict)
-    failure_modes: dict[str, FailureModeEntry] = field(default_factory=dict)
-    notes: dict[str, str] = field(default_factory=lambda: dict.fromkeys(NOTE_FIELDS, ""))
-    confidence: int | None = None
-    active_seconds: float = 0.0
-    base_revision: int | None = None
-    base_record_id: str | None = None
-    cannot_rate: CannotRateEntry | None = None
-    flag: str | None = None
-
-    def has_content(self) -> bool:
-        """True once the rater entered anything (or is revising a submitted rating)."""
-        return bool(
-            self.base_revision is not None
-            or self.cannot_rate is not None
-            or self.flag is not None
-            or self.scores
-            or self.confidence is not None
-            or any(t.strip() for t in self.notes.values())
-            or any(e.checked or e.note.strip() or e.spans for e in self.failure_modes.values())
-        )
-
-    def fm(self, fm_id: str) -> FailureModeEntry:
-        return self.failure_modes.setdefault(fm_id, FailureModeEntry())
-
-    def to_draft(self, bundle_id: str, rater_id: str, updated_at: str) -> Draft:
-        def fm_obj(v: FailureModeEntry) -> dict[str, object]:
-            out: dict[str, object] = {"checked": v.checked, "note": v.note, "spans": [s.to_json_obj() for s in v.spans]}
-            if v.severity is not None:
-                out["severity"] = v.severity
-            return out
-
-        notes: dict[str, object] = dict(self.notes)
-        if self.confidence is not None:
-            notes["confidence_rating"] = self.confidence
-        obj: dict[str, object] = {
-            "document_type": "wmcdp_draft",
-            "format_version": DRAFT_FORMAT_VERSION,
-            "task_id": self.task_id,
-            "bundle_id": bundle_id,
-            "rater_id": rater_id,
-            "scores": dict(self.scores),
-            "failure_modes": {k: fm_obj(v) for k, v in self.failure_modes.items()},
-            "notes": notes,
-            "active_seconds": float(self.active_seconds),
-            "started_at": self.started_at,
-            "updated_at": updated_at,
-        }
-        if self.base_revision is not None:
-            obj["base_revision"] = self.base_revision
-        if self.base_record_id is not None:
-            obj["base_record_id"] = self.base_record_id
-        if self.cannot_rate is not None:
-            entry: dict[str, object] = {"detail": self.cannot_rate.detail}
-            if self.cannot_rate.reason is not None:
-                entry["reason"] = self.cannot_rate.reason
-            obj["cannot_rate"] = entry
-        if self.flag is not None:
-            obj["coordinator_flag"] = {"note": self.flag}
-        return Draft.model_validate(obj)
-
-    @property
-    def marks(self) -> TaskMarks:
-        return TaskMarks(self.cannot_rate is not None, self.flag is not None)
-
-    @classmethod
-    def from_draft(cls, draft: Draft) -> WorkingRating:
-        notes = draft.notes
-        return cls(
-            task_id=draft.task_id,
-            started_at=draft.started_at,
-            scores=dict(draft.scores),
-            failure_modes={
-                k: FailureModeEntry(v.checked, v.severity, v.note, list(v.spans)) for k, v in draft.failure_modes.items()
-            },
-            notes={f: getattr(notes, f) for f in NOTE_FIELDS},
-            confidence=notes.confidence_rating,
-            active_seconds=draft.active_seconds,
-            base_revision=draft.base_revision,
-            base_record_id=draft.base_record_id,
-            cannot_rate=None if draft.cannot_rate is None else CannotRateEntry(draft.cannot_rate.reason, draft.cannot_rate.detail),
-            flag=None if draft.coordinator_flag is None else draft.coordinator_flag.note,
-        )
-
-    @classmethod
-    def from_record(cls, record: TaskRecord, rubric: Rubric) -> WorkingRating:
-        """A working copy of a submitted record (a rating or a "cannot rate"), to revise it."""
-        env = record.envelope
-        flag = None if record.coordinator_flag is None else record.coordinator_flag.note
-        if isinstance(record, CannotRateRecord):
-            return cls(
-                task_id=env.task_id,
-                started_at=env.started_at,
-                active_seconds=float(record.time_spent_scoring_seconds or 0),
-                base_revision=env.revision,
-                base_record_id=env.record_id,
-                cannot_rate=CannotRateEntry(record.cannot_rate.reason, record.cannot_rate.detail or ""),
-                flag=flag,
-            )
-        fms: dict[str, FailureModeEntry] = {}
-        notes_map = record.failure_mode_evidence_notes or {}
-        spans_map = record.failure_mode_evidence_spans or {}
-        for fm_id, sev in record.failure_mode_annotations.items():
-            fms[fm_id] = FailureModeEntry(
-                checked=sev != "none",
-                severity=sev if sev != "none" else None,
-                note=notes_map.get(fm_id, ""),
-                spans=list(spans_map.get(fm_id, [])),
-            )
-        n = record.clinician_notes
-        return cls(
-            task_id=env.task_id,
-            started_at=env.started_at,
-            scores={d.id: getattr(record.scoring, d.field) for d in rubric.dimensions},
-            failure_modes=fms,
-            notes={f: getattr(n, f) or "" for f in NOTE_FIELDS},
-            confidence=n.confidence_rating,
-            active_seconds=float(record.time_spent_scoring_seconds or 0),
-            base_revision=env.revision,
-            base_record_id=env.record_id,
-            flag=flag,
         )
 
 
@@ -350,18 +169,22 @@ class RatingSession:
         app_version: str = __version__,
         language: str | None = None,
     ) -> None:
-        refusal = assignment_problem(bundle.manifest, rater.rater_id)
-        if refusal:
-            raise WrongRaterError(refusal)
         self.bundle = bundle
         self.rubric_view = bundle.rubric.in_language(language)
         """The rubric as this rater reads it: in ``language`` when the bundle has a translation into it."""
         self.rubric = self.rubric_view.rubric
         """The rubric shown (texts in :attr:`rubric_view`'s language; ids, levels and rules the bundle's)."""
+        self.rules = RubricRules(bundle.rubric)
+        """The rubric's rules every record of this session is checked against (looked up once)."""
         self.store = store
         self.rater = rater
         self.clock = clock
         self.app_version = app_version
+        self.origin = RecordOrigin(
+            bundle.manifest.bundle_id, bundle.manifest_sha256, app_version, rater.rater_id,
+            rater.role_or_background or bundle.manifest.rater_role_or_background,
+        )
+        """What every record of this session says about where it comes from."""
         self.tracker = ActivityTracker(clock, idle_timeout)
         self.session_seconds = 0.0
         self.task_ids = list(bundle.task_ids)
@@ -369,17 +192,18 @@ class RatingSession:
         store.ensure()
         self._latest = {t: r for t, r in store.latest_revisions().items() if t in self._index}
         self._drafts: set[str] = set()
+        """Tasks whose saved draft holds something the rater entered (or a revision in progress).
+        A draft holding only time (a task looked at) keeps the time but leaves the task "not started"."""
         self._draft_marks: dict[str, TaskMarks] = {}
         """Flag and "cannot rate" of the drafts (read with them at the start, then kept up to date)."""
         self._record_marks: dict[str, TaskMarks] = {}
         """Flag and kind of the latest records read so far (:meth:`load_marks`; records are read lazily)."""
-        """Tasks whose saved draft holds something the rater entered (or a revision in progress).
-        A draft holding only time (a task looked at) keeps the time but leaves the task "not started"."""
+        self._checked: tuple[WorkingRating, TaskRecord] | None = None
+        """The entries of the rating last checked and passed (:meth:`check`) and the record built from them."""
         for tid in sorted(store.draft_task_ids() & set(self.task_ids)):
-            draft = store.load_draft(tid)  # an unreadable one is quarantined and reported
-            latest = self._latest.get(tid)
-            if draft is None or (latest is not None and draft.base_revision != latest):
-                continue  # older than the latest record (its removal was lost): open_task ignores it too
+            draft = self._current_draft(tid)
+            if draft is None:
+                continue
             working = WorkingRating.from_draft(draft)
             if working.has_content():
                 self._drafts.add(tid)
@@ -440,7 +264,7 @@ class RatingSession:
         if known is not None:
             return known
         try:
-            marks = _record_marks(self.store.load_record(task_id, self._latest[task_id]))
+            marks = TaskMarks.of(self.store.load_record(task_id, self._latest[task_id]))
         except WmcdpError:
             marks = TaskMarks()
         self._record_marks[task_id] = marks
@@ -542,17 +366,14 @@ class RatingSession:
         self._open_task = task
         self.viewing_record = None
         self.current = None
-        draft = self.store.load_draft(task_id)
+        draft = self._current_draft(task_id)
         latest = self._latest.get(task_id)
-        if draft is not None and latest is not None and draft.base_revision != latest:
-            # A leftover draft from before the latest submission (e.g. its removal failed): not current.
-            draft = None
         if draft is not None:
             self.current = WorkingRating.from_draft(draft)
         elif latest is not None:
             self._drafts.discard(task_id)
             self.viewing_record = self.store.load_record(task_id, latest)
-            self._record_marks[task_id] = _record_marks(self.viewing_record)
+            self._record_marks[task_id] = TaskMarks.of(self.viewing_record)
         else:
             self._drafts.discard(task_id)
             self.current = WorkingRating(task_id=task_id, started_at=utc_iso(self.clock))
@@ -560,6 +381,13 @@ class RatingSession:
         self._unsaved_time = 0.0
         self.tracker.set_task_open(self.current is not None)
         return task
+
+    def _current_draft(self, task_id: str) -> Draft | None:
+        """The task's saved draft (an unreadable one is quarantined and reported), unless it is a leftover from
+        before the task's latest submission (its removal failed): then it is not current, and None."""
+        draft = self.store.load_draft(task_id)
+        latest = self._latest.get(task_id)
+        return None if draft is not None and latest is not None and draft.base_revision != latest else draft
 
     def leave_task(self) -> None:
         """Count the time so far and save the open rating if anything is unsaved (errors kept in save_error)."""
@@ -750,10 +578,6 @@ class RatingSession:
         return True
 
     # ----- validation and submit -------------------------------------------------------------------------
-    def problems(self) -> list[Problem]:
-        """Why the open rating cannot be submitted yet (empty = it can)."""
-        return self._checked_record(self._editable(), 1, "0" * 32, utc_iso(self.clock))[0]
-
     @property
     def blinding_labels(self) -> list[str] | None:
         """The answers of the bundle's blinding check besides "I can't tell" (None: the bundle has none)."""
@@ -782,132 +606,30 @@ class RatingSession:
             return None  # the earlier record cannot be read: the revision goes without the answer
         return earlier.blinding_guess if isinstance(earlier, RatingRecord) else None
 
-    def _checked_record(
-        self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str,
-        blinding_guess: BlindingGuess | None = None,
-    ) -> tuple[list[Problem], TaskRecord | None]:
-        """The problems of ``rating``, and the record built from it when there are none: a rating, or a
-        "cannot rate" when the task is marked so."""
-        problems: list[Problem] = []
-        src = "rating"
-        if rating.cannot_rate is not None:
-            problems += _cannot_rate_problems(rating.cannot_rate, src)
-        else:
-            problems += self._rating_problems(rating, src)
-        if rating.flag is not None and not rating.flag.strip():
-            problems.append(Problem(src, "coordinator_flag.note", "Write a note for your coordinator, or remove the flag."))
+    def check(self) -> list[Problem]:
+        """Why the open rating cannot be submitted yet (empty: it can), each problem with the record field of
+        its control. The rating is checked whole here, once: when it passes, the record built from it is kept,
+        and :meth:`submit` writes that record as long as the rating holds what was checked (any change since,
+        however made, and submit checks it again)."""
+        rating = self._editable()
+        self._checked = None
+        problems = rating.problems(self.rubric)
         if problems:
-            return problems, None
+            return problems
+        task = self.task(rating.task_id)
+        stamp = Stamp(UNSTAMPED, self._next_revision(rating.task_id), utc_iso(self.clock))
         try:
-            record = self._build_record(rating, revision, record_id, submitted_at, blinding_guess)
+            record = rating.to_record(task, self.rubric, self.origin, stamp)
         except DocumentError as exc:
-            return exc.problems, None
+            return exc.problems
         # The times come from this computer's clock: never refuse a rating over them (record_rules).
-        problems = record_problems(
-            record, self.rubric, self.task(rating.task_id), src, check_times=False,
-            blinding_labels=self.blinding_labels, check_blinding=True,
-        )
-        return problems, None if problems else record
-
-    def _rating_problems(self, rating: WorkingRating, src: str) -> list[Problem]:
-        """What keeps the scores, failure modes and notes from being submitted."""
-        problems: list[Problem] = []
-        for dim in self.rubric.dimensions:
-            value = rating.scores.get(dim.id)
-            path = f"scoring.{dim.field}"
-            if value is None:
-                extra = " or tick N/A" if dim.allow_na else ""
-                problems.append(Problem(src, path, f"{dim.label}: not set yet. Choose a score{extra}."))
-        for fm in self.rubric.failure_modes:
-            entry = rating.failure_modes.get(fm.id)
-            if entry is not None and entry.checked and entry.severity is None:
-                problems.append(
-                    Problem(src, f"failure_mode_annotations.{fm.id}", f"{fm.label}: choose a severity.")
-                )
-        if not rating.notes.get("brief_rationale", "").strip():
-            problems.append(Problem(src, "clinician_notes.brief_rationale", "A brief rationale is required."))
+        problems = self.rules.problems(record, task, SOURCE, check_times=False)
+        if not problems:
+            self._checked = (rating.entries(), record)
         return problems
 
-    def _build_record(
-        self, rating: WorkingRating, revision: int, record_id: str, submitted_at: str,
-        blinding_guess: BlindingGuess | None = None,
-    ) -> TaskRecord:
-        task = self.task(rating.task_id)
-        envelope: dict[str, object] = {
-            "schema_id": RECORD_SCHEMA_ID,
-            "schema_version": RECORD_SCHEMA_VERSION,
-            "record_id": record_id,
-            "task_id": rating.task_id,
-            "bundle_id": self.manifest.bundle_id,
-            "bundle_sha256": self.bundle.manifest_sha256,
-            "app_version": self.app_version,
-            # A computer's clock set back since the task was opened must not make the rating impossible to
-            # submit: a record never says it was submitted before it was started.
-            "started_at": submitted_at if _earlier(submitted_at, rating.started_at) else rating.started_at,
-            "submitted_at": submitted_at,
-            "revision": revision,
-        }
-        if rating.base_record_id is not None:
-            envelope["supersedes_record_id"] = rating.base_record_id
-        common: dict[str, object] = {
-            "envelope": envelope,
-            "benchmark_item_id": task.benchmark_item_id,
-            "clinical_domain_id": task.clinical_domain_id,
-            "scenario_type_ids": list(task.scenario_type_ids),
-            "candidate_response_id": task.candidate_response_id,
-            "candidate_response_text": task.candidate_response_text,
-            "rater_id": self.rater.rater_id,
-            "time_spent_scoring_seconds": round(rating.active_seconds),
-        }
-        role = self.rater.role_or_background or self.manifest.rater_role_or_background
-        if role:
-            common["rater_role_or_background"] = role
-        if rating.flag is not None:
-            common["coordinator_flag"] = {"note": rating.flag}
-        try:
-            if rating.cannot_rate is not None:
-                cannot: dict[str, object] = {"reason": rating.cannot_rate.reason}
-                if rating.cannot_rate.detail.strip():
-                    cannot["detail"] = rating.cannot_rate.detail
-                return CannotRateRecord.model_validate({**common, "record_kind": "cannot_rate", "cannot_rate": cannot})
-            fields = self._rating_fields(rating)
-            if blinding_guess is not None:  # a "cannot rate" is never asked the blinding question
-                fields["blinding_guess"] = blinding_guess.to_json_obj()
-            return RatingRecord.model_validate({**common, **fields})
-        except ValidationError as exc:
-            raise DocumentError(problems_from_validation_error(exc, "rating")) from None
-
-    def _rating_fields(self, rating: WorkingRating) -> dict[str, object]:
-        """The fields only a rating has: scores, failure modes and notes."""
-        annotations: dict[str, str] = {}
-        notes: dict[str, str] = {}
-        spans: dict[str, list[dict[str, object]]] = {}
-        for fm in self.rubric.failure_modes:
-            entry = rating.failure_modes.get(fm.id)
-            if entry is None or not entry.checked:
-                annotations[fm.id] = "none"
-                continue
-            annotations[fm.id] = entry.severity or "none"
-            if entry.note.strip():
-                notes[fm.id] = entry.note
-            if entry.spans:
-                spans[fm.id] = [s.to_json_obj() for s in entry.spans]
-        clinician: dict[str, object] = {"brief_rationale": rating.notes.get("brief_rationale", "")}
-        for name in NOTE_FIELDS[1:]:
-            if rating.notes.get(name, "").strip():
-                clinician[name] = rating.notes[name]
-        if rating.confidence is not None:
-            clinician["confidence_rating"] = rating.confidence
-        obj: dict[str, object] = {
-            "scoring": {d.field: rating.scores.get(d.id) for d in self.rubric.dimensions},
-            "failure_mode_annotations": annotations,
-            "clinician_notes": clinician,
-        }
-        if notes:
-            obj["failure_mode_evidence_notes"] = notes
-        if spans:
-            obj["failure_mode_evidence_spans"] = spans
-        return obj
+    def _next_revision(self, task_id: str) -> int:
+        return (self._latest.get(task_id) or 0) + 1
 
     def submit(self, blinding_guess: BlindingGuess | None = None) -> SubmitOutcome:
         """Validate; when valid write the record (a new revision when revising) and move on.
@@ -925,12 +647,23 @@ class RatingSession:
             if blinding_guess is not None:
                 raise WmcdpError("The blinding question is answered once, when a task is first submitted.")
             blinding_guess = self._earlier_guess(rating)
-        revision = (self._latest.get(rating.task_id) or 0) + 1
-        problems, record = self._checked_record(
-            rating, revision, uuid.uuid4().hex, utc_iso(self.clock), blinding_guess
-        )
-        if record is None:
-            return SubmitOutcome(problems)
+        record_id = uuid.uuid4().hex
+        checked = self._checked
+        if checked is None or not rating.same_entries(checked[0]):
+            problems = self.check()
+            if self._checked is None:
+                return SubmitOutcome(problems)
+            checked = self._checked
+        record = checked[1]
+        if isinstance(record, RatingRecord):  # a "cannot rate" has no answer to the blinding question
+            problems = blinding_problems(blinding_guess, self.blinding_labels, SOURCE)
+            if problems:
+                return SubmitOutcome(problems)
+        revision = self._next_revision(rating.task_id)
+        try:
+            record = rating.stamped(record, self.origin, Stamp(record_id, revision, utc_iso(self.clock)), blinding_guess)
+        except DocumentError as exc:
+            return SubmitOutcome(exc.problems)
         try:
             saved = self.store.save_record(record)
         except DataFolderGoneError as exc:
@@ -968,8 +701,9 @@ class RatingSession:
             self.save_error = f"The rating was submitted, but the audit log could not be written: {exc}"
         self.tracker.set_task_open(False)
         self.current = None
+        self._checked = None
         self.viewing_record = record
-        self._record_marks[rating.task_id] = _record_marks(record)
+        self._record_marks[rating.task_id] = TaskMarks.of(record)
         self._draft_marks.pop(rating.task_id, None)
         self.dirty = False
         self._unsaved_time = 0.0

@@ -149,7 +149,7 @@ def rate_first_task(app: QCoreApplication, window: MainWindow) -> str:
         answered = "; blinding question answered: I can't tell"
     done_after, _ = session.progress()
     if done_after != done_before + 1:
-        problems = "; ".join(str(p) for p in session.problems()[:5])
+        problems = "; ".join(str(p) for p in session.check()[:5])
         raise SelfTestFailed(f"task {task_id} was not submitted: {problems or 'no reason shown'}")
     _say(f"rated and submitted task {task_id} ({done_after} of {total} submitted{answered})")
     return task_id

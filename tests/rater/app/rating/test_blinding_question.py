@@ -183,3 +183,24 @@ def test_screenshot_of_the_question(qtbot: Any, checked_window: MainWindow, tmp_
     assert image.width() >= 400 and image.height() >= 200
     image.save(str(tmp_path / "blinding-question.png"))
     qtbot.keyClick(question.focusWidget(), Qt.Key.Key_Escape)
+
+
+def test_the_rating_is_checked_once_for_the_question_and_the_submit(
+    qtbot: Any, checked_window: MainWindow, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = checked_window
+    session = window.session
+    assert session is not None
+    checks: list[str] = []
+    rules = session.rules.problems
+    monkeypatch.setattr(session.rules, "problems", lambda record, *a, **k: checks.append(record.envelope.task_id)
+                        or rules(record, *a, **k))
+    first = session.current_id
+    rate_and_submit(qtbot, window)
+    question = blinding_question(qtbot, window)
+    assert checks == [first]  # checked before the question is asked
+    qtbot.keyClick(question.cannot_tell, Qt.Key.Key_Space)
+    qtbot.keyClick(question.cannot_tell, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(record_files(data_dir)) == 1)
+    assert checks == [first]  # and not again when it is saved with the answer
+    assert written(data_dir)[0]["blinding_guess"] == {"answer": "cannot_tell"}

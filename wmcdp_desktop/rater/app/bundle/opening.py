@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.rater.app.jobs import Job, Progress, Workers
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession, assignment_problem
+from wmcdp_desktop.rater.session import RaterIdentity, RatingSession, check_assignment
 from wmcdp_desktop.rater.storage import InstanceLock, RaterStore
 from wmcdp_desktop.rater.timing import Clock
 
@@ -82,9 +82,7 @@ def read_bundle(request: SessionRequest, progress: Progress) -> OpenedBundle:
         bundle = open_bundle(request.path)
     except WmcdpError as exc:
         raise WmcdpError(refusal_text(request.path, exc)) from None
-    refusal = assignment_problem(bundle.manifest, request.rater.rater_id)
-    if refusal:
-        raise WmcdpError(refusal)
+    check_assignment(bundle.manifest, request.rater)  # before the bundle on screen is closed
     progress(1, 1)
     return bundle
 

@@ -21,7 +21,7 @@ from wmcdp_desktop.core.models.rating_record import MAX_FLAG_NOTE
 from wmcdp_desktop.rater.app.text.accessible import button, describe, set_read_only
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.widgets import ProblemLabel, WrapRow
-from wmcdp_desktop.rater.session import CannotRateEntry
+from wmcdp_desktop.rater.working_rating import CannotRateEntry
 
 
 class CannotRatePanel(QGroupBox):

@@ -26,7 +26,7 @@ from wmcdp_desktop.rater.app.text.plain_text import (
     set_plain_tooltip,
 )
 from wmcdp_desktop.rater.app.widgets import ChoiceBox, ProblemLabel
-from wmcdp_desktop.rater.session import FAULT_SEVERITIES, FailureModeEntry
+from wmcdp_desktop.rater.working_rating import FAULT_SEVERITIES, FailureModeEntry
 
 USE_SELECTION = QT_TRANSLATE_NOOP("FailureModeRow", "Use selected text as evidence")
 CLEAR_SPANS = QT_TRANSLATE_NOOP("FailureModeRow", "Clear evidence quotes")

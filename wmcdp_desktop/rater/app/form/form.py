@@ -35,7 +35,8 @@ from wmcdp_desktop.rater.app.text.accessible import announce, button, describe, 
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, format_datetime, number
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.widgets import ProblemLabel, WrapRow
-from wmcdp_desktop.rater.session import RatingSession, WorkingRating
+from wmcdp_desktop.rater.session import RatingSession
+from wmcdp_desktop.rater.working_rating import WorkingRating
 
 SUBMIT = QT_TRANSLATE_NOOP("RatingForm", "S&ubmit rating")
 SUBMIT_CANNOT_RATE = QT_TRANSLATE_NOOP("RatingForm", "S&ubmit “cannot rate”")

@@ -10,7 +10,7 @@ from wmcdp_desktop.rater.app.text.accessible import set_read_only
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.rater.app.text.plain_text import safe_line
 from wmcdp_desktop.rater.app.widgets import ChoiceBox, ProblemLabel
-from wmcdp_desktop.rater.session import NOTE_FIELDS
+from wmcdp_desktop.rater.working_rating import NOTE_FIELDS
 
 NOTE_LABELS = {
     "brief_rationale": QT_TRANSLATE_NOOP("NotesPanel", "Brief rationale (required)"),

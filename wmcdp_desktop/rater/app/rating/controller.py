@@ -245,7 +245,7 @@ class RatingController(QObject):
             return  # the blinding question is open: it submits when answered
         self.autosave.stop()
         if s.asks_blinding_question():
-            problems = s.problems()
+            problems = s.check()
             if problems:
                 self._not_submitted(problems)
                 return
