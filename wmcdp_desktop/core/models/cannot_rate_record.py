@@ -14,8 +14,8 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import NonBlankStr, Seconds
-from wmcdp_desktop.core.models.rating_record import CoordinatorFlag, Envelope
+from wmcdp_desktop.core.models.common import NonBlankStr
+from wmcdp_desktop.core.models.rating_record import BaseRecord
 
 CannotRateReason = Literal["content_broken_or_truncated", "outside_expertise", "conflict_of_interest", "other"]
 CANNOT_RATE_REASONS: tuple[CannotRateReason, ...] = (
@@ -45,32 +45,10 @@ class CannotRate(Document):
         return self
 
 
-class CannotRateRecord(Document):
+class CannotRateRecord(BaseRecord):
     """A rater's "cannot rate" for one task (instead of a rating)."""
 
-    envelope: Envelope
-    """Provenance: schema, ids, app version, timestamps, revision (as for a rating)."""
     record_kind: Literal["cannot_rate"]
     """Always ``cannot_rate``."""
-    benchmark_item_id: NonBlankStr
-    """WM-FLD-001 Benchmark item ID."""
-    clinical_domain_id: NonBlankStr
-    """WM-FLD-002 Clinical domain ID."""
-    scenario_type_ids: list[str]
-    """WM-FLD-003 Scenario type IDs."""
-    candidate_response_id: NonBlankStr
-    """WM-FLD-004 Candidate response ID (opaque)."""
-    candidate_response_text: str
-    """WM-FLD-005 Candidate response text, exactly as shown (the coordinator sees what the rater saw)."""
-    model_source: str | None = None
-    """WM-FLD-006 Model source: absent on the rater's machine; filled in by unblinding."""
-    rater_id: NonBlankStr
-    """WM-FLD-007 Rater ID."""
-    rater_role_or_background: str | None = None
-    """WM-FLD-008 Rater role or background."""
     cannot_rate: CannotRate
     """Why the task could not be rated."""
-    coordinator_flag: CoordinatorFlag | None = None
-    """Set when the rater also flagged the task for the coordinator, with their note."""
-    time_spent_scoring_seconds: Seconds | None = None
-    """WM-FLD-024 Active time on the task in whole seconds (idle and hidden time excluded)."""

@@ -169,13 +169,15 @@ class BlindingGuess(Document):
         return self
 
 
-class RatingRecord(Document):
-    """One submitted rating of one candidate response by one clinician."""
+class BaseRecord(Document):
+    """What a task's record holds whatever its kind: provenance, the task rated, the rater, the time spent and
+    the rater's flag. A rating (:class:`RatingRecord`) or a "cannot rate"
+    (:class:`~wmcdp_desktop.core.models.cannot_rate_record.CannotRateRecord`) adds its own fields."""
 
     envelope: Envelope
     """Provenance: schema, ids, app version, timestamps, revision."""
-    record_kind: Literal["rating"] | None = None
-    """``rating`` or absent: this record scores the response (a ``cannot_rate`` record has its own schema)."""
+    record_kind: Literal["rating", "cannot_rate"] | None = None
+    """Which kind of record this is (each kind states its own)."""
     benchmark_item_id: NonBlankStr
     """WM-FLD-001 Benchmark item ID."""
     clinical_domain_id: NonBlankStr
@@ -192,6 +194,17 @@ class RatingRecord(Document):
     """WM-FLD-007 Rater ID."""
     rater_role_or_background: str | None = None
     """WM-FLD-008 Rater role or background."""
+    coordinator_flag: CoordinatorFlag | None = None
+    """Set when the rater flagged the task for the coordinator, with their note."""
+    time_spent_scoring_seconds: Seconds | None = None
+    """WM-FLD-024 Active time on the task in whole seconds (idle and hidden time excluded)."""
+
+
+class RatingRecord(BaseRecord):
+    """One submitted rating of one candidate response by one clinician."""
+
+    record_kind: Literal["rating"] | None = None
+    """``rating`` or absent: this record scores the response (a ``cannot_rate`` record has its own schema)."""
     scoring: Scoring
     """WM-FG-004 The eight rubric scores."""
     failure_mode_annotations: dict[FailureModeKey, Severity]
@@ -202,9 +215,5 @@ class RatingRecord(Document):
     """Failure mode -> evidence spans in the candidate response (extension of WM-FLD-018)."""
     clinician_notes: ClinicianNotes
     """WM-FG-006 The clinician's explanation."""
-    time_spent_scoring_seconds: Seconds | None = None
-    """WM-FLD-024 Active time on the task in whole seconds (idle and hidden time excluded)."""
     blinding_guess: BlindingGuess | None = None
     """Only when the bundle has a blinding check and the rater answered it (never shown to other raters)."""
-    coordinator_flag: CoordinatorFlag | None = None
-    """Set when the rater flagged the task for the coordinator, with their note."""
