@@ -156,19 +156,18 @@ def scenario_submit_no_kill(root: Path) -> None:
 
 
 def scenario_export(root: Path) -> None:
-    from wmcdp_desktop.rater.export import export_results
+    from wmcdp_desktop.rater.export import ExportPlan
 
     _kit, s = _session(root)
-    export_results(
+    ExportPlan(
         s.store,
-        root / "out" / "results.zip",
         bundle_id=s.manifest.bundle_id,
         bundle_sha256=s.bundle.manifest_sha256,
         study_id=s.manifest.study_id,
         task_ids=s.task_ids,
         drafts_not_submitted=s.drafts_not_submitted(),
         clock=s.clock,
-    )
+    ).run(root / "out" / "results.zip")
 
 
 SCENARIOS.update({"draft": scenario_draft, "submit": scenario_submit, "export": scenario_export})

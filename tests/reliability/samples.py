@@ -25,7 +25,7 @@ def _first(folder: Path, pattern: str) -> bytes:
 @functools.cache
 def valid_samples() -> dict[str, tuple[type[BaseModel], bytes]]:
     """model name -> (model, bytes of a valid document)."""
-    from wmcdp_desktop.rater.export import build_export
+    from wmcdp_desktop.rater.export import ExportPlan
 
     out: dict[str, tuple[type[BaseModel], bytes]] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -42,7 +42,7 @@ def valid_samples() -> dict[str, tuple[type[BaseModel], bytes]]:
         assert s.save_draft()
         out["RatingRecord"] = (models.RatingRecord, (s.store.records_dir / "t0000.r1.json").read_bytes())
         out["Draft"] = (Draft, s.store.draft_path("t0001").read_bytes())
-        data, _ = build_export(
+        data, _ = ExportPlan(
             s.store,
             bundle_id=s.manifest.bundle_id,
             bundle_sha256=s.bundle.manifest_sha256,
@@ -50,7 +50,7 @@ def valid_samples() -> dict[str, tuple[type[BaseModel], bytes]]:
             task_ids=s.task_ids,
             drafts_not_submitted=0,
             clock=s.clock,
-        )
+        ).build()
         out["ResultsManifest"] = (models.ResultsManifest, open_zip_bytes(data, "x.zip").read("manifest.json"))
     if DEMO.is_dir():
         out["Study"] = (models.Study, (DEMO / "study.json").read_bytes())

@@ -56,7 +56,7 @@ def _bundle() -> bytes:
 
 @functools.cache
 def _export() -> bytes:
-    from wmcdp_desktop.rater.export import build_export
+    from wmcdp_desktop.rater.export import ExportPlan
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -65,7 +65,7 @@ def _export() -> bytes:
             s.open_task(task_id)
             fill(s, 3)
             assert s.submit().ok
-        data, _ = build_export(
+        data, _ = ExportPlan(
             s.store,
             bundle_id=s.manifest.bundle_id,
             bundle_sha256=s.bundle.manifest_sha256,
@@ -73,7 +73,7 @@ def _export() -> bytes:
             task_ids=s.task_ids,
             drafts_not_submitted=0,
             clock=s.clock,
-        )
+        ).build()
         return data
 
 

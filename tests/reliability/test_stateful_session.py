@@ -21,7 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from wmcdp_desktop.coordinator.results.provenance import check_export_audit
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
-from wmcdp_desktop.rater.export import build_export
+from wmcdp_desktop.rater.export import ExportPlan
 from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 
@@ -171,7 +171,7 @@ class SessionMachine(RuleBasedStateMachine):
         TALLY.records(expected, max(0, expected - len(records)))
         assert tasks_with_records == set(self.revisions)
         assert len(records) == expected, "a revision was lost or invented"
-        _data, manifest = build_export(
+        _data, manifest = ExportPlan(
             s.store,
             bundle_id=s.manifest.bundle_id,
             bundle_sha256=s.bundle.manifest_sha256,
@@ -179,7 +179,7 @@ class SessionMachine(RuleBasedStateMachine):
             task_ids=s.task_ids,
             drafts_not_submitted=s.drafts_not_submitted(),
             clock=self.clock,
-        )
+        ).build()
         assert manifest.counts.submitted == s.progress()[0]
         assert len(manifest.files) == len(records)
         assert sum(1 for f in manifest.files if f.latest) == len(self.revisions)

@@ -16,7 +16,7 @@ import contextlib
 import io
 import uuid
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,129 +105,83 @@ def _zip(manifest: ResultsManifest, payload: list[tuple[str, bytes]], log: bytes
     return buf.getvalue()
 
 
-def build_export(
-    store: RaterStore,
-    *,
-    bundle_id: str,
-    bundle_sha256: str,
-    study_id: str,
-    task_ids: list[str],
-    drafts_not_submitted: int,
-    clock: Clock,
-    app_version: str = __version__,
-    progress: Progress | None = None,
-) -> tuple[bytes, ResultsManifest]:
-    """The zip's bytes and its manifest. Seals the audit chain: appends the ``export_sealed`` event (durably)
-    to the rater's audit log, whose bytes up to that line go into the zip."""
-    # A record written just before a crash may have no audit line yet: tie it into the chain first.
-    store.recover_unaudited_records()
-    wanted = set(task_ids)
-    files = [rf for rf in store.record_files() if rf.task_id in wanted]
-    entries, payload = _read_records(store, files, progress)
-    digests = [(str(e["path"]), str(e["sha256"])) for e in entries]
-    exported_at = utc_iso(clock)
-    export_id = uuid.uuid4().hex
-    head, log = store.audit_and_read(
-        audit_chain.SEAL_EVENT,
-        export_id=export_id,
-        bundle_id=bundle_id,
-        bundle_sha256=bundle_sha256,
-        rater_id=store.rater_id,
-        study_id=study_id,
-        record_files=len(entries),
-        records_sha256=audit_chain.records_digest(digests),
-        exported_at=exported_at,
-    )
-    lines = audit_chain.split_lines(log)
-    if not lines or not log.endswith(b"\n") or audit_chain.line_sha256(lines[-1]) != head:
-        raise StorageError(f"The audit log {store.audit_path} changed while the export was being sealed; export again.")
-    manifest = ResultsManifest.model_validate(
-        {
-            "document_type": "wmcdp_results",
-            "format_version": RESULTS_FORMAT_VERSION,
-            "bundle_id": bundle_id,
-            "bundle_sha256": bundle_sha256,
-            "study_id": study_id,
-            "rater_id": store.rater_id,
-            "app_version": app_version,
-            "exported_at": exported_at,
-            "counts": {
-                "tasks_in_bundle": len(task_ids),
-                "submitted": len({e["task_id"] for e in entries}),
-                "record_files": len(entries),
-                "drafts_not_submitted": drafts_not_submitted,
-            },
-            "files": entries,
-            "audit": {"path": AUDIT_NAME, "sha256": sha256_hex(log), "size": len(log), "head": head, "export_id": export_id},
-        }
-    )
-    return _zip(manifest, payload, log), manifest
-
-
-def export_results(
-    store: RaterStore,
-    destination: Path,
-    *,
-    bundle_id: str,
-    bundle_sha256: str,
-    study_id: str,
-    task_ids: list[str],
-    drafts_not_submitted: int,
-    clock: Clock,
-    app_version: str = __version__,
-    progress: Progress | None = None,
-) -> ResultsManifest:
-    """Write the export zip atomically to ``destination`` and note it in the audit log."""
-    gone = store.folder_problem()
-    if gone is not None:  # an export of a vanished folder would say "0 ratings" as if that were all
-        raise DataFolderGoneError(gone)
-    data, manifest = build_export(
-        store,
-        bundle_id=bundle_id,
-        bundle_sha256=bundle_sha256,
-        study_id=study_id,
-        task_ids=task_ids,
-        drafts_not_submitted=drafts_not_submitted,
-        clock=clock,
-        app_version=app_version,
-        progress=progress,
-    )
-    atomic_write_bytes(destination, data)
-    # The export itself is complete; a missing audit line must not hide that.
-    with contextlib.suppress(StorageError):
-        store.audit(
-            "exported",
-            file=str(destination),
-            sha256=sha256_hex(data),
-            record_files=manifest.counts.record_files,
-            submitted=manifest.counts.submitted,
-            export_id=manifest.audit.export_id if manifest.audit else "",
-        )
-    return manifest
-
-
 @dataclass(frozen=True)
 class ExportPlan:
-    """An export of one rater's results, its inputs taken at one moment (``RatingSession.export_plan``):
-    plain values and a store object of its own, so it can run on another thread while the rater works on."""
+    """One rater's results export, its inputs taken at one moment (``RatingSession.export_plan``): plain values
+    and a store object of its own, so it can run on another thread while the rater works on."""
 
     store: RaterStore
     bundle_id: str
     bundle_sha256: str
     study_id: str
-    task_ids: tuple[str, ...]
+    task_ids: Sequence[str]
     drafts_not_submitted: int
     clock: Clock
+    app_version: str = __version__
 
-    def run(self, destination: Path, progress: Progress | None = None) -> ResultsManifest:
-        return export_results(
-            self.store,
-            destination,
+    def build(self, progress: Progress | None = None) -> tuple[bytes, ResultsManifest]:
+        """The zip's bytes and its manifest. Seals the audit chain: appends the ``export_sealed`` event
+        (durably) to the rater's audit log, whose bytes up to that line go into the zip."""
+        store = self.store
+        # A record written just before a crash may have no audit line yet: tie it into the chain first.
+        store.recover_unaudited_records()
+        wanted = set(self.task_ids)
+        files = [rf for rf in store.record_files() if rf.task_id in wanted]
+        entries, payload = _read_records(store, files, progress)
+        digests = [(str(e["path"]), str(e["sha256"])) for e in entries]
+        exported_at = utc_iso(self.clock)
+        export_id = uuid.uuid4().hex
+        head, log = store.audit_and_read(
+            audit_chain.SEAL_EVENT,
+            export_id=export_id,
             bundle_id=self.bundle_id,
             bundle_sha256=self.bundle_sha256,
+            rater_id=store.rater_id,
             study_id=self.study_id,
-            task_ids=list(self.task_ids),
-            drafts_not_submitted=self.drafts_not_submitted,
-            clock=self.clock,
-            progress=progress,
+            record_files=len(entries),
+            records_sha256=audit_chain.records_digest(digests),
+            exported_at=exported_at,
         )
+        lines = audit_chain.split_lines(log)
+        if not lines or not log.endswith(b"\n") or audit_chain.line_sha256(lines[-1]) != head:
+            raise StorageError(f"The audit log {store.audit_path} changed while the export was being sealed; export again.")
+        manifest = ResultsManifest.model_validate(
+            {
+                "document_type": "wmcdp_results",
+                "format_version": RESULTS_FORMAT_VERSION,
+                "bundle_id": self.bundle_id,
+                "bundle_sha256": self.bundle_sha256,
+                "study_id": self.study_id,
+                "rater_id": store.rater_id,
+                "app_version": self.app_version,
+                "exported_at": exported_at,
+                "counts": {
+                    "tasks_in_bundle": len(self.task_ids),
+                    "submitted": len({e["task_id"] for e in entries}),
+                    "record_files": len(entries),
+                    "drafts_not_submitted": self.drafts_not_submitted,
+                },
+                "files": entries,
+                "audit": {"path": AUDIT_NAME, "sha256": sha256_hex(log), "size": len(log), "head": head, "export_id": export_id},
+            }
+        )
+        return _zip(manifest, payload, log), manifest
+
+    def run(self, destination: Path, progress: Progress | None = None) -> ResultsManifest:
+        """Write the export zip atomically to ``destination`` and note it in the audit log."""
+        gone = self.store.folder_problem()
+        if gone is not None:  # an export of a vanished folder would say "0 ratings" as if that were all
+            raise DataFolderGoneError(gone)
+        data, manifest = self.build(progress)
+        atomic_write_bytes(destination, data)
+        # The export itself is complete; a missing audit line must not hide that.
+        with contextlib.suppress(StorageError):
+            self.store.audit(
+                "exported",
+                file=str(destination),
+                sha256=sha256_hex(data),
+                record_files=manifest.counts.record_files,
+                submitted=manifest.counts.submitted,
+                export_id=manifest.audit.export_id if manifest.audit else "",
+            )
+        return manifest

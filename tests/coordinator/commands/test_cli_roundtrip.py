@@ -30,16 +30,15 @@ def test_app_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str
             obj = record_obj(bundle.task(task_id), rater, bundle.manifest.bundle_id, bundle.manifest_sha256)
             store.write_record(RatingRecord.model_validate(obj))
         destination = tmp_path / f"results-{rater}.zip"
-        export_mod.export_results(
+        export_mod.ExportPlan(
             store,
-            destination,
             bundle_id=bundle.manifest.bundle_id,
             bundle_sha256=bundle.manifest_sha256,
             study_id=bundle.manifest.study_id,
             task_ids=bundle.task_ids,
             drafts_not_submitted=0,
             clock=timing.FakeClock(),
-        )
+        ).run(destination)
         exports.append(destination)
         # the rater's data folder validates too (records/ found, drafts/ skipped)
         assert main(["results", "validate", str(store.root), "--bundle", str(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")]) == 0

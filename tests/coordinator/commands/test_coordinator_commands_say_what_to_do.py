@@ -13,7 +13,7 @@ from wmcdp_desktop.coordinator.bundles.build import build
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.study.loader import load_study
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.rater.export import export_results
+from wmcdp_desktop.rater.export import ExportPlan
 from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
 from wmcdp_desktop.rater.settings import Settings, save_settings, with_rater
 from wmcdp_desktop.rater.storage import RaterStore
@@ -46,9 +46,9 @@ def _rated_data_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
         assert session.submit().ok
         submitted += 1
     if export_to is not None:
-        export_results(store, export_to, bundle_id=bundle.manifest.bundle_id, bundle_sha256=bundle.manifest_sha256,
-                       study_id=bundle.manifest.study_id, task_ids=list(session.task_ids), drafts_not_submitted=1,
-                       clock=clock)
+        ExportPlan(store, bundle_id=bundle.manifest.bundle_id, bundle_sha256=bundle.manifest_sha256,
+                   study_id=bundle.manifest.study_id, task_ids=list(session.task_ids), drafts_not_submitted=1,
+                   clock=clock).run(export_to)
     save_settings(data, with_rater(Settings(), "R1", None))
     (data / "instance.json").write_text('{"pid": 1}', encoding="utf-8")
     return data, bundle_path, submitted

@@ -264,17 +264,17 @@ def test_cancel_export_midway_writes_nothing_and_the_rater_keeps_working(
     set_all_scores_by_keyboard(qtbot, window, "4")
     type_rationale(qtbot, window)
     submit_by_keyboard(qtbot, window)
-    real = export_module.build_export
+    real = export_module.ExportPlan.build
     reached: list[bool] = []
 
-    def slow(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
+    def slow(plan: export_module.ExportPlan, progress: Any = None) -> Any:
         progress(0, 1)
         gate.hold()
         progress(0, 1)  # a cancel is noticed here: the worker stops before anything is built or written
         reached.append(True)
-        return real(*args, progress=progress, **kwargs)
+        return real(plan, progress)
 
-    monkeypatch.setattr(export_module, "build_export", slow)
+    monkeypatch.setattr(export_module.ExportPlan, "build", slow)
     target = tmp_path / "results.zip"
     before = set(tmp_path.iterdir())
     assert window.rating is not None
