@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.atomic import atomic_write_text
-from wmcdp_desktop.core.documents import load_bytes
+from wmcdp_desktop.core.documents import load_bytes, with_fields
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, read_regular
 from wmcdp_desktop.core.ids import rater_id_problem
@@ -91,31 +91,17 @@ def with_recent(settings: Settings, bundle: Path) -> Settings:
 
 
 def with_rater(settings: Settings, rater_id: str, role: str | None) -> Settings:
-    """``settings`` for ``rater_id`` (and ``role``), validated like the settings file itself: raises
+    """``settings`` for ``rater_id`` (and ``role``, trimmed), validated like the settings file itself: raises
     :class:`RaterIdError` for an id that could not name the rater's folder (a space, ``:``, ``/``, ``..``,
     ``CON``...), so no path is ever built from it."""
     problem = rater_id_problem(rater_id)
     if problem is not None:
         raise RaterIdError(rater_id, problem)
-    if role is not None:
-        role = role.strip()[:MAX_ROLE] or None
-    obj = settings.to_json_obj() | {"rater_id": rater_id}
-    obj.pop("rater_role_or_background", None)
-    if role is not None:
-        obj["rater_role_or_background"] = role
-    return Settings.model_validate(obj)
+    return with_changes(settings, rater_id=rater_id, rater_role_or_background=(role or "").strip()[:MAX_ROLE] or None)
 
 
 def with_changes(settings: Settings, **changes: object) -> Settings:
-    """``settings`` with ``changes`` applied and validated like the settings file (``model_copy`` would let
-    a bad value through to the next start, where the whole file would be refused). Raises
-    :class:`~wmcdp_desktop.core.errors.DocumentError` naming the field."""
-    from wmcdp_desktop.core.documents import validate_obj
-
-    obj = settings.to_json_obj()
-    for name, value in changes.items():
-        if value is None:
-            obj.pop(name, None)
-        else:
-            obj[name] = value
-    return validate_obj(Settings, obj, "settings")
+    """``settings`` with ``changes`` (None: an optional setting unset) checked by the settings file's own rules
+    (``model_copy`` would let a bad value through to the next start, where the whole file would be refused).
+    Raises :class:`~wmcdp_desktop.core.errors.DocumentError` naming the field."""
+    return with_fields(settings, "settings", **changes)

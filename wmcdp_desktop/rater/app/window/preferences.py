@@ -12,18 +12,18 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from wmcdp_desktop.core.errors import DocumentError, StorageError
-from wmcdp_desktop.core.ids import rater_id_problem
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.rater.app.text.i18n import number
 from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
 from wmcdp_desktop.rater.session import RaterIdentity
 from wmcdp_desktop.rater.settings import (
     MAX_FONT,
-    MAX_ROLE,
     MIN_FONT,
+    RaterIdError,
     Settings,
     save_settings,
     with_changes,
+    with_rater,
     with_recent,
 )
 from wmcdp_desktop.rater.storage import InstanceLock
@@ -84,13 +84,13 @@ class Preferences(QObject):
             self.status.emit(self.tr("Settings could not be saved: {error}").format(error=exc))
 
     def set_rater(self, rater_id: str, role: str | None) -> None:
-        problem = rater_id_problem(rater_id)  # the dialog and --rater check first; this is the last guard
-        if problem is not None:
-            self.status.emit(self.tr("This rater id cannot be used:") + f" {problem}")
+        try:  # the dialog and --rater check the id first; this is the last guard
+            self.settings = with_rater(self.settings, rater_id, role)
+        except RaterIdError as exc:
+            self.status.emit(self.tr("This rater id cannot be used:") + f" {exc.problem}")
             return
-        role = (role or "").strip()[:MAX_ROLE] or None
-        if self._remember(rater_id=rater_id, rater_role_or_background=role):
-            self.raterChanged.emit(rater_id, role)
+        self._save()
+        self.raterChanged.emit(rater_id, self.settings.rater_role_or_background)
 
     def ask_rater(self, parent: QWidget) -> bool:
         """Ask for the rater id (and role); True when the rater gave one."""
