@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError, WmcdpError
@@ -28,7 +28,7 @@ from wmcdp_desktop.core.models.rating_record import NA, BlindingGuess, RatingRec
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
-from wmcdp_desktop.core.record_rules import RubricRules, blinding_problems
+from wmcdp_desktop.core.record_rules import RubricRules
 from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore
 from wmcdp_desktop.rater.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 from wmcdp_desktop.rater.working_rating import (
@@ -43,6 +43,7 @@ from wmcdp_desktop.rater.working_rating import (
 )
 
 if TYPE_CHECKING:
+    from wmcdp_desktop.core.bundle_reader import OpenedBundle
     from wmcdp_desktop.core.models.results_manifest import ResultsManifest
     from wmcdp_desktop.rater.export import ExportPlan
 
@@ -50,19 +51,6 @@ TaskState = Literal["not_started", "draft", "submitted"]
 STATE_LABELS: dict[str, str] = {"not_started": "Not started", "draft": "In progress", "submitted": "Submitted"}
 TIME_SAVE_EVERY = 5.0
 """While time is counting and nothing else changed, the draft (with its time) is saved this often."""
-UNSTAMPED = "0" * 32
-"""The record id of a rating while it is checked (it gets its own when it is submitted)."""
-
-
-class BundleLike(Protocol):
-    """What the session needs from an opened bundle (core/bundle_reader.OpenedBundle)."""
-
-    manifest: BundleManifest
-    manifest_sha256: str
-    rubric: Rubric
-    task_ids: list[str]
-
-    def task(self, task_id: str) -> Task: ...
 
 
 @dataclass(frozen=True)
@@ -161,7 +149,7 @@ class RatingSession:
 
     def __init__(
         self,
-        bundle: BundleLike,
+        bundle: OpenedBundle,
         store: RaterStore,
         rater: RaterIdentity,
         clock: Clock,
@@ -252,7 +240,7 @@ class RatingSession:
         or the latest record's once read (None: a submitted task whose record was not read yet)."""
         if task_id == self.current_id and self.current is not None:
             return self.current.marks
-        if task_id in self._drafts and (task_id not in self._latest or self.has_revision_draft(task_id)):
+        if task_id in self._drafts:  # not submitted yet, or a revision in progress
             return self._draft_marks.get(task_id, TaskMarks())
         if task_id in self._latest:
             return self._record_marks.get(task_id)
@@ -269,9 +257,6 @@ class RatingSession:
             marks = TaskMarks()
         self._record_marks[task_id] = marks
         return marks
-
-    def latest_revision(self, task_id: str) -> int | None:
-        return self._latest.get(task_id)
 
     def progress(self) -> tuple[int, int]:
         return len(self._latest), len(self.task_ids)
@@ -617,7 +602,7 @@ class RatingSession:
         if problems:
             return problems
         task = self.task(rating.task_id)
-        stamp = Stamp(UNSTAMPED, self._next_revision(rating.task_id), utc_iso(self.clock))
+        stamp = Stamp("0" * 32, self._next_revision(rating.task_id), utc_iso(self.clock))  # its id comes on submit
         try:
             record = rating.to_record(task, self.rubric, self.origin, stamp)
         except DocumentError as exc:
@@ -649,19 +634,15 @@ class RatingSession:
             blinding_guess = self._earlier_guess(rating)
         record_id = uuid.uuid4().hex
         checked = self._checked
-        if checked is None or not rating.same_entries(checked[0]):
+        if checked is None or rating.entries() != checked[0]:  # changed since, however: checked again
             problems = self.check()
             if self._checked is None:
                 return SubmitOutcome(problems)
             checked = self._checked
-        record = checked[1]
-        if isinstance(record, RatingRecord):  # a "cannot rate" has no answer to the blinding question
-            problems = blinding_problems(blinding_guess, self.blinding_labels, SOURCE)
-            if problems:
-                return SubmitOutcome(problems)
         revision = self._next_revision(rating.task_id)
+        stamp = Stamp(record_id, revision, utc_iso(self.clock))
         try:
-            record = rating.stamped(record, self.origin, Stamp(record_id, revision, utc_iso(self.clock)), blinding_guess)
+            record = rating.stamped(checked[1], self.origin, stamp, blinding_guess, self.blinding_labels)
         except DocumentError as exc:
             return SubmitOutcome(exc.problems)
         try:

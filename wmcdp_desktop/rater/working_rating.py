@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from wmcdp_desktop.core.documents import validate_obj, with_fields
-from wmcdp_desktop.core.errors import Problem
+from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateReason, CannotRateRecord
 from wmcdp_desktop.core.models.common import SEVERITIES, Severity, SpanRef, parse_datetime
 from wmcdp_desktop.core.models.draft import DRAFT_FORMAT_VERSION, Draft
@@ -26,6 +27,7 @@ from wmcdp_desktop.core.models.rating_record import (
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.models.task_record import TaskRecord
+from wmcdp_desktop.core.record_rules import blinding_problems
 
 NOTE_FIELDS = ("brief_rationale", "best_aspect", "main_concern", "suggested_better_clinical_move")
 FAULT_SEVERITIES: tuple[Severity, ...] = tuple(s for s in SEVERITIES if s != "none")
@@ -128,14 +130,9 @@ class WorkingRating:
         return TaskMarks(self.cannot_rate is not None, self.flag is not None)
 
     def entries(self) -> WorkingRating:
-        """A copy of what the rater entered, to compare with later (:meth:`same_entries`); the time is not
-        part of it."""
+        """A copy of what the rater entered, without the time: equal for two ratings of the same task and
+        revision holding the same entries."""
         return dataclasses.replace(copy.deepcopy(self), active_seconds=0.0)
-
-    def same_entries(self, entries: WorkingRating) -> bool:
-        """Whether this rating holds exactly what ``entries`` (:meth:`entries`) held: the same task, revision
-        and everything the rater entered (however it was changed since)."""
-        return dataclasses.replace(self, active_seconds=0.0) == entries
 
     # ----- the draft -----------------------------------------------------------------------------------
     def to_draft(self, bundle_id: str, rater_id: str, updated_at: str) -> Draft:
@@ -252,7 +249,8 @@ class WorkingRating:
             add("coordinator_flag.note", "Write a note for your coordinator, or remove the flag.")
         return problems
 
-    def _envelope(self, origin: RecordOrigin, stamp: Stamp) -> dict[str, object]:
+    def _stamp_fields(self, origin: RecordOrigin, stamp: Stamp) -> dict[str, object]:
+        """What the moment of submitting decides: the envelope and the time spent so far."""
         envelope: dict[str, object] = {
             "schema_id": RECORD_SCHEMA_ID,
             "schema_version": RECORD_SCHEMA_VERSION,
@@ -269,20 +267,19 @@ class WorkingRating:
         }
         if self.base_record_id is not None:
             envelope["supersedes_record_id"] = self.base_record_id
-        return envelope
+        return {"envelope": envelope, "time_spent_scoring_seconds": round(self.active_seconds)}
 
     def to_record(self, task: Task, rubric: Rubric, origin: RecordOrigin, stamp: Stamp) -> TaskRecord:
         """The record of this rating for ``task``: a rating, or a "cannot rate" when the task is marked so
         (the scores entered stay out of it). Raises DocumentError when the record would not be valid."""
         common: dict[str, object] = {
-            "envelope": self._envelope(origin, stamp),
+            **self._stamp_fields(origin, stamp),
             "benchmark_item_id": task.benchmark_item_id,
             "clinical_domain_id": task.clinical_domain_id,
             "scenario_type_ids": list(task.scenario_type_ids),
             "candidate_response_id": task.candidate_response_id,
             "candidate_response_text": task.candidate_response_text,
             "rater_id": origin.rater_id,
-            "time_spent_scoring_seconds": round(self.active_seconds),
         }
         if origin.rater_role_or_background:
             common["rater_role_or_background"] = origin.rater_role_or_background
@@ -296,16 +293,18 @@ class WorkingRating:
         return validate_obj(RatingRecord, {**common, **self._rating_fields(rubric)}, SOURCE)
 
     def stamped(
-        self, record: TaskRecord, origin: RecordOrigin, stamp: Stamp, blinding_guess: BlindingGuess | None = None
+        self, record: TaskRecord, origin: RecordOrigin, stamp: Stamp,
+        blinding_guess: BlindingGuess | None, blinding_labels: Sequence[str] | None,
     ) -> TaskRecord:
-        """``record`` (:meth:`to_record` of this rating, checked) as submitted now: with the envelope of
-        ``stamp``, the time spent so far and (a rating only: a "cannot rate" is never asked) the blinding-check
-        answer, each checked by its own field's rules; the rest is not checked again. Raises DocumentError."""
-        changes: dict[str, object] = {
-            "envelope": self._envelope(origin, stamp),
-            "time_spent_scoring_seconds": round(self.active_seconds),
-        }
-        if blinding_guess is not None and isinstance(record, RatingRecord):
+        """``record`` (:meth:`to_record` of this rating, checked) as submitted now: stamped with ``stamp`` and
+        the time spent so far, and (a rating only: a "cannot rate" is never asked) with the blinding-check
+        answer, checked against the bundle's ``blinding_labels``; the rest is not checked again. Raises
+        DocumentError."""
+        changes = self._stamp_fields(origin, stamp)
+        if isinstance(record, RatingRecord) and blinding_guess is not None:
+            problems = blinding_problems(blinding_guess, blinding_labels, SOURCE)
+            if problems:
+                raise DocumentError(problems)
             changes["blinding_guess"] = blinding_guess
         return with_fields(record, SOURCE, **changes)
 
