@@ -134,12 +134,12 @@ def test_failed_draft_write_keeps_the_last_good_draft(store: RaterStore, monkeyp
 def test_records_are_never_overwritten(store: RaterStore, sample_docs: Any) -> None:
     obj = sample_docs("RatingRecord")
     rec = RatingRecord.model_validate(obj)
-    path = store.write_record(rec)
+    path = store.save_record(rec).path
     assert path.name == "T-0001.r1.json"
     with pytest.raises(StorageError, match="never overwritten"):
-        store.write_record(rec)
+        store.save_record(rec)
     obj["envelope"]["revision"] = 2
-    store.write_record(RatingRecord.model_validate(obj))
+    store.save_record(RatingRecord.model_validate(obj))
     assert [(r.task_id, r.revision) for r in store.record_files()] == [("T-0001", 1), ("T-0001", 2)]
     assert store.latest_revisions() == {"T-0001": 2}
     assert store.load_record("T-0001", 1) == rec

@@ -103,7 +103,7 @@ def test_stateful_rating_in_the_window(qapp: Any, tmp_path: Path) -> None:
             task = self.s.current_id
             fill(self.s, score)
             self.window.rating.submit()
-            assert self.s.latest_revision(task) == self.revisions.get(task, 0) + 1
+            assert self.s.store.latest_revisions().get(task) == self.revisions.get(task, 0) + 1
             self.revisions[task] = self.revisions.get(task, 0) + 1
 
         @rule()

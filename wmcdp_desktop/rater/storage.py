@@ -572,13 +572,10 @@ class RaterStore:
             raise StorageError(f"Could not read the record {path}: {exc.strerror or exc}.") from exc
         return load_record_bytes(data, str(path))
 
-    def write_record(self, record: TaskRecord) -> Path:
-        """Write a submitted record under ``records/<task>.r<rev>.json``; never overwrites one."""
-        return self.save_record(record).path
-
     def save_record(self, record: TaskRecord) -> SavedRecord:
-        """:meth:`write_record`, also giving the sha256 of the bytes written. The record's bytes and the
-        folder entry are both fsync'd before this returns: a submitted record survives a power cut."""
+        """Write a submitted record under ``records/<task>.r<rev>.json`` (never overwriting one); its path and the
+        sha256 of the bytes written. The record's bytes and the folder entry are both fsync'd before this
+        returns: a submitted record survives a power cut."""
         env = record.envelope
         path = self.record_path(env.task_id, env.revision)
         if path.exists():

@@ -28,7 +28,7 @@ def test_app_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str
         store = storage.RaterStore(tmp_path / "data", bundle.manifest.bundle_id, rater)
         for task_id in bundle.task_ids[:3]:
             obj = record_obj(bundle.task(task_id), rater, bundle.manifest.bundle_id, bundle.manifest_sha256)
-            store.write_record(RatingRecord.model_validate(obj))
+            store.save_record(RatingRecord.model_validate(obj))
         destination = tmp_path / f"results-{rater}.zip"
         export_mod.ExportPlan(
             store,

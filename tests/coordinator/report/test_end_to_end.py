@@ -61,7 +61,7 @@ def test_collect_then_report_on_the_demo_study(tmp_path: Path, capsys: pytest.Ca
         store = storage.RaterStore(tmp_path / "data", bundle.manifest.bundle_id, rater)
         for task_id in bundle.task_ids:
             obj = _record(bundle.task(task_id), rater, bundle.manifest.bundle_id, bundle.manifest_sha256, bundle.rubric)
-            store.write_record(RatingRecord.model_validate(obj))
+            store.save_record(RatingRecord.model_validate(obj))
         destination = tmp_path / f"results-{rater}.zip"
         export_mod.ExportPlan(store, bundle_id=bundle.manifest.bundle_id, bundle_sha256=bundle.manifest_sha256,
                               study_id=bundle.manifest.study_id, task_ids=bundle.task_ids, drafts_not_submitted=0,
