@@ -617,7 +617,8 @@ class RatingSession:
         return (self._latest.get(task_id) or 0) + 1
 
     def submit(self, blinding_guess: BlindingGuess | None = None) -> SubmitOutcome:
-        """Validate; when valid write the record (a new revision when revising) and move on.
+        """Check the rating (unless :meth:`check` passed it and it has not changed since); when it passes,
+        write its record (a new revision when revising) and move on.
 
         ``blinding_guess``: the rater's answer to the blinding check (:meth:`asks_blinding_question`), None
         when it was skipped or not asked. A revision keeps the answer given at the first submission.
