@@ -17,6 +17,7 @@ import pytest
 
 from tests.rater.ratingkit import make_bundle
 from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.models.common import SpanRef
 from wmcdp_desktop.core.models.rating_record import BlindingGuess, RatingRecord
 from wmcdp_desktop.core.models.task_record import validate_record
 from wmcdp_desktop.core.record_rules import record_problems
@@ -166,7 +167,20 @@ def _edited_behind_the_sessions_back(s: RatingSession) -> None:
     s.current.scores["WM-RUB-001"] = 2  # no setter: no change notice either
 
 
-@pytest.mark.parametrize("change", [_score_changed, _note_changed, _span_added, _flagged, _edited_behind_the_sessions_back])
+def _severity_edited_in_place(s: RatingSession) -> None:
+    assert s.current is not None
+    s.current.failure_modes["WM-FM-SHAMING"].severity = "critical"  # inside an entry the check has seen
+
+
+def _span_appended_in_place(s: RatingSession) -> None:
+    assert s.current is not None
+    text = s.task().candidate_response_text
+    s.current.failure_modes["WM-FM-SHAMING"].spans.append(SpanRef(source="candidate_response", start=1, end=4,
+                                                                   quote=text[1:4]))
+
+
+@pytest.mark.parametrize("change", [_score_changed, _note_changed, _span_added, _flagged, _edited_behind_the_sessions_back,
+                                    _severity_edited_in_place, _span_appended_in_place])
 def test_a_change_after_the_check_is_checked_again_and_written(
     session: RatingSession, counted: Counted, change: Change
 ) -> None:

@@ -8,7 +8,6 @@ rate"): built whole and checked once, then stamped with what only the moment of 
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -131,8 +130,15 @@ class WorkingRating:
 
     def entries(self) -> WorkingRating:
         """A copy of what the rater entered, without the time: equal for two ratings of the same task and
-        revision holding the same entries."""
-        return dataclasses.replace(copy.deepcopy(self), active_seconds=0.0)
+        revision holding the same entries. (Every mutable field is copied: a new one must be too.)"""
+        return dataclasses.replace(
+            self,
+            scores=dict(self.scores),
+            failure_modes={k: dataclasses.replace(e, spans=list(e.spans)) for k, e in self.failure_modes.items()},
+            notes=dict(self.notes),
+            active_seconds=0.0,
+            cannot_rate=None if self.cannot_rate is None else dataclasses.replace(self.cannot_rate),
+        )
 
     # ----- the draft -----------------------------------------------------------------------------------
     def to_draft(self, bundle_id: str, rater_id: str, updated_at: str) -> Draft:
