@@ -528,7 +528,8 @@ def bundle_leak_problems(
     known: dict[str, list[Match]] | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[Problem]:
     """The leak scan run again on what the build made: every file name and every string (keys included)
-    of every file of every bundle, except :data:`LABELS_FIELD`. A finding the coordinator accepted in the
+    of every file of every bundle, except :data:`LABELS_FIELD`; warnings pass here as in the study's scan. A
+    finding the coordinator accepted in the
     study's text is accepted here too (``accepted``: term and exact text). The source scan has already
     passed, so a finding here means the builder itself wrote something it should not have. ``known``:
     texts the source scan searched with the same matcher, and what it found (not searched again)."""
@@ -539,7 +540,7 @@ def bundle_leak_problems(
         matches = seen.get(text)
         if matches is None:
             matches = seen[text] = matcher.find(text)
-        return [m for m in matches if (m.term.skeleton, text) not in accepted] if matches else []
+        return [m for m in matches if not m.term.warning and (m.term.skeleton, text) not in accepted] if matches else []
 
     def report(where: str, path: str, text: str) -> None:
         for match in leaks(text):

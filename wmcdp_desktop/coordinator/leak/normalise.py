@@ -48,6 +48,8 @@ DOTS = frozenset(".\u00b7\u2024\u2027\u30fb\uff0e\u0387\u2219\u22c5\uff61\u3002"
 """Full stops and middle dots."""
 BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Blank-looking letters and symbols (Hangul fillers, the blank Braille pattern): read as a space."""
+ELONGATION = frozenset("\u0640\u07fa")
+"""Letters that only stretch a word (Arabic tatweel ``كـلـود``, N'Ko lajanyalan): removed."""
 
 _BY_HAND: dict[str, str] = {
     # Cyrillic, upper and lower case (before case folding, so the upper-case look-alikes map too)
@@ -89,8 +91,10 @@ def _fold_one(ch: str) -> str:
         return ""
     if category == "Nd":
         return str(unicodedata.decimal(ch))
-    if category[0] in "LN":
-        return ch
+    if ch in ELONGATION:
+        return ""
+    if category[0] in "LN" or category == "Mc":
+        return ch  # a spacing vowel sign (Devanagari ा, ॉ) is part of its word, not a break
     return HARD
 
 
@@ -155,6 +159,29 @@ _ASCII_DELETE = _ASCII_VANISHING.encode("ascii")
 def _fold_ascii(text: str) -> str:
     """An ASCII text's normal form (byte translation: every ASCII character maps to at most one)."""
     return text.encode("ascii").translate(_ASCII_BYTES, _ASCII_DELETE).decode("ascii")
+
+
+_KEPT_ASCII: dict[tuple[tuple[str, str], ...], bytes] = {}
+
+
+def normal_form_keeping(text: str, others: set[str], keep: dict[str, str]) -> str:
+    """``text``'s normal form in which the characters of ``keep`` become what ``keep`` says instead (each
+    one character, as the normal form maps every one of them: the offsets are the normal form's). For
+    :mod:`artefacts`, which needs the punctuation of chat templates."""
+    key = tuple(sorted((ch, to) for ch, to in keep.items() if ch.isascii()))
+    table = _KEPT_ASCII.get(key)
+    if table is None:
+        kept = bytearray(_ASCII_BYTES)
+        for ch, to in key:
+            kept[ord(ch)] = ord(to)
+        table = _KEPT_ASCII[key] = bytes(kept)
+    delete = bytes(b for b in _ASCII_DELETE if chr(b) not in keep)
+    if text.isascii():
+        return text.encode("ascii").translate(table, delete).decode("ascii")
+    pieces = _NON_ASCII.split(text)
+    translate = {ord(ch): keep[ch] if ch in keep else fold_char(ch) for ch in others}
+    return "".join(piece.translate(translate) if i % 2 else piece.encode("ascii").translate(table, delete).decode("ascii")
+                   for i, piece in enumerate(pieces))
 
 
 def normal_form(text: str) -> str:

@@ -16,21 +16,25 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from wmcdp_desktop.coordinator.leak import transliterations
 from wmcdp_desktop.coordinator.leak.normalise import (
     CONFUSABLES,
     HARD,
     SOFT,
     Normalised,
+    fold_char,
     is_word_char,
     normal_form,
     normal_form_and_others,
     skeleton,
 )
 from wmcdp_desktop.coordinator.leak.readings import readings
+from wmcdp_desktop.coordinator.leak.rules import Rules
 from wmcdp_desktop.coordinator.leak.terms import (
+    ORDINARY_AFTER,
     Term,
     merge,
 )
@@ -79,6 +83,13 @@ class Finding:
 
     def problem(self) -> Problem:
         more = f" (and {counts.count(self.count - 1, 'more time')} in this field)" if self.count > 1 else ""
+        if self.term.warning:
+            return Problem(
+                self.file,
+                self.path,
+                f"possible leak: {self.term.describe()} in {self.context}{more}; check it: correct it if it "
+                "names a model, or accept it in study.json accepted_findings with a reason",
+            )
         return Problem(
             self.file,
             self.path,
@@ -89,6 +100,8 @@ class Finding:
     def as_obj(self) -> dict[str, Any]:
         return {
             "file": self.file, "path": self.path, "term": self.term.display, "kind": self.term.kind,
+            "class": self.term.leak_class, "severity": "warning" if self.term.warning else "refused",
+            **({"stands_for": self.term.stands_for} if self.term.stands_for else {}),
             "matched": visible(self.matched), "context": self.context, "count": self.count,
             **({"response_id": self.response_id} if self.response_id else {}),
         }
@@ -114,6 +127,9 @@ class AcceptedLeak:
 class ScanResult:
     findings: list[Finding] = field(default_factory=list)
     """Not accepted: each one stops ``study validate`` and ``bundle build``."""
+    warned: list[Finding] = field(default_factory=list)
+    """Not accepted warnings (a likely misspelling, a spelling that is also an ordinary word): listed, and
+    they pass."""
     accepted: list[AcceptedLeak] = field(default_factory=list)
     unused: list[AcceptedFinding] = field(default_factory=list)
     """Acceptances that match no finding (stale: the text changed)."""
@@ -126,6 +142,9 @@ class ScanResult:
 
     def problems(self) -> list[Problem]:
         return [f.problem() for f in self.findings]
+
+    def warning_problems(self) -> list[Problem]:
+        return [f.problem() for f in self.warned]
 
     def accepted_texts(self) -> set[tuple[str, str]]:
         """(term skeleton, exact text) of every accepted finding: the build's check of its bundles finds
@@ -216,6 +235,8 @@ _SPELLED = re.compile(f"(?<![a-z0-9])(?:[a-z0-9]{SOFT}+){{3,}}[a-z0-9](?![a-z0-9
 """Single letters and digits each on their own (``C-L-4-U-D-E``, ``G 3 M 1 N 1``), in the normal form."""
 _ONE_CHAR = re.compile("[a-z0-9]")
 _DIGIT = re.compile("[0-9]")
+_LAST_WORD = re.compile(f"([a-z]+){SOFT}+$")
+"""The word right before a position (searched in ``s[:start]``)."""
 JOINED_MIN = 4
 """Names shorter than this are not looked for in words put back together (``GPT`` would match ``6pt``)."""
 
@@ -226,15 +247,19 @@ class Matcher:
 
     def __init__(self, terms: Iterable[Term]) -> None:
         self.terms = merge(list(terms))
-        self._trie: dict[str, Any] = {}
-        for word in self.terms:
-            node = self._trie
-            for ch in word:
-                node = node.setdefault(ch, {})
-            node[_END] = word
+        self._trie = _trie({word for word, term in self.terms.items() if term.mode != "native"})
         body = _trie_pattern(self._trie, True)
         # Every mode starts at a word start; the lookahead finds overlapping candidates too.
         self._candidates = re.compile(f"(?<![a-z0-9])(?={body})") if body else None
+        # names in other scripts: where a word starts depends on the script (transliterations.fits); only
+        # searched in texts whose normal form has a character of one of them
+        native = [word for word, term in self.terms.items() if term.mode == "native"]
+        self._native_trie = _trie(set(native))
+        native_body = _trie_pattern(self._native_trie, True)
+        self._native = re.compile(f"(?={native_body})") if native_body else None
+        self._native_triggers = transliterations.trigger_characters(native)
+        self.rules = Rules(self.terms)
+        """The classes found by rules: misspellings, serving artefacts, self-descriptions, 4o, emoji."""
         # One-word names (of letters only, not the ordinary words matched only with a version), as they
         # read when a word broken by punctuation or written with digits is put back together.
         self._joined: dict[str, Term] = {}
@@ -271,6 +296,8 @@ class Matcher:
         after = text[end] if end < len(text) else ""
         if end in word_starts:  # ClaudeAI: a word starts right after the name
             after = ""
+        if term.mode == "native":
+            return transliterations.fits(text, start, end)
         if term.mode == "word":
             return not is_word_char(after)
         if term.mode == "family":
@@ -285,7 +312,7 @@ class Matcher:
     def find(self, text: str) -> list[Match]:
         """Every term in ``text`` and in its other readings (:mod:`leak_readings`): the longest at each
         place; a match inside a longer one is not repeated."""
-        if self._candidates is None or not text:
+        if not text:
             return []
         s, others = normal_form_and_others(text)
         raw = self._find_in(text, s, others)
@@ -293,40 +320,64 @@ class Matcher:
             found = self._find_in(reading.text, *normal_form_and_others(reading.text))
             raw += [(*reading.span(start, end), term) for start, end, term in found]
         matches: list[Match] = []
-        covered_to = -1
-        for start, end, term in sorted(raw, key=lambda r: (r[0], -r[1])):
-            if end <= covered_to:
-                continue  # inside a longer match already reported
-            covered_to = max(covered_to, end)
+        refused_to = warned_to = -1
+        for start, end, term in sorted(raw, key=lambda r: (r[0], -r[1], r[2].warning)):
+            # inside a longer match already reported (a refusal is never hidden inside a warning)
+            if end <= refused_to or (term.warning and end <= warned_to):
+                continue
+            if term.warning:
+                warned_to = max(warned_to, end)
+            else:
+                refused_to = max(refused_to, end)
             matches.append(Match(term, start, end))
         return matches
 
     def _find_in(self, text: str, s: str, others: set[str]) -> list[tuple[int, int, Term]]:
         """The terms of ``text`` (normal form ``s``, characters outside ASCII ``others``) as written, each
         with its original offsets."""
-        assert self._candidates is not None
         norm: Normalised | None = None
         word_starts: set[int] = set()
-        starts = [candidate.start() for candidate in self._candidates.finditer(s)]
+        starts = [candidate.start() for candidate in self._candidates.finditer(s)] if self._candidates else []
         classes = _classes(text)
         if b"aA" in classes or b"0A" in classes or b"AAa" in classes:
             norm = Normalised(text, s)
             word_starts = {norm.position(m.start()) for m in _CAMEL.finditer(classes)}
             starts = sorted(set(starts) | {q for q in word_starts if q < len(s) and s[q] in self._trie})
         raw: list[tuple[int, int, Term]] = []
+        self._longest(s, self._trie, starts, word_starts, raw)
+        folded = {c for ch in others for c in fold_char(ch)} if others else set()
+        if self._native is not None and not self._native_triggers.isdisjoint(folded):
+            self._longest(s, self._native_trie, [m.start() for m in self._native.finditer(s)], set(), raw)
+        if self._candidates is not None:
+            raw += self._joined_words(text, s, others, classes)
+        raw += self.rules.in_normal_form(text, s, others)
+        found = self.rules.in_original(text, others) if others else []
+        if not raw:
+            return found
+        norm = norm or Normalised(text, s)
+        return [(*norm.span(start, end), term) for start, end, term in raw] + found
+
+    def _longest(self, s: str, trie: dict[str, Any], starts: list[int], word_starts: set[int],
+                 raw: list[tuple[int, int, Term]]) -> None:
+        """The longest term of ``trie`` that fits at each of ``starts`` (normal-form offsets), into ``raw``."""
         for start in starts:
             ends: list[tuple[str, int]] = []
-            self._walk(s, self._trie, start, ends, True)
+            self._walk(s, trie, start, ends, True)
             fitting = [(end, self.terms[word]) for word, end in ends
                        if self._fits(self.terms[word], s, start, end, word_starts)]
             if fitting:
                 end, term = max(fitting, key=lambda pair: pair[0])
-                raw.append((start, end, term))
-        raw += self._joined_words(text, s, others, classes)
-        if not raw:
-            return []
-        norm = norm or Normalised(text, s)
-        return [(*norm.span(start, end), term) for start, end, term in raw]
+                raw.append((start, end, self._in_context(s, start, end, term)))
+
+    def _in_context(self, s: str, start: int, end: int, term: Term) -> Term:
+        """``term``, or its warning where the word before makes it an ordinary word (:data:`ORDINARY_AFTER`)."""
+        context = ORDINARY_AFTER.get(term.skeleton)
+        if context is None or end - start != len(term.skeleton):
+            return term
+        before = _LAST_WORD.search(s, 0, start)
+        if before is None or before.group(1) not in context[0]:
+            return term
+        return replace(term, warning=True, note=context[1])
 
     def _joined_words(self, text: str, s: str, others: set[str], classes_of_text: bytes) -> list[tuple[int, int, Term]]:
         """One-word names in words broken by punctuation or written with digits or symbols for letters
@@ -380,6 +431,16 @@ class Matcher:
         return out
 
 
+def _trie(words: set[str]) -> dict[str, Any]:
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[_END] = word
+    return trie
+
+
 def _context(text: str, start: int, end: int) -> str:
     lo = max(0, start - CONTEXT)
     hi = min(len(text), end + CONTEXT)
@@ -394,7 +455,10 @@ def _context(text: str, start: int, end: int) -> str:
 
 def _term_fits(acceptance: AcceptedFinding, finding: Finding) -> bool:
     wanted = skeleton(acceptance.term)
-    return wanted in (finding.term.skeleton, skeleton(finding.matched))
+    if wanted:
+        return wanted in (finding.term.skeleton, skeleton(finding.matched))
+    # a term that is all symbols (an emoji): as written
+    return acceptance.term.strip() in (finding.term.display, finding.matched.strip())
 
 
 def _place(file: str) -> str:
@@ -420,10 +484,11 @@ def scan(texts: Iterable[SourceText], matcher: Matcher, accepted: list[AcceptedF
         matches = cache.get(source.text)
         if matches is None:
             matches = cache[source.text] = matcher.find(source.text)
-        first: dict[str, tuple[Match, int]] = {}
+        first: dict[tuple[str, str], tuple[Match, int]] = {}
         for match in matches:
-            seen = first.get(match.term.skeleton)
-            first[match.term.skeleton] = (seen[0], seen[1] + 1) if seen else (match, 1)
+            key = (match.term.kind, match.term.skeleton)
+            seen = first.get(key)
+            first[key] = (seen[0], seen[1] + 1) if seen else (match, 1)
         for match, count in first.values():
             finding = Finding(
                 source.file, source.path, match.term, source.text[match.start:match.end],
@@ -440,7 +505,7 @@ def scan(texts: Iterable[SourceText], matcher: Matcher, accepted: list[AcceptedF
                     result.accepted.append(AcceptedLeak(finding, acceptance, source.text))
                     break
             else:
-                result.findings.append(finding)
+                (result.warned if finding.term.warning else result.findings).append(finding)
     result.unused = [a for a, u in zip(accepted, used, strict=True) if not u]
     return result
 

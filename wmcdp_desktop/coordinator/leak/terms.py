@@ -28,16 +28,30 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wmcdp_desktop.coordinator.leak.normalise import skeleton
+from wmcdp_desktop.coordinator.leak.transliterations import native_spellings
 
-Mode = Literal["word", "family", "versioned"]
-Kind = Literal["model id", "response id", "alias", "natural spelling", "vendor or product name"]
+Mode = Literal["word", "family", "versioned", "native"]
+Kind = Literal[
+    "model id", "response id", "alias", "natural spelling", "vendor or product name", "short form or serving name",
+    "name in another script", "misspelling", "serving artefact", "self-description",
+]
 
-MODE_RANK: dict[str, int] = {"versioned": 0, "word": 1, "family": 2}
+MODE_RANK: dict[str, int] = {"versioned": 0, "word": 1, "family": 2, "native": 3}
 """More permissive modes rank higher (a term listed twice keeps the more permissive mode)."""
 KIND_RANK: dict[str, int] = {
-    "model id": 0, "response id": 1, "alias": 2, "natural spelling": 3, "vendor or product name": 4
+    "model id": 0, "response id": 1, "alias": 2, "natural spelling": 3, "vendor or product name": 4,
+    "short form or serving name": 5, "name in another script": 6, "misspelling": 7, "serving artefact": 8,
+    "self-description": 9,
 }
 """A term listed twice is reported as its most specific kind."""
+
+LEAK_CLASS: dict[str, str] = {
+    "model id": "name", "response id": "name", "alias": "name", "natural spelling": "name",
+    "vendor or product name": "name", "short form or serving name": "short form",
+    "name in another script": "transliteration", "misspelling": "misspelling",
+    "serving artefact": "serving artefact", "self-description": "self-description",
+}
+"""The class of leak each kind of term belongs to (``class`` in ``study validate --json``)."""
 
 
 # vendor -> (name, mode); the names a rater could recognise a model by.
@@ -86,6 +100,38 @@ BUILT_IN: dict[str, list[tuple[str, Mode]]] = {
     "MiniMax": [("MiniMax", "family")],
     "LMSYS": [("Vicuna", "versioned")],
     "Allen Institute for AI": [("AllenAI", "family"), ("OLMo", "versioned")],
+    "ByteDance": [("ByteDance", "family"), ("Doubao", "family")],
+    "Baichuan": [("Baichuan", "family")],
+    "iFlytek": [("iFlytek", "family"), ("SparkDesk", "family")],
+    "SenseTime": [("SenseTime", "family"), ("SenseNova", "family")],
+    "StepFun": [("StepFun", "family")],
+}
+
+# stands for -> (name, mode): short forms of model names, and the programs and services that serve
+# models (a response that names its serving stack names the model behind it, or narrows it down).
+SHORT_FORMS: dict[str, list[tuple[str, Mode]]] = {
+    "OpenAI": [("OAI", "word"), ("CGPT", "word"), ("o1 mini", "word"), ("o1 preview", "word"), ("o1 pro", "word"),
+               ("o3 mini", "word"), ("o3 pro", "word"), ("o4 mini", "word"), ("o1 model", "word"),
+               ("o3 model", "word"), ("o4 model", "word")],
+    "Ollama (serves Llama and other open models)": [("Ollama", "family")],
+    "vLLM (serves open models)": [("vLLM", "family")],
+    "LM Studio (serves open models)": [("LM Studio", "word"), ("LMStudio", "family")],
+    "llama.cpp and its tools (serve Llama and other open models)": [
+        ("llamafile", "family"), ("KoboldCpp", "family"), ("KoboldAI", "family"), ("oobabooga", "family"),
+        ("text-generation-webui", "word"), ("GPT4All", "family"), ("LM Deploy", "word"),
+        ("LMDeploy", "family"), ("TensorRT-LLM", "word"), ("Text Generation Inference", "word"),
+    ],
+    "Groq (serves open models)": [("Groq", "family"), ("GroqCloud", "family")],
+    "Amazon (Bedrock serves Claude, Llama, Titan...)": [("Amazon Bedrock", "word"), ("AWS Bedrock", "word")],
+    "Google (Vertex AI serves Gemini, Claude...)": [("Vertex AI", "word"), ("Google AI Studio", "word")],
+    "Microsoft (Azure serves OpenAI's models)": [("Azure AI", "word")],
+    "model hosts": [
+        ("Together AI", "word"), ("TogetherAI", "family"), ("OpenRouter", "family"), ("Fireworks AI", "word"),
+        ("DeepInfra", "family"), ("Anyscale", "family"), ("Cerebras", "family"), ("SambaNova", "family"),
+        ("RunPod", "family"), ("LiteLLM", "family"), ("LangChain", "family"), ("LlamaIndex", "family"),
+        ("Chatbot Arena", "word"), ("LMSYS", "family"), ("LM Arena", "word"), ("LMArena", "family"),
+        ("Poe.com", "word"),
+    ],
 }
 
 ORDINARY_WORDS: dict[str, str] = {
@@ -103,6 +149,16 @@ ORDINARY_WORDS: dict[str, str] = {
 """Names deliberately not searched on their own, and why (documented in docs/COORDINATORS.md)."""
 
 
+ORDINARY_AFTER: dict[str, tuple[frozenset[str], str]] = {
+    "llama": (frozenset({"se", "me", "te", "le", "lo", "la", "nos", "os", "les", "los", "las", "que", "quien", "cual"}),
+              "after this word, the Spanish verb llamar ('se llama Ana') or 'la llama' (the flame)"),
+    "magistral": (frozenset({"clase", "clases", "cours", "leccion", "conferencia", "lezione", "aula", "aulas"}),
+                  "after this word, 'a lecture' ('clase magistral', 'cours magistral')"),
+}
+"""Names that are also an ordinary word of another language right after one of these words: there a
+warning, not a refusal ("se llama Ana" is Spanish; "Llama 3" and "el modelo Llama" are still refused)."""
+
+
 @dataclass(frozen=True)
 class Term:
     """One thing the scan looks for."""
@@ -115,14 +171,40 @@ class Term:
     mode: Mode
     about: str
     """The model id, response id or vendor it identifies."""
+    warning: bool = False
+    """A warning, not a refusal: reported, and passes (``study validate`` exits 0, the build goes on) - for
+    a likely misspelling, or a spelling that is also an ordinary word."""
+    stands_for: str = ""
+    """For a name in another script, a misspelling or a short form: the name of the built-in list it
+    stands for (``Claude``)."""
+    note: str = ""
+    """What the finding is, in a few words (the script, what the artefact or description is, why it is
+    only a warning)."""
+
+    @property
+    def leak_class(self) -> str:
+        """``name``, ``transliteration``, ``misspelling``, ``short form``, ``serving artefact`` or
+        ``self-description``."""
+        return LEAK_CLASS[self.kind]
 
     def describe(self) -> str:
+        note = f"; {self.note}" if self.note else ""
+        if self.kind == "name in another script":
+            return f"{self.display!r} ({self.stands_for} in {self.note}, a name of the built-in list: {self.about})"
+        if self.kind == "misspelling":
+            return (f"{self.display!r} (one letter from {self.stands_for!r}, a name of the built-in list: "
+                    f"{self.about}; a possible misspelling{note})")
+        if self.kind == "short form or serving name":
+            what = f"{self.stands_for}, " if self.stands_for else ""
+            return f"{self.display!r} (a short form or serving name of the built-in list: {what}{self.about}{note})"
+        if self.kind in ("serving artefact", "self-description"):
+            return f"{self.display!r} (a {self.kind}: {self.about}{note})"
         if self.kind == "model id":
             return f"model id {self.display!r}"
         if self.kind == "response id":
             return f"response id {self.display!r}"
         if self.kind == "vendor or product name":
-            return f"{self.display!r} (a {self.kind} of the built-in list: {self.about})"
+            return f"{self.display!r} (a {self.kind} of the built-in list: {self.about}{note})"
         return f"{self.display!r} ({'an' if self.kind == 'alias' else 'a'} {self.kind} of model {self.about})"
 
 
@@ -207,12 +289,25 @@ def natural_spellings(model_id: str) -> list[str]:
 
 
 def built_in_terms() -> list[Term]:
-    """Every name of :data:`BUILT_IN` as a term."""
-    return [
+    """Every name of :data:`BUILT_IN` and :data:`SHORT_FORMS` as a term, and every name of the built-in
+    list in other scripts (:mod:`transliterations`)."""
+    terms = [
         Term(skeleton(name), name, "vendor or product name", mode, vendor)
         for vendor, names in BUILT_IN.items()
         for name, mode in names
     ]
+    terms += [
+        Term(skeleton(name), name, "short form or serving name", mode, about)
+        for about, names in SHORT_FORMS.items()
+        for name, mode in names
+    ]
+    for spelling in native_spellings():
+        for key in spelling.skeletons:
+            terms.append(Term(key, spelling.spelling, "name in another script", "native", spelling.vendor,
+                              warning=spelling.ordinary is not None, stands_for=spelling.stands_for,
+                              note=spelling.script + (f"; also {spelling.ordinary}: a warning"
+                                                      if spelling.ordinary else "")))
+    return terms
 
 
 def searchable(identifier: str) -> bool:

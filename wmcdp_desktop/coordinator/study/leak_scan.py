@@ -144,7 +144,7 @@ def scan_study(study: LoadedStudy, progress: Callable[[int, int], None] | None =
     matcher = Matcher(terms)
     result = scan(study_texts(study), matcher, list(study.study.accepted_findings or []), progress)
     result.matcher = matcher
-    result.warnings = warnings + [
+    result.warnings = warnings + result.warning_problems() + [
         Problem("study.json", "accepted_findings", f"{_acceptance_text(a)} matches no finding any more; remove it")
         for a in result.unused
     ]
