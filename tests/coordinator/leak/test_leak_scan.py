@@ -14,6 +14,7 @@ from tests.coordinator.leak.leakfix import (
     LEAK_KINDS,
     LEAK_TERMS,
     LEAK_TEXT,
+    TEXT_FIELDS,
     edit_json,
     read_responses,
     write_model_study,
@@ -39,38 +40,6 @@ def leaks_by_place(result: dict[str, Any]) -> dict[tuple[str, str], list[str]]:
     for leak in result.get("leaks", []):
         places.setdefault((leak["file"], leak["path"]), []).append(leak["term"])
     return {k: sorted(v) for k, v in places.items()}
-
-
-# Every free-text field a bundle carries, and how to put text into it.
-def _case(study: Path) -> Path:
-    return study / "cases" / "CASE-001.json"
-
-
-def _calibration(study: Path) -> Path:
-    return study / "items" / "ITEM-003.json"
-
-
-TEXT_FIELDS: list[tuple[str, str, Any]] = [
-    ("study.json", "title", lambda o, t: o.update(title=t)),
-    ("study.json", "raters[0].role_or_background", lambda o, t: o["raters"][0].update(role_or_background=t)),
-    ("rubric.json", "title", lambda o, t: o.update(title=t)),
-    ("rubric.json", "instructions", lambda o, t: o.update(instructions=t)),
-    ("rubric.json", "dimensions[0].label", lambda o, t: o["dimensions"][0].update(label=t)),
-    ("rubric.json", "dimensions[0].description", lambda o, t: o["dimensions"][0].update(description=t)),
-    ("rubric.json", "dimensions[0].scale.anchors[0].text", lambda o, t: o["dimensions"][0]["scale"]["anchors"][0].update(text=t)),
-    ("rubric.json", "dimensions[6].na_guidance", lambda o, t: o["dimensions"][6].update(na_guidance=t)),
-    ("rubric.json", "failure_modes[0].label", lambda o, t: o["failure_modes"][0].update(label=t)),
-    ("rubric.json", "failure_modes[0].description", lambda o, t: o["failure_modes"][0].update(description=t)),
-    ("rubric.json", "failure_modes[0].severity_guidance.minor", lambda o, t: o["failure_modes"][0]["severity_guidance"].update(minor=t)),
-    ("rubric.json", "confidence_scale.anchors[0].text", lambda o, t: o["confidence_scale"]["anchors"][0].update(text=t)),
-    ("cases/CASE-001.json", "scenario.context.age_band", lambda o, t: o["scenario"]["context"].update(age_band=t)),
-    ("cases/CASE-001.json", "scenario.context.setting", lambda o, t: o["scenario"]["context"].update(setting=t)),
-    ("cases/CASE-001.json", "scenario.context.summary", lambda o, t: o["scenario"]["context"].update(summary=t)),
-    ("cases/CASE-001.json", "scenario.turns[0].speaker_label", lambda o, t: o["scenario"]["turns"][0].update(speaker_label=t)),
-    ("cases/CASE-001.json", "scenario.turns[0].text", lambda o, t: o["scenario"]["turns"][0].update(text=t)),
-    ("items/ITEM-003.json", "goldStandard.criterionGold[0].notes", lambda o, t: o["goldStandard"]["criterionGold"][0].update(notes=t)),
-    ("items/ITEM-003.json", "goldStandard.validAlternativeNotes[0]", lambda o, t: o["goldStandard"].update(validAlternativeNotes=[t])),
-]
 
 
 def test_every_leak_kind_in_every_text_field_is_one_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

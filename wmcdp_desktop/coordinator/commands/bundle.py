@@ -142,6 +142,7 @@ def _build(args: argparse.Namespace) -> int:
                 "key": str(result.key_path),
                 "left_out": left_out,
                 "accepted_findings": [a.as_obj() for a in result.scan.accepted],
+                "leak_warnings": [f.as_obj() for f in result.scan.warned],
                 "blinding_check_labels": blinding_labels(study),
                 "warnings": [problem_obj(w) for w in warnings],
             }

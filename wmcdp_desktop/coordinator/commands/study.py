@@ -100,6 +100,7 @@ def _validate(args: argparse.Namespace) -> int:
             print_json({
                 "ok": False, "problems": [problem_obj(p) for p in problems],
                 "leaks": [f.as_obj() for f in scanned.findings],
+                "leak_warnings": [f.as_obj() for f in scanned.warned],
                 "accepted_findings": [a.as_obj() for a in scanned.accepted],
                 "warnings": [problem_obj(w) for w in warnings],
             })
@@ -116,6 +117,7 @@ def _validate(args: argparse.Namespace) -> int:
                 "study_id": study.study.study_id,
                 "counts": counts,
                 "problems": [],
+                "leak_warnings": [f.as_obj() for f in scanned.warned],
                 "accepted_findings": [a.as_obj() for a in scanned.accepted],
                 "warnings": [problem_obj(w) for w in warnings],
             }

@@ -21,11 +21,14 @@ _TOKENS = re.compile(r"\(|\)|\||\?|…|⋯| +|[^()|?…⋯ ]+")
 
 
 def _literal(word: str) -> str:
-    norm = normal_form(word)
-    out = []
-    for ch in norm:
-        out.append(f"{SEPARATORS}*" if ch in (SOFT, HARD) else re.escape(ch))
-    return "".join(out)
+    """A word of a pattern as the normal form writes it in lower case, capitalised or in capitals (letters
+    that look like Latin ones are read as Latin in one case and not another: ``мои``, ``Мои``)."""
+    forms = []
+    for written in (word, word.capitalize(), word.upper()):
+        form = "".join(f"{SEPARATORS}*" if ch in (SOFT, HARD) else re.escape(ch) for ch in normal_form(written))
+        if form not in forms:
+            forms.append(form)
+    return forms[0] if len(forms) == 1 else "(?:" + "|".join(forms) + ")"
 
 
 def compile_phrase(pattern: str) -> tuple[str, frozenset[str]]:
@@ -68,7 +71,9 @@ def compile_phrase(pattern: str) -> tuple[str, frozenset[str]]:
                 out.append(f"{SEPARATORS}+")
             else:
                 out.append(_literal(token))
-                candidates += [frozenset([piece]) for piece in re.split(f"[{SOFT}{HARD}]+", normal_form(token)) if piece]
+                pieces = [re.split(f"[{SOFT}{HARD}]+", normal_form(w)) for w in (token, token.capitalize(), token.upper())]
+                candidates += [frozenset(form[k] for form in pieces if len(form) > k and form[k])
+                               for k in range(len(pieces[0])) if pieces[0][k]]
         best = max(candidates, key=lambda c: (min(map(len, c)), -len(c)), default=None)
         return "".join(out), best
 

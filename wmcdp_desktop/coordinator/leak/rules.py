@@ -39,13 +39,14 @@ class Rules:
             else:
                 for word in anchors:
                     self._by_word.setdefault(word, []).append(i)
-        self._terms: dict[tuple[str, str], Term] = {}
+        self._terms: dict[tuple[str, str, bool, str, str, str], Term] = {}
 
     def _term(self, kind: str, display: str, about: str, warning: bool, stands_for: str = "", note: str = "") -> Term:
-        made = self._terms.get((kind, display))
+        cached = (kind, display, warning, about, stands_for, note)
+        made = self._terms.get(cached)
         if made is None:
             key = skeleton(display) or display
-            made = self._terms[(kind, display)] = Term(key, display, kind, "word", about, warning=warning,  # type: ignore[arg-type]
+            made = self._terms[cached] = Term(key, display, kind, "word", about, warning=warning,  # type: ignore[arg-type]
                                                        stands_for=stands_for, note=note)
         return made
 

@@ -24,7 +24,7 @@ ordinary word is either ``versioned`` or only listed with its vendor (``Meta AI`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from wmcdp_desktop.coordinator.leak.normalise import skeleton
@@ -321,7 +321,8 @@ def searchable(identifier: str) -> bool:
 
 
 def merge(terms: list[Term]) -> dict[str, Term]:
-    """One term per skeleton: its most specific kind, its most permissive mode."""
+    """One term per skeleton: its most specific kind, its most permissive mode; a warning only when every
+    listing of it is one."""
     out: dict[str, Term] = {}
     for term in terms:
         if not term.skeleton:
@@ -332,5 +333,6 @@ def merge(terms: list[Term]) -> dict[str, Term]:
             continue
         best = old if KIND_RANK[old.kind] <= KIND_RANK[term.kind] else term
         mode = old.mode if MODE_RANK[old.mode] >= MODE_RANK[term.mode] else term.mode
-        out[term.skeleton] = Term(best.skeleton, best.display, best.kind, mode, best.about)
+        # a spelling listed as a refusal and as a warning is a refusal
+        out[term.skeleton] = replace(best, mode=mode, warning=old.warning and term.warning)
     return out

@@ -105,6 +105,11 @@ PREFIXES: dict[str, frozenset[str]] = {
 """Letters written in front of a word (and, the, with, for...) in Arabic and Hebrew, in normal form."""
 
 
+_GLUED = frozenset({"unspaced", "katakana", "hangul"})
+"""Scripts whose words are written against their neighbours: a letter of one of them next to a name is no
+part of it (``チャットGPTで``, ``用Claude``)."""
+
+
 def _letter(ch: str) -> bool:
     return ch.isalpha() or unicodedata.category(ch) == "Mc"
 
@@ -113,7 +118,7 @@ def fits(text: str, start: int, end: int) -> bool:
     """Whether a name in another script found at ``[start, end)`` of the normal form ``text`` sits there
     as a word of its script (see the module's docstring)."""
     first, last = text[start], text[end - 1]
-    if start > 0 and _letter(text[start - 1]):
+    if start > 0 and _letter(text[start - 1]) and _block(text[start - 1]) not in _GLUED:
         before, kind = text[start - 1], _block(first)
         if kind == "katakana":
             if _block(before) == "katakana":
@@ -129,7 +134,7 @@ def fits(text: str, start: int, end: int) -> bool:
                 return False
         elif kind != "unspaced":
             return False
-    if end < len(text) and _letter(text[end]):
+    if end < len(text) and _letter(text[end]) and _block(text[end]) not in _GLUED:
         kind = _block(last)
         if kind not in ("unspaced", "katakana", "hangul"):
             return False
