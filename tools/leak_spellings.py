@@ -283,9 +283,6 @@ SPELLINGS: dict[str, dict[str, list[str]]] = {
     "SenseTime": {
         "zh": ["商汤科技", "商汤"],
     },
-    "StepFun": {
-        "zh": ["阶跃星辰"],
-    },
     "MiniMax": {
         "zh": ["稀宇科技", "海螺AI"],
     },

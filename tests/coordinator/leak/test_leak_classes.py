@@ -103,7 +103,7 @@ def test_real_words_one_letter_from_a_name_are_no_misspelling(text: str) -> None
     ("(4o)", "GPT-4o"), ("try o1-mini", "o1 mini"), ("o3 pro", "o3 pro"), ("served by Ollama", "Ollama"),
     ("vLLM server", "vLLM"), ("LM Studio", "LM Studio"), ("llama.cpp", "Llama"), ("Hugging Face", "Hugging Face"),
     ("Groq", "Groq"), ("Amazon Bedrock", "Amazon Bedrock"), ("Vertex AI", "Vertex AI"), ("OpenRouter", "OpenRouter"),
-    ("Together AI", "Together AI"), ("🦙 here to help", "Llama"), ("ＯＡＩ", "OAI"), ("GPT4o", "GPT"),
+    ("Together AI", "Together AI"), ("🦙 here to help", "Llama"), ("I am 4o.", "GPT-4o"), ("ＯＡＩ", "OAI"), ("GPT4o", "GPT"),
 ])
 def test_short_forms_and_serving_names_are_refused(text: str, name: str) -> None:
     assert any(f[1] == name and f[2] == "refused" for f in found(text)), found(text)
@@ -116,7 +116,7 @@ def test_emoji_that_are_also_ordinary_are_warnings(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "4o mg daily", "4o years old", "4o-5o mg", "O3 exposure in the city", "o1 is fine", "the bedrock of care",
-    "the vertex of the triangle", "4 o'clock",
+    "the vertex of the triangle", "4 o'clock", "at any scale", "make each step fun",
 ])
 def test_ordinary_text_with_short_forms_is_not_refused(text: str) -> None:
     assert refused(text) == []

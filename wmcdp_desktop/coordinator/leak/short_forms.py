@@ -41,7 +41,8 @@ def find_four_o(s: str) -> list[tuple[int, int]]:
     """Where ``4o`` stands alone in the normal form ``s``."""
     if "4" not in s:
         return []
-    return [(m.start(), m.end()) for m in FOUR_O.finditer(s)]
+    # right after GPT it is part of the name GPT-4o, found as GPT
+    return [(m.start(), m.end()) for m in FOUR_O.finditer(s) if not s[:m.start()].rstrip(SOFT).endswith("gpt")]
 
 
 def find_emoji(text: str, others: set[str]) -> list[tuple[int, int, str]]:

@@ -104,7 +104,6 @@ BUILT_IN: dict[str, list[tuple[str, Mode]]] = {
     "Baichuan": [("Baichuan", "family")],
     "iFlytek": [("iFlytek", "family"), ("SparkDesk", "family")],
     "SenseTime": [("SenseTime", "family"), ("SenseNova", "family")],
-    "StepFun": [("StepFun", "family")],
 }
 
 # stands for -> (name, mode): short forms of model names, and the programs and services that serve
@@ -127,7 +126,7 @@ SHORT_FORMS: dict[str, list[tuple[str, Mode]]] = {
     "Microsoft (Azure serves OpenAI's models)": [("Azure AI", "word")],
     "model hosts": [
         ("Together AI", "word"), ("TogetherAI", "family"), ("OpenRouter", "family"), ("Fireworks AI", "word"),
-        ("DeepInfra", "family"), ("Anyscale", "family"), ("Cerebras", "family"), ("SambaNova", "family"),
+        ("DeepInfra", "family"), ("Cerebras", "family"), ("SambaNova", "family"),
         ("RunPod", "family"), ("LiteLLM", "family"), ("LangChain", "family"), ("LlamaIndex", "family"),
         ("Chatbot Arena", "word"), ("LMSYS", "family"), ("LM Arena", "word"), ("LMArena", "family"),
         ("Poe.com", "word"),

@@ -110,6 +110,12 @@ _GLUED = frozenset({"unspaced", "katakana", "hangul"})
 part of it (``チャットGPTで``, ``用Claude``)."""
 
 
+def _other_glued(neighbour: str, edge: str) -> bool:
+    """Whether ``neighbour`` is a letter of a glued script other than that of the name's ``edge`` letter."""
+    block = _block(neighbour)
+    return block in _GLUED and block != _block(edge)
+
+
 def _letter(ch: str) -> bool:
     return ch.isalpha() or unicodedata.category(ch) == "Mc"
 
@@ -118,7 +124,7 @@ def fits(text: str, start: int, end: int) -> bool:
     """Whether a name in another script found at ``[start, end)`` of the normal form ``text`` sits there
     as a word of its script (see the module's docstring)."""
     first, last = text[start], text[end - 1]
-    if start > 0 and _letter(text[start - 1]) and _block(text[start - 1]) not in _GLUED:
+    if start > 0 and _letter(text[start - 1]) and not _other_glued(text[start - 1], first):
         before, kind = text[start - 1], _block(first)
         if kind == "katakana":
             if _block(before) == "katakana":
@@ -134,7 +140,7 @@ def fits(text: str, start: int, end: int) -> bool:
                 return False
         elif kind != "unspaced":
             return False
-    if end < len(text) and _letter(text[end]) and _block(text[end]) not in _GLUED:
+    if end < len(text) and _letter(text[end]) and not _other_glued(text[end], last):
         kind = _block(last)
         if kind not in ("unspaced", "katakana", "hangul"):
             return False
