@@ -86,7 +86,7 @@ def test_warnings_pass_and_reach_the_bundle_and_accepting_silences_them(
     assert code == 0, result
     assert sorted((x["class"], x["term"]) for x in result["leak_warnings"]) == [
         ("misspelling", "cluade"), ("short form", "🤗")]
-    code, out, err = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "out"))
+    code, _out, err = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "out"))
     assert code == 0, err
     assert "possible leak" in err
     texts = []

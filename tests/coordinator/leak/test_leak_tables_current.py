@@ -4,6 +4,7 @@ in the dev extra)."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -15,7 +16,6 @@ def test_the_committed_tables_are_made_again_byte_for_byte() -> None:
     pytest.importorskip("opencc", reason="OpenCC is in the dev extra (pip install -e '.[dev]')")
     pytest.importorskip("wordfreq", reason="wordfreq is in the dev extra (pip install -e '.[dev]')")
     tables = make_leak_tables.generated()
-    import json
     committed = json.loads(make_leak_tables.TRANSLITERATIONS.read_text(encoding="utf-8"))
     if committed["unidata_version"] != unicodedata.unidata_version:
         pytest.skip(f"this Python's Unicode database is {unicodedata.unidata_version}, the table's "
