@@ -55,14 +55,15 @@ class Rules:
         artefact), normal-form offsets."""
         out: list[Raw] = []
         runs = set(_RUN.findall(s))
-        words = set(_WORD.findall(s)) if others else runs
+        plain = s.isascii()  # most texts: curly quotes and dashes are separators in the normal form
+        words = runs if plain else set(_WORD.findall(s))
         for start, end, word, name in self.misspellings.find(s, runs):
             of = self._names[name]
             out.append((start, end, self._term("misspelling", word, of.about, True, of.display)))
         for start, end in short_forms.find_four_o(s):
             out.append((start, end, self._term("short form or serving name", "4o", "OpenAI", False, "GPT-4o")))
         active = {i for word in self._by_word.keys() & words for i in self._by_word[word]}
-        if others:
+        if not plain:
             active |= {i for i, anchors in self._unspaced if any(a in s for a in anchors)}
         for i in sorted(active):
             what, reveals, warning, _unspaced, regex, _anchors = self._patterns[i]

@@ -345,8 +345,8 @@ class Matcher:
             starts = sorted(set(starts) | {q for q in word_starts if q < len(s) and s[q] in self._trie})
         raw: list[tuple[int, int, Term]] = []
         self._longest(s, self._trie, starts, word_starts, raw)
-        folded = {c for ch in others for c in fold_char(ch)} if others else set()
-        if self._native is not None and not self._native_triggers.isdisjoint(folded):
+        if self._native is not None and not s.isascii() and not self._native_triggers.isdisjoint(
+                {c for ch in others for c in fold_char(ch)}):
             self._longest(s, self._native_trie, [m.start() for m in self._native.finditer(s)], set(), raw)
         if self._candidates is not None:
             raw += self._joined_words(text, s, others, classes)
