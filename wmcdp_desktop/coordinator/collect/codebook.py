@@ -366,7 +366,7 @@ def _arrow_type(kind: Kind) -> Any:
     return {
         "string": pa.string(), "text": pa.string(), "choice": pa.string(), "integer": pa.int32(),
         "boolean": pa.bool_(), "datetime": pa.timestamp("us", tz="UTC"), "list": pa.list_(pa.string()),
-        "score": pa.int16(), "severity": pa.dictionary(pa.int8(), pa.string()),
+        "score": pa.int16(), "severity": pa.dictionary(pa.int8(), pa.string(), ordered=True),
     }[kind]
 
 
@@ -389,7 +389,7 @@ def _arrow_array(kind: Kind, values: list[Any]) -> Any:
 
     if kind == "severity":
         ranks = pa.array([None if v is None else SEVERITY_RANK[v] for v in values], pa.int8())
-        return pa.DictionaryArray.from_arrays(ranks, pa.array(list(SEVERITIES), pa.string()))
+        return pa.DictionaryArray.from_arrays(ranks, pa.array(list(SEVERITIES), pa.string()), ordered=True)
     if kind == "datetime":  # the values are :func:`_utc` texts
         return pa.array(values, pa.string()).cast(pa.timestamp("us", tz="UTC"))
     return pa.array(values, _arrow_type(kind))
@@ -470,16 +470,27 @@ _FRICTIONLESS = {"string": "string", "text": "string", "choice": "string", "inte
                  "severity": "string"}
 
 
-def _schema_fields(columns: Sequence[Column], *, names: str, csv: bool) -> list[dict[str, Any]]:
+PARQUET_MISSING = ("", "nan")
+"""Missing values of a Parquet integer column in the codebook: null, which frictionless (reading Parquet
+through pandas) sees as the float NaN, written "nan"."""
+
+
+def _schema_fields(columns: Sequence[Column], *, names: str, csv: bool,
+                   csv_missing: Sequence[str] = ("",)) -> list[dict[str, Any]]:
     out = []
     for col in columns:
         if csv and col.name.endswith("_na") and col.kind == "boolean":
             continue  # ratings.csv writes N/A in the score column itself
         if csv and col.name == "candidate_response_sha256":
             continue
-        kind = "array" if col.kind == "list" and not csv else _FRICTIONLESS[col.kind]
+        # A Parquet list column is "any" with its Arrow type beside it: frictionless reads Parquet through
+        # pandas, which hands a list over as a NumPy array, a type no Table Schema type accepts.
+        kind = "any" if col.kind == "list" and not csv else _FRICTIONLESS[col.kind]
         f: dict[str, Any] = {"name": col.safe if names == "safe" else col.name, "type": kind,
                              "description": col.description}
+        if col.kind == "list" and not csv:
+            f["x-arrow-type"] = "list<string>"
+            f["description"] += " A list of texts."
         if names != "safe" and col.safe != col.name:
             f["x-r-name"] = col.safe
         elif names == "safe" and col.safe != col.name:
@@ -500,32 +511,160 @@ def _schema_fields(columns: Sequence[Column], *, names: str, csv: bool) -> list[
         if col.kind == "list" and csv:
             f["description"] += " Separated by ';'."
         if col.kind == "score" and csv:
-            f["missingValues"] = ["", NA]
+            f["missingValues"] = list(csv_missing)
+        elif col.kind in ("score", "integer") and not csv and not col.required:
+            f["missingValues"] = list(PARQUET_MISSING)
         out.append(f)
     return out
 
 
 _MEDIATYPES = {"jsonl": "application/x-ndjson", "json": "application/json", "csv": "text/csv"}
+_JSON_TYPES = {"string": "string", "integer": "integer", "object": "object", "array": "array", "boolean": "boolean"}
 
 
-def datapackage(columns: Sequence[Column], files: dict[str, str], *, csv_names: str, study_id: str) -> dict[str, Any]:
-    """The Frictionless Data package describing every output table (``files``: name -> sha256)."""
+def _json_type(prop: Mapping[str, Any]) -> str:
+    """The Table Schema type of a JSON Schema property (an optional one: its type besides null)."""
+    options = prop.get("anyOf", [prop])
+    types = {o.get("type", "object") for o in options} - {"null"}
+    return _JSON_TYPES.get(types.pop(), "any") if len(types) == 1 else "any"
+
+
+def jsonl_fields() -> list[dict[str, Any]]:
+    """The Table Schema of a ``ratings.jsonl`` line: the top-level fields of a rating and of a "cannot rate"
+    record (from their models, the source of schemas/rating-record.schema.json and
+    cannot-rate-record.schema.json), with ``model_source`` and ``record_kind`` always written."""
+    from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
+    from wmcdp_desktop.core.models.rating_record import RatingRecord
+
+    rating, cannot = RatingRecord.model_json_schema(), CannotRateRecord.model_json_schema()
+    props: dict[str, Any] = {**rating["properties"], **cannot["properties"]}
+    required = (set(rating["required"]) & set(cannot["required"])) | {"record_kind", "model_source"}
+    fields = []
+    for name, prop in props.items():
+        f: dict[str, Any] = {"name": name, "type": _json_type(prop),
+                             "description": str(prop.get("description") or prop.get("title") or name)}
+        constraints: dict[str, Any] = {}
+        if name in required:
+            constraints["required"] = True
+        if name == "record_kind":
+            constraints["enum"] = ["rating", "cannot_rate"]
+        if constraints:
+            f["constraints"] = constraints
+        fields.append(f)
+    return fields
+
+
+def _redcap_import_fields(columns: Sequence[Column]) -> list[dict[str, Any]]:
+    """The Table Schema of ``redcap-import.csv``: each column as :func:`redcap_rows` codes it."""
+    out = []
+    for col in redcap_order(columns):
+        f: dict[str, Any] = {"name": col.safe, "type": "string", "description": col.description}
+        constraints: dict[str, Any] = {}
+        codes: Mapping[str, int] | None = {"record_kind": _REDCAP_KIND_CODES, "cannot_rate_reason": _REDCAP_REASON_CODES,
+                                           "split": _SPLIT_CODES}.get(col.name)
+        if codes is not None:
+            f["type"], constraints["enum"] = "integer", sorted(codes.values())
+        elif col.kind == "severity":
+            f["type"], constraints["enum"] = "integer", sorted(SEVERITY_RANK.values())
+        elif col.kind in ("score", "integer"):
+            f["type"] = "integer"
+            if col.minimum is not None:
+                constraints["minimum"] = col.minimum
+            if col.maximum is not None:
+                constraints["maximum"] = col.maximum
+        elif col.kind == "boolean":
+            f.update(type="boolean", trueValues=["1"], falseValues=["0"])
+        elif col.kind == "datetime":
+            f.update(type="datetime", format="%Y-%m-%d %H:%M:%S")
+        elif col.values:
+            constraints["enum"] = col.values
+        if col.name == "record_id":
+            constraints.update(required=True, unique=True)
+        if constraints:
+            f["constraints"] = constraints
+        out.append(f)
+    return out
+
+
+REDCAP_FIELD_TYPES = ("text", "notes", "dropdown", "radio", "yesno")
+"""The REDCap field types :func:`redcap_dictionary` writes."""
+
+
+def _redcap_dictionary_fields() -> list[dict[str, Any]]:
+    fields: list[dict[str, Any]] = [{"name": name, "type": "string"} for name in REDCAP_COLUMNS]
+    fields[0]["constraints"] = {"required": True, "unique": True, "pattern": "[a-z][a-z0-9_]*"}
+    fields[1]["constraints"] = {"enum": [REDCAP_FORM]}
+    fields[3]["constraints"] = {"enum": list(REDCAP_FIELD_TYPES)}
+    return fields
+
+
+_COUNT = {"type": "integer", "minimum": 0}
+_OPTIONAL_NUMBER = {"type": ["number", "null"]}
+SUMMARY_JSON_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "summary.json of wmcdp results collect",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["study_id", "ratings", "tasks", "cannot_rate", "flagged", "raters", "models", "problems"],
+    "properties": {
+        "study_id": {"type": "string"},
+        "ratings": _COUNT, "cannot_rate": _COUNT, "flagged": _COUNT, "problems": _COUNT,
+        "tasks": {"type": "object", "additionalProperties": False,
+                  "required": ["in_key", "rated", "nobody_rated", "cannot_rate", "every_rater_could_not_rate",
+                               "calibration_ratings"],
+                  "properties": {k: _COUNT for k in ("in_key", "rated", "nobody_rated", "cannot_rate",
+                                                     "every_rater_could_not_rate", "calibration_ratings")}},
+        "raters": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False,
+            "required": ["ratings", "cannot_rate", "flagged", "revised_tasks", "assigned", "median_time_seconds",
+                         "total_time_seconds", "assigned_not_returned"],
+            "properties": {"ratings": _COUNT, "cannot_rate": _COUNT, "flagged": _COUNT, "revised_tasks": _COUNT,
+                           "assigned": {"type": ["integer", "null"], "minimum": 0},
+                           "median_time_seconds": _OPTIONAL_NUMBER, "total_time_seconds": _COUNT,
+                           "assigned_not_returned": _COUNT}}},
+        "models": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False,
+            "required": ["ratings", "tasks_rated", "tasks_in_key", "scores", "failure_modes"],
+            "properties": {
+                "ratings": _COUNT, "tasks_rated": _COUNT, "tasks_in_key": _COUNT,
+                "scores": {"type": "object", "additionalProperties": {
+                    "type": "object", "additionalProperties": False, "required": ["n", "n_na", "mean", "median"],
+                    "properties": {"n": _COUNT, "n_na": _COUNT, "mean": _OPTIONAL_NUMBER,
+                                   "median": _OPTIONAL_NUMBER}}},
+                "failure_modes": {"type": "object", "additionalProperties": {
+                    "type": "object", "propertyNames": {"enum": list(SEVERITIES)},
+                    "additionalProperties": _COUNT}}}}},
+    },
+}
+"""The JSON Schema of ``summary.json`` (in the codebook as the resource's ``x-json-schema``; a test checks
+every summary a collect writes against it)."""
+
+
+def datapackage(columns: Sequence[Column], files: dict[str, str], *, csv_names: str, study_id: str,
+                csv_na: str = NA) -> dict[str, Any]:
+    """The Frictionless Data package describing every output file (``files``: name -> sha256): each table
+    with its Table Schema (``ratings.csv``, both Parquet files, ``ratings.jsonl`` line by line, both REDCap
+    files), ``summary.json`` with its JSON Schema. ``csv_na``: how ``ratings.csv`` spells an N/A score."""
     resources: list[dict[str, Any]] = []
+    csv_dialect = {"delimiter": ",", "lineTerminator": "\n", "quoteChar": '"', "doubleQuote": True}
     if "ratings.csv" in files:
+        missing = list(dict.fromkeys(["", csv_na]))
         resources.append({
             "name": "ratings-csv", "path": "ratings.csv", "profile": "tabular-data-resource", "format": "csv",
             "mediatype": "text/csv", "encoding": "utf-8", "hash": f"sha256:{files['ratings.csv']}",
-            "description": "One row per collected record (rating or cannot_rate); scores are numbers or N/A.",
-            "dialect": {"delimiter": ",", "lineTerminator": "\n", "quoteChar": '"', "doubleQuote": True},
-            "schema": {"fields": _schema_fields(columns, names=csv_names, csv=True), "missingValues": [""],
-                       "primaryKey": ["record_id"]},
+            "description": "One row per collected record (rating or cannot_rate); scores are numbers, "
+                           f"{csv_na or 'empty'} for N/A, empty on a cannot_rate row.",
+            "dialect": csv_dialect,
+            "schema": {"fields": _schema_fields(columns, names=csv_names, csv=True, csv_missing=missing),
+                       "missingValues": [""], "primaryKey": ["record_id"]},
         })
     if PARQUET_NAME in files:
         resources.append({
             "name": "ratings-parquet", "path": PARQUET_NAME, "profile": "tabular-data-resource", "format": "parquet",
             "mediatype": "application/vnd.apache.parquet", "hash": f"sha256:{files[PARQUET_NAME]}",
             "description": "The same records, typed: scores as integers (null = N/A, see <score>_na), timestamps "
-                           "in UTC, failure-mode severities as a categorical; R/REDCap-safe column names.",
+                           "in UTC, failure-mode severities as an ordered categorical (none < minor < moderate < "
+                           "major < critical); R/REDCap-safe column names.",
             "schema": {"fields": _schema_fields(columns, names="safe", csv=False), "missingValues": [""],
                        "primaryKey": ["record_id"]},
         })
@@ -538,25 +677,57 @@ def datapackage(columns: Sequence[Column], files: dict[str, str], *, csv_names: 
             "schema": {"fields": _schema_fields(fm_columns(), names="safe", csv=False), "missingValues": [""],
                        "primaryKey": ["record_id", "failure_mode_id"]},
         })
-    for name, what in (("ratings.jsonl", "One full record per line (schemas/rating-record.schema.json and "
-                                         "cannot-rate-record.schema.json), response texts included."),
-                       ("summary.json", "Counts per rater and per model (medians are always numbers with a "
-                                        "decimal point)."),
-                       ("collect-report.json", "Every problem, history, duplicate, conflict, unknown and unrated "
-                                               "task, cannot-rate answer and flag; the sha256 of every output."),
-                       ("redcap-data-dictionary.csv", "REDCap data dictionary (form 'ratings'); import it first."),
-                       ("redcap-import.csv", "The records, coded for REDCap (import after the dictionary).")):
+    if "ratings.jsonl" in files:
+        fields = jsonl_fields()
+        resources.append({
+            "name": "ratings-jsonl", "path": "ratings.jsonl", "profile": "tabular-data-resource", "type": "table",
+            "format": "jsonl", "mediatype": _MEDIATYPES["jsonl"], "encoding": "utf-8",
+            "hash": f"sha256:{files['ratings.jsonl']}",
+            "description": "One full record per line, response texts included: a rating (schemas/rating-record"
+                           ".schema.json) or a cannot_rate record (schemas/cannot-rate-record.schema.json), with "
+                           "the model filled in from the unblinding key.",
+            "dialect": {"json": {"keyed": True, "keys": [f["name"] for f in fields]}},
+            "schema": {"fields": fields},
+            "x-json-schema": ["rating-record.schema.json", "cannot-rate-record.schema.json"],
+        })
+    if "redcap-data-dictionary.csv" in files:
+        resources.append({
+            "name": "redcap-data-dictionary-csv", "path": "redcap-data-dictionary.csv",
+            "profile": "tabular-data-resource", "format": "csv", "mediatype": "text/csv", "encoding": "utf-8",
+            "hash": f"sha256:{files['redcap-data-dictionary.csv']}", "dialect": csv_dialect,
+            "description": f"REDCap data dictionary (form '{REDCAP_FORM}', REDCap's 18 columns); import it first.",
+            "schema": {"fields": _redcap_dictionary_fields(), "missingValues": [""]},
+        })
+    if "redcap-import.csv" in files:
+        resources.append({
+            "name": "redcap-import-csv", "path": "redcap-import.csv", "profile": "tabular-data-resource",
+            "format": "csv", "mediatype": "text/csv", "encoding": "utf-8",
+            "hash": f"sha256:{files['redcap-import.csv']}", "dialect": csv_dialect,
+            "description": "The records, coded for REDCap as the dictionary says (import after the dictionary).",
+            "schema": {"fields": _redcap_import_fields(columns), "missingValues": [""],
+                       "primaryKey": ["record_id"]},
+        })
+    for name, what, json_schema in (
+            ("summary.json", "Counts per rater and per model (medians are always numbers with a decimal point).",
+             SUMMARY_JSON_SCHEMA),
+            ("collect-report.json", "Every problem, history, duplicate, conflict, unknown and unrated task, "
+                                    "cannot-rate answer and flag; the sha256 of every output.", None)):
         if name in files:
-            resources.append({"name": name.replace(".", "-").replace("_", "-"), "path": name, "type": "file",
-                              "mediatype": _MEDIATYPES[name.rsplit(".", 1)[1]], "hash": f"sha256:{files[name]}",
-                              "description": what})
+            resource: dict[str, Any] = {"name": name.replace(".", "-").replace("_", "-"), "path": name,
+                                        "type": "json", "format": "json", "mediatype": _MEDIATYPES["json"],
+                                        "hash": f"sha256:{files[name]}", "description": what}
+            if json_schema is not None:
+                resource["x-json-schema"] = json_schema
+            resources.append(resource)
     return {
         "profile": "data-package",
         "name": _snake(study_id).replace("_", "-") + "-ratings" if study_id else "wmcdp-ratings",
         "title": f"WM-CDP collected ratings, study {study_id}",
         "description": "Written by wmcdp results collect. Column meanings, types, allowed values and missing "
                        "values per table; x-r-name gives each ratings.csv column's R/REDCap-safe name (the "
-                       "names of the Parquet files and of REDCap).",
+                       "names of the Parquet files and of REDCap); summary.json's x-json-schema is its JSON "
+                       "Schema. Parquet integer columns list \"nan\" among their missing values: frictionless "
+                       "reads Parquet through pandas, where a null integer is NaN.",
         "resources": resources,
         "x-name-mapping": {c.name: c.safe for c in columns},
     }
