@@ -115,7 +115,7 @@ def test_datapackage_is_valid_frictionless(tmp_path: Path, capsys: pytest.Captur
             assert all(v <= limits["maximum"] for v in values) if "maximum" in limits else True
     csv_schema = next(r for r in package["resources"] if r["path"] == "ratings.csv")["schema"]
     score = next(f for f in csv_schema["fields"] if f["name"] == "overall_clinical_judgment_score")
-    assert score["type"] == "integer" and score["missingValues"] == ["", "N/A"]
+    assert score["type"] == "integer" and score["missingValues"] == ["", "NA"]
     assert score["constraints"] == {"minimum": 1, "maximum": 5} and score["x-r-name"] == "overall_judgment"
     assert package["x-name-mapping"]["failure_mode.WM-FM-REASSURANCE"] == "fm_reassurance"
 

@@ -254,7 +254,7 @@ def test_collect_happy_path_fills_model_source(built: Built, capsys: pytest.Capt
         assert f in columns
     assert "failure_mode.WM-FM-REASSURANCE" in columns and "failure_mode_note.WM-FM-REASSURANCE" in columns
     assert {row["model_source"] for row in rows} == set(MODELS)
-    assert rows[0]["safety_scope_boundaries_score"] == "N/A"
+    assert rows[0]["safety_scope_boundaries_score"] == "NA"
     assert rows[0]["failure_mode_note.WM-FM-REASSURANCE"] == 'Answers the question, "again",\nindirectly.'
     # summary per rater and per model
     assert summary["raters"]["R1"]["ratings"] == 10 and summary["raters"]["R1"]["assigned"] == 10
@@ -278,7 +278,7 @@ def test_collect_csv_is_rectangular_and_typed(built: Built, capsys: pytest.Captu
     for row in body:
         record = dict(zip(header, row, strict=True))
         for f in SCORE_FIELDS:
-            assert record[f] == "N/A" or record[f].isdigit()
+            assert record[f] == "NA" or record[f].isdigit()
         assert record["time_spent_scoring_seconds"].isdigit()
         assert "\n" in record["failure_mode_note.WM-FM-REASSURANCE"]
 

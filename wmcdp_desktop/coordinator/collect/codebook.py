@@ -86,14 +86,19 @@ SHORT_NAMES = {
 """Readable safe names of the seed's long fields (each score's N/A flag is ``<name>_na``)."""
 
 
+R_RESERVED = frozenset({"if", "else", "repeat", "while", "function", "for", "next", "break", "in"})
+"""R's reserved words that are safe names otherwise (R's ``make.names`` would append a dot): never given."""
+
+
 def safe_names(names: Sequence[str]) -> dict[str, str]:
     """Original name -> R/REDCap-safe name: lower case, ``[a-z0-9_]``, starting with a letter, no ``__``,
-    at most :data:`SAFE_MAX` characters, all different (a clash gets ``_2``, ``_3``...). Failure-mode columns
+    at most :data:`SAFE_MAX` characters, all different (a clash, or one of R's reserved words such as
+    ``if``, gets ``_2``, ``_3``...). Failure-mode columns
     become ``fm_<id>`` / ``fmn_<id>``; the seed's long fields have readable short names (:data:`SHORT_NAMES`;
     ``overall_clinical_judgment_score`` -> ``overall_judgment``, its N/A flag ``overall_judgment_na``); another
     ``x_score`` becomes ``x`` and ``x_score_na`` ``x_na``, shortened alike. Deterministic for a list."""
     out: dict[str, str] = {}
-    taken: set[str] = set()
+    taken: set[str] = set(R_RESERVED)
     for name in names:
         base = name
         short_name = SHORT_NAMES.get(name) or (SHORT_NAMES[name[:-3]] + "_na" if name[:-3] in SHORT_NAMES else None)

@@ -44,6 +44,10 @@ from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.paths import child_path
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
+CSV_NA = {"NA": "NA", "N/A": NA, "empty": ""}
+"""How ``ratings.csv`` spells an N/A score (``--csv-na``): ``NA`` (the default: R's ``read.csv`` and pandas'
+``read_csv`` read it as missing with their defaults, so a score column is read as integers), ``N/A`` (the
+records' own spelling, what collect wrote before; R then needs ``na.strings = "N/A"``) or ``empty``."""
 NAMES = ("original", "r")
 """``ratings.csv`` column names: as the records name the fields, or R/REDCap-safe (``--names r``)."""
 SPREADSHEET_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -72,9 +76,9 @@ def csv_columns(fm_ids: Sequence[str]) -> list[str]:
 
 
 def csv_row(r: Mapping[str, Any], fm_ids: Sequence[str], split_of: Mapping[str, str],
-            revisions: Mapping[tuple[str, str], int]) -> list[Any]:
-    """One ``ratings.csv`` row of a collected record (as its JSON object). Scores are numbers or ``N/A``
-    (read as missing by pandas and R), empty on a "cannot rate" row; the cells hold exactly what the raters
+            revisions: Mapping[tuple[str, str], int], *, na: str = CSV_NA["NA"]) -> list[Any]:
+    """One ``ratings.csv`` row of a collected record (as its JSON object). Scores are numbers or ``na`` (an
+    N/A answer; :data:`CSV_NA`), empty on a "cannot rate" row; the cells hold exactly what the raters
     wrote."""
     env = r["envelope"]
     task = env["task_id"]
@@ -110,7 +114,7 @@ def csv_row(r: Mapping[str, Any], fm_ids: Sequence[str], split_of: Mapping[str, 
             notes.get("suggested_better_clinical_move") or "",
         ]
         scoring = r["scoring"]
-        row += [scoring[f] for f in SCORE_FIELDS]
+        row += [na if scoring[f] == NA else scoring[f] for f in SCORE_FIELDS]
         row += [annotations.get(fm, "") for fm in fm_ids]
         row += [fm_notes.get(fm, "") for fm in fm_ids]
         row += ["rating", "", ""]
@@ -280,8 +284,10 @@ SMALL_FILES = ("collect-report.json", "datapackage.json", "summary.json", "redca
 last: until it is, the SHA-256 it holds does not match new tables, and ``wmcdp report`` refuses them)."""
 
 
-def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False, names: str = "original") -> list[Path]:
+def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False, names: str = "original",
+                  csv_na: str = "NA") -> list[Path]:
     """Write every output file (owner-only), ``ratings-excel.csv`` when ``excel_csv``; returns their paths.
+    ``names``: :data:`NAMES`; ``csv_na``: a key of :data:`CSV_NA`, how ``ratings.csv`` spells an N/A score.
     Every file is complete in its temporary file before the first one replaces its previous version, so a
     failure leaves all the previous outputs. Fills in ``result.summary``; ``result.report["outputs"]`` gets the
     SHA-256 of every data file (``wmcdp report`` checks ``ratings.parquet`` against it) and
@@ -293,6 +299,7 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
     rename = {c.name: c.safe for c in columns} if names == "r" else None
     header = [rename.get(c, c) for c in csv_columns(fm_ids)] if rename else csv_columns(fm_ids)
     split_of = {e.task_id: e.split for e in key.entries}
+    na = CSV_NA[csv_na]
     parquet = codebook.have_pyarrow()
     tables_in_order = ["ratings.jsonl", "ratings.csv", *([EXCEL_CSV_NAME] if excel_csv else []),
                        *([codebook.PARQUET_NAME, codebook.FM_PARQUET_NAME] if parquet else []), "redcap-import.csv"]
@@ -319,7 +326,7 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
             lines = list(result.lines(records[start:start + CHUNK]))
             jsonl.write(b"".join(lines))
             chunk = [json.loads(line) for line in lines]
-            rows = [csv_row(r, fm_ids, split_of, result.revisions) for r in chunk]
+            rows = [csv_row(r, fm_ids, split_of, result.revisions, na=na) for r in chunk]
             csv_out.add(rows)
             if excel is not None:
                 excel.add(rows)
@@ -344,11 +351,12 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         for name, blob in blobs.items():
             hashes[name] = hashlib.sha256(blob).hexdigest()
         package = codebook.datapackage(columns, dict(hashes), csv_names="safe" if names == "r" else "original",
-                                       study_id=key.study_id)
+                                       study_id=key.study_id, csv_na=na)
         blobs["datapackage.json"] = codebook.json_text(package).encode("utf-8")
         hashes["datapackage.json"] = hashlib.sha256(blobs["datapackage.json"]).hexdigest()
         result.report["outputs"] = dict(sorted(hashes.items()))
         result.report["csv_names"] = names
+        result.report["csv_na"] = csv_na
         blobs["collect-report.json"] = dumps_canonical(result.report).encode("utf-8")
         for name in SMALL_FILES:
             small[name].write(blobs[name])

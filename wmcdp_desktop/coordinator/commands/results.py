@@ -10,7 +10,7 @@ from typing import Any
 
 from wmcdp_desktop.coordinator.collect.cache import load_cache
 from wmcdp_desktop.coordinator.collect.merge import collect, read_key, read_ledger
-from wmcdp_desktop.coordinator.collect.outputs import NAMES, hold_collection, write_outputs
+from wmcdp_desktop.coordinator.collect.outputs import CSV_NA, NAMES, hold_collection, write_outputs
 from wmcdp_desktop.coordinator.commands.common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -71,7 +71,8 @@ Also, with pyarrow (the analysis extra), ratings.parquet (typed: scores as integ
 times as timestamps; R/REDCap-safe column names) and failure_modes.parquet (one row per rating and
 failure mode); and always redcap-data-dictionary.csv with redcap-import.csv (import the dictionary into a
 REDCap project, then the records) and datapackage.json (the codebook: every column's type, meaning,
-allowed and missing values, and the SHA-256 of every file). --names r gives ratings.csv those safe names.
+allowed and missing values, and the SHA-256 of every file). --names r gives ratings.csv those safe names
+(give it for R). An N/A score is NA in ratings.csv (--csv-na N/A for the records' own spelling).
 Each export read is recorded in DIR/collected-exports/ by the SHA-256 of its zip: a later collect into the
 same DIR reads only the new zips (one given again, under any name, is not counted twice) and writes what
 collecting everything at once would. wmcdp report reads ratings.parquet.
@@ -130,7 +131,15 @@ def register(sub: Any) -> None:
         "--names", choices=NAMES, default="original",
         help="column names of ratings.csv: original (as the records name the fields, e.g. failure_mode.WM-FM-X; "
         "the default) or r (R/REDCap-safe: lower case, letters, digits and underscores, at most 26 characters, "
-        "as in ratings.parquet and the REDCap files; datapackage.json maps one to the other)",
+        "as in ratings.parquet and the REDCap files; datapackage.json maps one to the other). For R give r: "
+        "read.csv then keeps every name as it is",
+    )
+    c.add_argument(
+        "--csv-na", choices=list(CSV_NA), default="NA", metavar="SPELLING",
+        help="how ratings.csv spells an N/A score: NA (the default; R's read.csv and pandas read it as missing "
+        "with their defaults, so every score column is read as whole numbers), N/A (the records' own "
+        "spelling, as collect wrote it before; R then needs na.strings = \"N/A\") or empty. A \"cannot rate\" "
+        "row's scores are always empty",
     )
     _add_receipts_flag(c)
 
@@ -263,7 +272,8 @@ def _collect(args: argparse.Namespace) -> int:
                 result.problems[:0] = bad_lines
                 result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
                 result.report["ok"] = False
-            paths = write_outputs(result, args.out, excel_csv=args.excel_safe, names=args.names)
+            paths = write_outputs(result, args.out, excel_csv=args.excel_safe, names=args.names,
+                                  csv_na=args.csv_na)
         finally:
             result.close()
     report = result.report
