@@ -12,15 +12,14 @@ UTC timestamps; failure-mode severities are a categorical (``none`` < ``minor`` 
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from wmcdp_desktop.core.csv_text import csv_text
 from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS
 from wmcdp_desktop.core.models.common import SEVERITIES, SPLITS, parse_datetime
 from wmcdp_desktop.core.models.rating_record import NA, Scoring
@@ -757,9 +756,7 @@ def redcap_order(columns: Sequence[Column]) -> list[Column]:
 
 def redcap_dictionary(columns: Sequence[Column]) -> str:
     """The REDCap data dictionary (CSV, the 18 standard columns) of the ratings' ``columns``."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(REDCAP_COLUMNS)
+    rows: list[Sequence[Any]] = [REDCAP_COLUMNS]
     for col in redcap_order(columns):
         field_type, choices, validation, lo, hi = "text", "", "", "", ""
         if col.kind == "score" and col.choices:
@@ -785,9 +782,9 @@ def redcap_dictionary(columns: Sequence[Column]) -> str:
         elif col.name == "split":
             field_type, choices = "dropdown", _choices_text([(c, s) for s, c in _SPLIT_CODES.items()])
         label = col.description.split(":")[0] if col.kind in ("score", "severity") else col.name.replace("_", " ")
-        writer.writerow([col.safe, REDCAP_FORM, "", field_type, label, choices, col.description[:500], validation,
-                         lo, hi, "", "", "y" if col.name == "record_id" else "", "", "", "", "", ""])
-    return buf.getvalue()
+        rows.append([col.safe, REDCAP_FORM, "", field_type, label, choices, col.description[:500], validation,
+                     lo, hi, "", "", "y" if col.name == "record_id" else "", "", "", "", "", ""])
+    return csv_text(rows)
 
 
 def _redcap_column(col: Column, values: list[Any]) -> list[str]:

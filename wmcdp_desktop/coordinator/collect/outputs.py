@@ -15,9 +15,7 @@ out of the folder and removes the temporary files a killed one left.
 from __future__ import annotations
 
 import contextlib
-import csv
 import hashlib
-import io
 import json
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
@@ -39,6 +37,7 @@ from wmcdp_desktop.core.atomic import (
     orphan_temp_files,
     plain_os_error,
 )
+from wmcdp_desktop.core.csv_text import csv_text
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.paths import child_path
@@ -228,12 +227,9 @@ class _CsvOut:
         self.add([header], safe_cells=False)
 
     def add(self, rows: Sequence[Sequence[Any]], *, safe_cells: bool = True) -> None:
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
         if self.excel_safe and safe_cells:
             rows = [[excel_safe_cell(v) for v in row] for row in rows]
-        writer.writerows(rows)
-        self.out.write(buf.getvalue().encode("utf-8"))
+        self.out.write(csv_text(rows).encode("utf-8"))
 
 
 def _close_quietly(table: codebook.ParquetOut) -> None:

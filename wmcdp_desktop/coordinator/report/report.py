@@ -7,9 +7,7 @@ with and without the intervals).
 
 from __future__ import annotations
 
-import csv
 import gc
-import io
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -35,6 +33,7 @@ from wmcdp_desktop.coordinator.report.intervals import (
 from wmcdp_desktop.coordinator.report.loading import load_dataset
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.csv_text import csv_line, csv_text
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.paths import child_path
 from wmcdp_desktop.core.verdicts import bands_text
@@ -284,12 +283,7 @@ def _csv_cell(value: Any) -> Any:
 
 
 def table_csv(table: Table) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(table.columns)
-    for row in table.rows:
-        writer.writerow([_csv_cell(v) for v in row])
-    return buf.getvalue()
+    return csv_line(table.columns) + csv_text([_csv_cell(v) for v in row] for row in table.rows)
 
 
 def summary_obj(report: Report) -> dict[str, Any]:
