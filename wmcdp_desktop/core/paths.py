@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from wmcdp_desktop.core.errors import WmcdpError
+from wmcdp_desktop.core.errors import StorageError, WmcdpError
 from wmcdp_desktop.core.ids import id_problem
 
 MAX_NAME_BYTES = 255
@@ -102,3 +103,59 @@ def is_inside(path: Path, folder: Path) -> bool:
         return os.path.commonpath([os.path.realpath(path), os.path.realpath(folder)]) == os.path.realpath(folder)
     except ValueError:  # different drives on Windows
         return False
+
+
+class LinkOutsideError(StorageError):
+    """A folder or file inside a folder the app writes is a link (or a Windows junction) to somewhere outside it."""
+
+
+def _is_link(path: str) -> bool:
+    """True for a symbolic link and for a Windows junction (a mount-point reparse point); False when missing."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if stat.S_ISLNK(st.st_mode):
+        return True
+    return getattr(st, "st_reparse_tag", 0) == getattr(stat, "IO_REPARSE_TAG_MOUNT_POINT", -1)
+
+
+def link_leaving(folder: Path, *paths: Path) -> tuple[Path, str] | None:
+    """``(component, target)`` for the first component of ``paths`` below ``folder`` that is a link or junction
+    whose target is not inside ``folder`` (links followed, so a link within the folder is fine, and so is
+    ``folder`` itself being a link: it is the user's choice of folder); None when there is none. Components that
+    do not exist yet end the walk of their path."""
+    real = os.path.normcase(os.path.realpath(folder))
+    seen: set[Path] = set()
+    for path in paths:
+        if path.parts[: len(folder.parts)] != folder.parts:
+            raise ValueError(f"{path} is not below {folder}")
+        current = folder
+        for part in path.parts[len(folder.parts):]:
+            current = current / part
+            if current in seen:
+                continue
+            seen.add(current)
+            if not os.path.lexists(current):
+                break
+            if _is_link(str(current)):
+                target = os.path.realpath(current)
+                try:
+                    inside = os.path.commonpath([os.path.normcase(target), real]) == real
+                except ValueError:  # another drive on Windows
+                    inside = False
+                if not inside:
+                    return current, target
+    return None
+
+
+def check_no_link_leaving(folder: Path, *paths: Path, what: str = "data folder") -> None:
+    """Raise :class:`LinkOutsideError` in plain words when :func:`link_leaving` finds a link leaving ``folder``."""
+    found = link_leaving(folder, *paths)
+    if found is not None:
+        component, target = found
+        raise LinkOutsideError(
+            f"{component} is a link to {target}, which is outside the {what} {folder}. The app writes only inside "
+            f"its {what}, so it refuses to write there. Replace the link with a real folder (move what it points "
+            "to back in its place), or choose a data folder on the other disk as a whole."
+        )

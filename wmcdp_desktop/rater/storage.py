@@ -63,7 +63,7 @@ from wmcdp_desktop.core.files import (
 )
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.task_record import TaskRecord
-from wmcdp_desktop.core.paths import check_id, child_path
+from wmcdp_desktop.core.paths import check_id, check_no_link_leaving, child_path
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.rater.data_folder import APP_DIR_NAME, default_data_dir, instance_info_path  # noqa: F401
 from wmcdp_desktop.rater.timing import Clock, SystemClock, utc_iso
@@ -316,6 +316,10 @@ class RaterStore:
         problem = self.folder_problem()
         if problem is not None:
             raise DataFolderGoneError(problem)
+        # No folder the store writes in may be a link (or junction) to outside the data folder: bundles/, the
+        # bundle's and the rater's folders, drafts/, records/ and quarantine/ (raises LinkOutsideError, a
+        # StorageError, naming the link). audit.jsonl and the lock are opened without following any link.
+        check_no_link_leaving(self.data_dir, self.drafts_dir, self.records_dir, self.quarantine_dir)
 
     # ----- audit --------------------------------------------------------------------------------------
     def audit(self, event: str, *, durable: bool = True, **fields: Any) -> str:
