@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
+from wmcdp_desktop.core.inert import inert
 
 if TYPE_CHECKING:
     from wmcdp_desktop.coordinator.leak.scan import AcceptedLeak
@@ -124,3 +126,43 @@ def subparsers(parser: argparse.ArgumentParser) -> Any:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     actions.required = True
     return actions
+
+
+class InertStream:
+    """A text stream that writes everything through :func:`~wmcdp_desktop.core.inert.inert`: installed by
+    ``wmcdp``'s :func:`~wmcdp_desktop.coordinator.commands.main.main` over stdout and stderr for the whole
+    command, so no text read from an export (an id, a note, a member name, a problem quoting one) can move the
+    cursor, clear the screen, rewrite a line or reorder what the coordinator reads, whichever command prints
+    it. ``terminal`` is the stream underneath, for the progress bar's own carriage returns."""
+
+    def __init__(self, terminal: TextIO) -> None:
+        self.terminal = terminal
+
+    def write(self, text: str) -> int:
+        self.terminal.write(inert(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        self.terminal.flush()
+
+    def isatty(self) -> bool:
+        return self.terminal.isatty()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.terminal, name)
+
+
+@contextlib.contextmanager
+def inert_output() -> Iterator[None]:
+    """stdout and stderr as :class:`InertStream` while the block runs (restored after it, also on errors)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = InertStream(out) if not isinstance(out, InertStream) else out
+    sys.stderr = InertStream(err) if not isinstance(err, InertStream) else err
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err

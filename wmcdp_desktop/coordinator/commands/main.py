@@ -17,7 +17,7 @@ from wmcdp_desktop.coordinator.commands import report as report_cmd
 from wmcdp_desktop.coordinator.commands import results as results_cmd
 from wmcdp_desktop.coordinator.commands import schemas as schemas_cmd
 from wmcdp_desktop.coordinator.commands import study as study_cmd
-from wmcdp_desktop.coordinator.commands.common import EXIT_INVALID, EXIT_UNEXPECTED, EXIT_USAGE
+from wmcdp_desktop.coordinator.commands.common import EXIT_INVALID, EXIT_UNEXPECTED, EXIT_USAGE, inert_output
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 
@@ -57,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Everything it prints goes through :class:`InertStream`: text read from a file (an
+    export's ids and notes, a zip's member names) can never drive the terminal."""
+    with inert_output():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -19,6 +19,8 @@ class ProgressBar:
     def __init__(self, label: str, stream: TextIO | None = None, *, enabled: bool | None = None, width: int = 30) -> None:
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
+        # The bar's own carriage returns go to the terminal itself, not through the command's InertStream.
+        self.stream = getattr(self.stream, "terminal", self.stream)
         if enabled is None:
             isatty = getattr(self.stream, "isatty", None)
             enabled = bool(isatty and isatty())

@@ -190,7 +190,7 @@ class BaseRecord(Document):
     """WM-FLD-005 Candidate response text, exactly as shown."""
     model_source: str | None = None
     """WM-FLD-006 Model source: absent on the rater's machine; filled in by unblinding."""
-    rater_id: NonBlankStr
+    rater_id: Identifier
     """WM-FLD-007 Rater ID."""
     rater_role_or_background: str | None = None
     """WM-FLD-008 Rater role or background."""

@@ -81,7 +81,7 @@ class ResultsManifest(Document):
     """SHA-256 of that bundle's ``bundle.json``."""
     study_id: Identifier
     """The study."""
-    rater_id: NonBlankStr
+    rater_id: Identifier
     """Who rated."""
     app_version: NonBlankStr
     """App version that exported."""
