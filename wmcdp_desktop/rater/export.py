@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
+import re
+import time
 import uuid
 import zipfile
 from collections.abc import Callable, Sequence
@@ -22,7 +25,7 @@ from pathlib import Path
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.core import audit_chain
-from wmcdp_desktop.core.atomic import atomic_write_bytes
+from wmcdp_desktop.core.atomic import TEMP_PREFIX, atomic_write_bytes
 from wmcdp_desktop.core.errors import StorageError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
@@ -46,6 +49,87 @@ def export_file_name(study_id: str, rater_id: str, clock: Clock) -> str:
     if name_problem(name) is not None:  # too long for a file name: keep the ids' starts
         name = f"wmcdp-results-{study_id[:60]}-{rater_id[:60]}-{stamp}.zip"
     return name
+
+
+PENDING_NAME = "export-in-progress.txt"
+"""In the rater's folder while an export is being written: the folder the export goes to. An export killed before
+it finished leaves it (and its temporary zip, which holds the ratings); the next start or export removes both."""
+_EXPORT_TEMP = re.compile(rf"^{re.escape(TEMP_PREFIX)}.+\.zip\.(?P<pid>[0-9]+)\.[0-9]+$")
+STALE_TEMP_SECONDS = 3600
+"""Where a process cannot be asked whether it still runs (Windows), a temporary export this old is a leftover."""
+
+
+def _process_alive(pid: int) -> bool | None:
+    """Whether the process ``pid`` runs (None: this system cannot tell without more)."""
+    if os.name != "posix":
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return None
+    return True
+
+
+def leftover_export_files(folder: Path) -> list[Path]:
+    """The temporary zips of exports killed before they finished in ``folder`` (``.tmp-<name>.zip.<pid>.<n>``,
+    written by no process that still runs; none of this process's own)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        match = _EXPORT_TEMP.match(entry.name)
+        if match is None or not entry.is_file(follow_symlinks=False):
+            continue
+        pid = int(match["pid"])
+        if pid == os.getpid():
+            continue
+        alive = _process_alive(pid)
+        if alive is None:
+            with contextlib.suppress(OSError):
+                alive = time.time() - entry.stat(follow_symlinks=False).st_mtime < STALE_TEMP_SECONDS
+        if alive is False:
+            found.append(Path(entry.path))
+    return sorted(found)
+
+
+def _note_pending(pending: Path, folder: Path) -> None:
+    """Write the note of an export in progress: a plain write (a torn note only misses a clean-up), never
+    through a link; a failure is ignored (only tidiness after a kill depends on it)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    with contextlib.suppress(OSError):
+        fd = os.open(pending, flags, 0o600)
+        try:
+            os.write(fd, str(folder.absolute()).encode("utf-8"))
+        finally:
+            os.close(fd)
+
+
+def remove_leftover_exports(store: RaterStore, folder: Path | None = None) -> list[str]:
+    """Remove the temporary zips a killed export left (in ``folder``, and where the note of an unfinished export
+    of ``store`` points), audited; the note goes too. Returns the paths removed."""
+    pending = store.root / PENDING_NAME
+    folders = [] if folder is None else [folder]
+    with contextlib.suppress(OSError, UnicodeDecodeError, ValueError):
+        folders.append(Path(read_regular(pending, 64 * 1024).decode("utf-8").strip()))
+    removed: list[str] = []
+    for where in dict.fromkeys(folders):
+        for path in leftover_export_files(where):
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(str(path))
+    if folder is None:
+        with contextlib.suppress(OSError):
+            pending.unlink()
+    if removed:
+        with contextlib.suppress(StorageError):
+            store.audit("export_leftovers_removed", files=removed)
+    return removed
 
 
 def export_receipt(manifest: ResultsManifest) -> str:
@@ -173,7 +257,14 @@ class ExportPlan:
         if gone is not None:  # an export of a vanished folder would say "0 ratings" as if that were all
             raise DataFolderGoneError(gone)
         data, manifest = self.build(progress)
-        atomic_write_bytes(destination, data)
+        remove_leftover_exports(self.store, destination.parent)
+        pending = self.store.root / PENDING_NAME
+        _note_pending(pending, destination.parent)
+        try:
+            atomic_write_bytes(destination, data)
+        finally:  # a kill skips this: the note stays for the next start to find the temporary zip by
+            with contextlib.suppress(OSError):
+                pending.unlink()
         # The export itself is complete; a missing audit line must not hide that.
         with contextlib.suppress(StorageError):
             self.store.audit(

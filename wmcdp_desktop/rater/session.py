@@ -219,6 +219,11 @@ class RatingSession:
         )
         store.recover_unaudited_records()
         store.remove_orphan_temp_files()
+        # The temporary zip (ratings inside) of an export killed last time. Imported here, after the first paint,
+        # like the export itself.
+        from wmcdp_desktop.rater.export import remove_leftover_exports
+
+        remove_leftover_exports(store)
 
     # ----- overview ------------------------------------------------------------------------------------
     @property
@@ -263,6 +268,14 @@ class RatingSession:
 
     def drafts_not_submitted(self) -> int:
         return len(self._drafts - set(self._latest))
+
+    def flags_not_submitted(self) -> int:
+        """Tasks flagged for the coordinator in a draft (not submitted yet, or a revision in progress): an export
+        holds submitted records only, so these flags are not in it and its summary says so."""
+        pending = set(self._drafts)
+        if self.current is not None and self.current_id is not None:  # the open rating: unsubmitted, or a revision
+            pending.add(self.current_id)
+        return sum(1 for tid in pending if (marks := self.marks(tid)) is not None and marks.flagged)
 
     def export_plan(self) -> ExportPlan:
         """This bundle's export as it stands now, to run here or on another thread (``ExportPlan.run``)."""

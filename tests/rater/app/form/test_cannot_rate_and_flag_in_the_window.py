@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLineEdit, QPushButton, QRadioButton, QWidget
 from tests.rater.app.window_helpers import (
     CTRL,
     by_name,
+    export_and_wait,
     rows,
     set_all_scores_by_keyboard,
     show_page,
@@ -140,3 +141,28 @@ def test_the_new_controls_have_unique_names_and_are_reached_by_tab(qtbot: Any, w
                  "Why you cannot rate it, in a few words", "Rate it after all"):
         assert name in reached, (name, reached)
     assert form.submit_button.accessibleName() == "Submit “cannot rate”"
+
+
+def test_the_export_says_plainly_that_a_flag_on_an_unsubmitted_task_is_not_in_it(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    """An export holds submitted records only: a flag (with its note) on a task not submitted yet is left out,
+    and the export's summary says so in plain words (issue 25); a submitted task's flag is in the export."""
+    assert window.page is not None and window.rating is not None and window.session is not None
+    _click(qtbot, window, QPushButton, "Flag for coordinator")
+    qtbot.keyClicks(by_name(window, QLineEdit, "Note for your coordinator"), "Submitted with its flag.")
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    show_page(window, "Notes")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    assert window.session.state("T-0001") == "submitted"
+    assert export_and_wait(qtbot, window, tmp_path / "results.zip")
+    assert "flag" not in window.messages[-1]  # submitted: the flag is in the export
+    window.rating.go_to("T-0002")
+    _click(qtbot, window, QPushButton, "Flag for coordinator")
+    qtbot.keyClicks(by_name(window, QLineEdit, "Note for your coordinator"), "Please check the age band.")
+    assert window.rating.save_now()
+    assert export_and_wait(qtbot, window, tmp_path / "results-2.zip")
+    message = window.messages[-1]
+    assert ("Not included: 1 flag for your coordinator on tasks not submitted yet. Submit a task to send its flag."
+            in message), message

@@ -19,15 +19,15 @@ if TYPE_CHECKING:  # the export's models are imported when exporting, not for th
     from wmcdp_desktop.rater.export import ExportPlan, Progress
 
 
-def export_summary(manifest: ResultsManifest, path: Path, revisions_in_progress: int) -> str:
-    """What was exported and what was not, in plain words."""
-    return _Summary().text(manifest, path, revisions_in_progress)
+def export_summary(manifest: ResultsManifest, path: Path, revisions_in_progress: int, flags_not_submitted: int = 0) -> str:
+    """What was exported and what was not (drafts, revisions and flags not submitted), in plain words."""
+    return _Summary().text(manifest, path, revisions_in_progress, flags_not_submitted)
 
 
 class _Summary(QObject):
     """The words of :func:`export_summary` (a class: Qt's catalogue tool finds plural forms in ``self.tr``)."""
 
-    def text(self, manifest: ResultsManifest, path: Path, revisions_in_progress: int) -> str:
+    def text(self, manifest: ResultsManifest, path: Path, revisions_in_progress: int, flags_not_submitted: int) -> str:
         c = manifest.counts
         note = ""
         if c.drafts_not_submitted:
@@ -37,6 +37,12 @@ class _Summary(QObject):
                 "Not included: %Ln revision(s) you have not submitted yet (the earlier submitted rating is included).",
                 "",
                 revisions_in_progress,
+            )
+        if flags_not_submitted:
+            note += "\n" + self.tr(
+                "Not included: %Ln flag(s) for your coordinator on tasks not submitted yet. Submit a task to send its flag.",
+                "",
+                flags_not_submitted,
             )
         exported = self.tr(
             "Exported %Ln submitted rating(s) of {total} tasks (with every earlier revision) to:", "", c.submitted
@@ -71,6 +77,7 @@ class ResultsExporter(QObject):
         self._job: Job | None = None
         self._path = Path()
         self._revising = 0
+        self._flags = 0
 
     @property
     def busy(self) -> bool:
@@ -94,6 +101,7 @@ class ResultsExporter(QObject):
         s = self.session
         plan = s.export_plan()  # taken now, on this thread: the worker never touches the session
         self._path, self._revising = path, sum(1 for tid in s.task_ids if s.has_revision_draft(tid))
+        self._flags = s.flags_not_submitted()
         self._job = self._workers.run(
             self.tr("Exporting results to {name}").format(name=path.name),
             lambda progress: _export_with_receipt(plan, path, progress),
@@ -111,7 +119,7 @@ class ResultsExporter(QObject):
     def _written(self, outcome: tuple[ResultsManifest, str]) -> None:
         self._job = None
         manifest, receipt = outcome
-        self.exported.emit(export_summary(manifest, self._path, self._revising), receipt)
+        self.exported.emit(export_summary(manifest, self._path, self._revising, self._flags), receipt)
         self.finished.emit(True)
 
     def _failed(self, message: str) -> None:

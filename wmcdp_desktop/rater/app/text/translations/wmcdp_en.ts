@@ -68,6 +68,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>Not included: %Ln flag(s) for your coordinator on tasks not submitted yet. Submit a task to send its flag.</source>
+        <translation>
+            <numerusform>Not included: %Ln flag for your coordinator on tasks not submitted yet. Submit a task to send its flag.</numerusform>
+            <numerusform>Not included: %Ln flags for your coordinator on tasks not submitted yet. Submit a task to send its flag.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Exported %Ln submitted rating(s) of {total} tasks (with every earlier revision) to:</source>
         <translation>
             <numerusform>Exported %Ln submitted rating of {total} tasks (with every earlier revision) to:</numerusform>

@@ -1351,6 +1351,13 @@ Abra el paquete que le envió la coordinación del estudio. Todo se queda en est
         </translation>
     </message>
     <message numerus="yes">
+        <source>Not included: %Ln flag(s) for your coordinator on tasks not submitted yet. Submit a task to send its flag.</source>
+        <translation>
+            <numerusform>No incluida: %Ln marca para la coordinación en tareas aún no enviadas. Envíe la tarea para que su marca llegue.</numerusform>
+            <numerusform>No incluidas: %Ln marcas para la coordinación en tareas aún no enviadas. Envíe cada tarea para que su marca llegue.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Exported %Ln submitted rating(s) of {total} tasks (with every earlier revision) to:</source>
         <translation>
             <numerusform>Se exportó %Ln valoración enviada de {total} tareas (con todas las revisiones anteriores) a:</numerusform>
