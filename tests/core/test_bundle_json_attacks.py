@@ -24,13 +24,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.coordinator.study.studyfix import bundle_files, task_obj
+from tests.kit.bundles import ASSIGNED_TO_R1, bundle_files, task_obj
 from wmcdp_desktop.core.bundle_reader import MANIFEST_NAME, RUBRIC_NAME, OpenedBundle, open_bundle, task_path
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.writer import deterministic_zip
 
-FILES = bundle_files(4)
+FILES = bundle_files(4, **ASSIGNED_TO_R1)
 BASE = FILES["bundle.json"].decode()
 OBJ = json.loads(BASE)
 SHA3 = OBJ["files"][3]["sha256"]

@@ -9,25 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.study.studyfix import bundle_files, rehash, task_obj
+from tests.kit.bundles import ASSIGNED_TO_R1, bundle_files, rehash, task_obj, write_files, write_zip
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.core.zips.writer import deterministic_zip
-
-
-def write_zip(path: Path, files: dict[str, bytes]) -> Path:
-    path.write_bytes(deterministic_zip(files))
-    return path
-
-
-def write_folder(root: Path, files: dict[str, bytes]) -> Path:
-    for name, data in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(data)
-    return root
 
 
 def error_text(path: Path) -> str:
@@ -38,8 +25,8 @@ def error_text(path: Path) -> str:
 
 @pytest.mark.parametrize("kind", ["zip", "folder"])
 def test_open_valid_bundle(tmp_path: Path, kind: str) -> None:
-    files = bundle_files(3)
-    path = write_zip(tmp_path / "b.wmcdp", files) if kind == "zip" else write_folder(tmp_path / "b", files)
+    files = bundle_files(3, **ASSIGNED_TO_R1)
+    path = write_zip(tmp_path / "b.wmcdp", files) if kind == "zip" else write_files(tmp_path / "b", files)
     bundle = open_bundle(path)
     assert bundle.path == path
     assert bundle.manifest.bundle_id == "B-TEST"
@@ -56,7 +43,7 @@ def test_open_valid_bundle(tmp_path: Path, kind: str) -> None:
 
 
 def test_opening_does_not_read_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    files = bundle_files(200)
+    files = bundle_files(200, **ASSIGNED_TO_R1)
     path = write_zip(tmp_path / "b.wmcdp", files)
     loaded: list[str] = []
     real = bundle_reader.load_bytes
@@ -79,7 +66,7 @@ def test_opening_does_not_read_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_tampered_task_is_caught_lazily_and_by_verify(tmp_path: Path) -> None:
-    files = bundle_files(3)
+    files = bundle_files(3, **ASSIGNED_TO_R1)
     original = files["tasks/t0001.json"]
     tampered = original.replace(b"calm", b"CALM")
     assert len(tampered) == len(original)
@@ -93,7 +80,7 @@ def test_tampered_task_is_caught_lazily_and_by_verify(tmp_path: Path) -> None:
 
 
 def test_invalid_task_json_is_reported_with_path(tmp_path: Path) -> None:
-    files = bundle_files(2)
+    files = bundle_files(2, **ASSIGNED_TO_R1)
     bad = task_obj("t0001")
     bad["model_source"] = "x"
     files["tasks/t0001.json"] = dumps_canonical(bad).encode()
@@ -106,7 +93,7 @@ def test_invalid_task_json_is_reported_with_path(tmp_path: Path) -> None:
 
 
 def test_task_id_must_match_file_name(tmp_path: Path) -> None:
-    files = bundle_files(2)
+    files = bundle_files(2, **ASSIGNED_TO_R1)
     files["tasks/t0001.json"] = dumps_canonical(task_obj("t0000")).encode()
     bundle = open_bundle(write_zip(tmp_path / "b.wmcdp", rehash(files)))
     with pytest.raises(DocumentError, match="does not match the file name"):
@@ -115,18 +102,18 @@ def test_task_id_must_match_file_name(tmp_path: Path) -> None:
 
 
 def test_missing_manifest(tmp_path: Path) -> None:
-    files = bundle_files(1)
+    files = bundle_files(1, **ASSIGNED_TO_R1)
     del files["bundle.json"]
     assert "bundle.json is missing" in error_text(write_zip(tmp_path / "b.wmcdp", files))
 
 
 def test_zipped_with_extra_folder_level_gives_a_hint(tmp_path: Path) -> None:
-    files = {f"mybundle/{k}": v for k, v in bundle_files(1).items()}
+    files = {f"mybundle/{k}": v for k, v in bundle_files(1, **ASSIGNED_TO_R1).items()}
     assert "extra folder level" in error_text(write_zip(tmp_path / "b.wmcdp", files))
 
 
 def test_manifest_cross_checks(tmp_path: Path) -> None:
-    files = bundle_files(3)
+    files = bundle_files(3, **ASSIGNED_TO_R1)
     manifest = json.loads(files["bundle.json"])
     manifest["task_order"] = ["t0000", "t0000", "t0009"]  # dup, unknown; t0001/t0002 not in order
     manifest["files"].append(dict(manifest["files"][0]))  # listed twice
@@ -138,7 +125,7 @@ def test_manifest_cross_checks(tmp_path: Path) -> None:
 
 
 def test_listed_file_missing_and_size_mismatch(tmp_path: Path) -> None:
-    files = bundle_files(2)
+    files = bundle_files(2, **ASSIGNED_TO_R1)
     del files["tasks/t0000.json"]
     files["tasks/t0001.json"] += b" "
     text = error_text(write_zip(tmp_path / "b.wmcdp", files))
@@ -147,13 +134,13 @@ def test_listed_file_missing_and_size_mismatch(tmp_path: Path) -> None:
 
 
 def test_rubric_hash_mismatch(tmp_path: Path) -> None:
-    files = bundle_files(1)
+    files = bundle_files(1, **ASSIGNED_TO_R1)
     files["rubric.json"] = files["rubric.json"].replace(b"Test rubric", b"Test Rubric")
     assert "rubric.json" in error_text(write_zip(tmp_path / "b.wmcdp", files))
 
 
 def test_newer_format_version_is_refused(tmp_path: Path) -> None:
-    files = bundle_files(1)
+    files = bundle_files(1, **ASSIGNED_TO_R1)
     manifest = json.loads(files["bundle.json"])
     manifest["format_version"] = "2.0.0"
     files["bundle.json"] = dumps_canonical(manifest).encode()
@@ -161,7 +148,7 @@ def test_newer_format_version_is_refused(tmp_path: Path) -> None:
 
 
 def test_invalid_manifest_names_field(tmp_path: Path) -> None:
-    files = bundle_files(1)
+    files = bundle_files(1, **ASSIGNED_TO_R1)
     manifest = json.loads(files["bundle.json"])
     manifest["task_order"] = []
     files["bundle.json"] = dumps_canonical(manifest).encode()
@@ -176,7 +163,7 @@ def test_not_found_and_not_a_zip(tmp_path: Path) -> None:
 
 
 def test_zip_safety_applies_to_bundles(tmp_path: Path) -> None:
-    files = bundle_files(1)
+    files = bundle_files(1, **ASSIGNED_TO_R1)
     files["../evil.json"] = b"{}"
     import io
     import zipfile
@@ -193,15 +180,15 @@ def test_zip_safety_applies_to_bundles(tmp_path: Path) -> None:
 def test_folder_bundle_symlinks_are_rejected(tmp_path: Path) -> None:
     outside = tmp_path / "outside.json"
     outside.write_bytes(b"{}")
-    root = write_folder(tmp_path / "b", bundle_files(1))
+    root = write_files(tmp_path / "b", bundle_files(1, **ASSIGNED_TO_R1))
     (root / "tasks" / "link.json").symlink_to(outside)
     assert "symbolic link" in error_text(root)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="symlinks")
 def test_folder_bundle_symlinked_task_file_is_rejected(tmp_path: Path) -> None:
-    files = bundle_files(1)
-    root = write_folder(tmp_path / "b", files)
+    files = bundle_files(1, **ASSIGNED_TO_R1)
+    root = write_files(tmp_path / "b", files)
     real = tmp_path / "real.json"
     real.write_bytes(files["tasks/t0000.json"])
     (root / "tasks" / "t0000.json").unlink()
@@ -211,28 +198,28 @@ def test_folder_bundle_symlinked_task_file_is_rejected(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(os.name != "posix", reason="symlinks")
 def test_folder_bundle_symlinked_folder_is_rejected(tmp_path: Path) -> None:
-    elsewhere = write_folder(tmp_path / "elsewhere", {"t.json": b"{}"})
-    root = write_folder(tmp_path / "b", bundle_files(1))
+    elsewhere = write_files(tmp_path / "elsewhere", {"t.json": b"{}"})
+    root = write_files(tmp_path / "b", bundle_files(1, **ASSIGNED_TO_R1))
     (root / "more").symlink_to(elsewhere, target_is_directory=True)
     assert "symbolic link" in error_text(root)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="symlinks")
 def test_folder_bundle_that_is_a_symlink_is_rejected(tmp_path: Path) -> None:
-    root = write_folder(tmp_path / "b", bundle_files(1))
+    root = write_files(tmp_path / "b", bundle_files(1, **ASSIGNED_TO_R1))
     (tmp_path / "link").symlink_to(root, target_is_directory=True)
     assert "symbolic link" in error_text(tmp_path / "link")
 
 
 def test_folder_bundle_ignores_os_litter(tmp_path: Path) -> None:
-    root = write_folder(tmp_path / "b", bundle_files(1))
+    root = write_files(tmp_path / "b", bundle_files(1, **ASSIGNED_TO_R1))
     (root / ".DS_Store").write_bytes(b"x")
     (root / "Thumbs.db").write_bytes(b"x")
     assert open_bundle(root).verify().problems == []
 
 
 def test_verify_progress(tmp_path: Path) -> None:
-    bundle = open_bundle(write_zip(tmp_path / "b.wmcdp", bundle_files(4)))
+    bundle = open_bundle(write_zip(tmp_path / "b.wmcdp", bundle_files(4, **ASSIGNED_TO_R1)))
     seen: list[tuple[int, int]] = []
     assert bundle.verify(lambda done, total: seen.append((done, total))).problems == []
     assert seen[-1] == (5, 5)

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.study.studyfix import bundle_files
+from tests.kit.bundles import ASSIGNED_TO_R1, bundle_files
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zips.writer import deterministic_zip
 
 
 def test_digests_match_bundle_json_in_order(tmp_path: Path) -> None:
-    files = bundle_files(5)
+    files = bundle_files(5, **ASSIGNED_TO_R1)
     path = tmp_path / "b.wmcdp"
     path.write_bytes(deterministic_zip(files))
     bundle = open_bundle(path)
@@ -30,7 +30,7 @@ def test_digests_match_bundle_json_in_order(tmp_path: Path) -> None:
 
 
 def test_hash_mismatch_still_found_on_read(tmp_path: Path) -> None:
-    files = bundle_files(3)
+    files = bundle_files(3, **ASSIGNED_TO_R1)
     root = tmp_path / "folder"
     for name, data in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)

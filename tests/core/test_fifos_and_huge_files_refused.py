@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import bundle_files
+from tests.kit.bundles import ASSIGNED_TO_R1, bundle_files
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import read_file_bytes
@@ -58,7 +58,7 @@ def test_a_fifo_given_to_bundle_verify_exits_1(tmp_path: Path, capsys: pytest.Ca
 
 def test_a_fifo_inside_a_folder_bundle_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "bundle"
-    for name, data in bundle_files(2).items():
+    for name, data in bundle_files(2, **ASSIGNED_TO_R1).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(data)
     (root / "tasks" / "t0001.json").unlink()
@@ -137,7 +137,7 @@ def test_a_4_gb_draft_or_record_in_the_data_folder_is_set_aside_and_blocks_nothi
     # Probed as an attacker (issue 13): a 4 GB sparse draft refused the whole bundle, and a 4 GB "record" or a
     # FIFO in records/ made every export fail. Neither is a file the app wrote: each is moved to quarantine/,
     # read not at all, audited; the bundle opens and the export holds the real records.
-    from tests.rater.exportkit import rated_session
+    from tests.kit.sessions import rated_session
     from wmcdp_desktop.coordinator.results.reader import read_export
 
     session = rated_session(tmp_path, sample_docs)

@@ -11,13 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.rater.ratingkit import make_bundle
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.record_rules import RubricRules, record_problems, time_problems
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
 from wmcdp_desktop.rater.timing import FakeClock
 
 Docs = Callable[[str], dict[str, Any]]
@@ -58,8 +56,7 @@ def test_a_record_from_9999_breaks_the_record_rules(sample_docs: Docs) -> None:
 def test_the_app_submits_even_when_its_clock_went_back(tmp_path: Path, sample_docs: Docs) -> None:
     # Opened at 10:00, the computer's clock then set back an hour: the record must still be valid.
     clock = FakeClock()
-    bundle = open_bundle(make_bundle(tmp_path / "bundle", sample_docs))
-    session = RatingSession(bundle, RaterStore(tmp_path / "data", "B-test", "R01", clock), RaterIdentity("R01"), clock)
+    session = new_session(make_bundle(tmp_path / "bundle", sample_docs), tmp_path / "data", clock)
     session.open_task("T-0001")
     for dim in session.rubric.dimensions:
         session.set_score(dim.id, 3)
@@ -74,8 +71,7 @@ def test_the_app_submits_even_when_its_clock_went_back(tmp_path: Path, sample_do
 def test_the_app_submits_with_a_clock_far_off(tmp_path: Path, sample_docs: Docs) -> None:
     clock = FakeClock()
     clock.wall_time = 1_000_000_000.0  # 2001: outside the plausible range, reported by the coordinator's tools
-    bundle = open_bundle(make_bundle(tmp_path / "bundle", sample_docs))
-    session = RatingSession(bundle, RaterStore(tmp_path / "data", "B-test", "R01", clock), RaterIdentity("R01"), clock)
+    session = new_session(make_bundle(tmp_path / "bundle", sample_docs), tmp_path / "data", clock)
     session.open_task("T-0001")
     for dim in session.rubric.dimensions:
         session.set_score(dim.id, 3)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import rubric_obj
-from tests.coordinator.study.studyfix import rubric_translation as translation
+from tests.kit.studies import rubric_obj
+from tests.kit.studies import rubric_translation as translation
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models.rubric import Rubric

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import bundle_files, rehash, task_obj
+from tests.kit.bundles import ASSIGNED_TO_R1, bundle_files, rehash, task_obj
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core import bundle_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.zips.writer import deterministic_zip
@@ -22,7 +23,7 @@ from wmcdp_desktop.core.zips.writer import deterministic_zip
 def bundle_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(bundle_reader, "TASK_CACHE_SIZE", 5)
     path = tmp_path / "b.wmcdp"
-    path.write_bytes(deterministic_zip(bundle_files(12)))
+    path.write_bytes(deterministic_zip(bundle_files(12, **ASSIGNED_TO_R1)))
     return path
 
 
@@ -54,7 +55,7 @@ def test_verify_finds_a_response_given_to_two_tasks_and_counts_calibration_tasks
 
     from wmcdp_desktop.core.strict_json import dumps_canonical
 
-    files = bundle_files(4)
+    files = bundle_files(4, **ASSIGNED_TO_R1)
     twin = task_obj("t0002")
     twin["candidate_response_id"] = json.loads(files["tasks/t0000.json"])["candidate_response_id"]
     files["tasks/t0002.json"] = dumps_canonical(twin).encode()
@@ -64,7 +65,7 @@ def test_verify_finds_a_response_given_to_two_tasks_and_counts_calibration_tasks
     assert [(p.file.rsplit("!", 1)[-1], p.path) for p in problems] == [("tasks/t0002.json", "candidate_response_id")]
     assert "is also used by task t0000" in problems[0].message
 
-    files = bundle_files(4)
+    files = bundle_files(4, **ASSIGNED_TO_R1)
     calibration = json.loads(files["tasks/t0001.json"])
     calibration["calibration_feedback"] = sample_docs("CalibrationTask")["calibration_feedback"]
     files["tasks/t0001.json"] = dumps_canonical(calibration).encode()
@@ -81,17 +82,14 @@ def test_the_open_task_stays_with_the_session_when_the_bundle_forgets_it(tmp_pat
     import copy
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from tests.rater.ratingkit import make_bundle
-    from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-    from wmcdp_desktop.rater.storage import RaterStore
+    from tests.kit.bundles import make_bundle
     from wmcdp_desktop.rater.timing import FakeClock
 
     monkeypatch.setattr(bundle_reader, "TASK_CACHE_SIZE", 1)
     root = make_bundle(tmp_path / "bundle", lambda name: copy.deepcopy(sample_docs(name)))
     clock = FakeClock()
     bundle = open_bundle(root)
-    session = RatingSession(bundle, RaterStore(tmp_path / "data", bundle.manifest.bundle_id, "R01", clock),
-                            RaterIdentity("R01", "child psychologist"), clock)
+    session = new_session(bundle, tmp_path / "data", clock, role="child psychologist")
     opened = session.open_task("T-0001")
     for dim in session.rubric.dimensions:
         session.set_score(dim.id, 4)

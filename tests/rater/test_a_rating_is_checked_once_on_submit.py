@@ -15,14 +15,13 @@ from typing import Any
 
 import pytest
 
-from tests.rater.ratingkit import make_bundle
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core.models.common import SpanRef
 from wmcdp_desktop.core.models.rating_record import BlindingGuess, RatingRecord
 from wmcdp_desktop.core.models.task_record import validate_record
 from wmcdp_desktop.core.record_rules import record_problems
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession, SubmitOutcome
-from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.session import RatingSession, SubmitOutcome
 from wmcdp_desktop.rater.timing import FakeClock, utc_iso
 from wmcdp_desktop.rater.working_rating import WorkingRating
 
@@ -53,9 +52,7 @@ def session(tmp_path: Path, sample_docs: Any, clock: FakeClock) -> RatingSession
     manifest = json.loads((bundle_dir / "bundle.json").read_text(encoding="utf-8"))
     manifest["blinding_check_labels"] = LABELS
     (bundle_dir / "bundle.json").write_text(json.dumps(manifest), encoding="utf-8")
-    bundle = open_bundle(bundle_dir)
-    store = RaterStore(tmp_path / "data", bundle.manifest.bundle_id, "R01", clock)
-    return RatingSession(bundle, store, RaterIdentity("R01", "child psychologist"), clock)
+    return new_session(bundle_dir, tmp_path / "data", clock, role="child psychologist")
 
 
 @pytest.fixture

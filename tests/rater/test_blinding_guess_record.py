@@ -10,15 +10,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.rater.ratingkit import make_bundle
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.models.rating_record import BlindingGuess, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.record_rules import record_problems
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
-from wmcdp_desktop.rater.timing import FakeClock
+from wmcdp_desktop.rater.session import RatingSession
 
 LABELS = ["Atlas", "Halcyon", "Meridian", "Solstice"]
 
@@ -32,9 +30,7 @@ def with_labels(bundle_dir: Path, labels: list[str] | None) -> Path:
 
 
 def session_for(bundle_dir: Path, data: Path) -> RatingSession:
-    clock = FakeClock()
-    bundle = open_bundle(bundle_dir)
-    return RatingSession(bundle, RaterStore(data, bundle.manifest.bundle_id, "R01", clock), RaterIdentity("R01", None), clock)
+    return new_session(bundle_dir, data)
 
 
 def fill(session: RatingSession, score: int = 4) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.rater.ratingkit import make_bundle
+from tests.kit.bundles import make_bundle
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.rater.session import RaterIdentity, WrongRaterError, check_assignment

@@ -11,15 +11,14 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.rater.ratingkit import make_bundle
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core.documents import load_record_bytes
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 from wmcdp_desktop.rater.working_rating import TaskMarks
 
@@ -27,12 +26,6 @@ from wmcdp_desktop.rater.working_rating import TaskMarks
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
-
-
-def new_session(bundle_dir: Path, data: Path, clock: FakeClock) -> RatingSession:
-    bundle = open_bundle(bundle_dir)
-    store = RaterStore(data, bundle.manifest.bundle_id, "R01", clock)
-    return RatingSession(bundle, store, RaterIdentity("R01"), clock)
 
 
 @pytest.fixture

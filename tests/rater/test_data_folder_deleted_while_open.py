@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.rater.ratingkit import make_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
 from wmcdp_desktop.rater.storage import DataFolderGoneError, InstanceLock, RaterStore
 from wmcdp_desktop.rater.timing import FakeClock
 
@@ -27,8 +27,7 @@ def opened(tmp_path: Path, sample_docs: Any) -> Any:
     lock = InstanceLock(data)
     lock.acquire()
     clock = FakeClock()
-    store = RaterStore(data, bundle.manifest.bundle_id, "R01", clock, lock)
-    session = RatingSession(bundle, store, RaterIdentity("R01"), clock)
+    session = new_session(bundle, data, clock, lock=lock)
     session.open_task("T-0001")
     session.set_note("brief_rationale", "typed before")
     assert session.save_draft()

@@ -8,16 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.rater.ratingkit import make_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 
 
 def _open(tmp_path: Path, bundle: Any, clock: FakeClock) -> RatingSession:
-    store = RaterStore(tmp_path / "data", bundle.manifest.bundle_id, "R01", clock)
-    return RatingSession(bundle, store, RaterIdentity("R01", "child psychologist"), clock)
+    return new_session(bundle, tmp_path / "data", clock, role="child psychologist")
 
 
 def _fill(session: RatingSession, score: int) -> None:

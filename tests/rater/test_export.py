@@ -11,24 +11,22 @@ from typing import Any
 
 import pytest
 
-from tests.rater.ratingkit import make_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core import atomic
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import StorageError
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.rater.export import export_file_name
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 
 
 @pytest.fixture
 def rated(tmp_path: Path, sample_docs: Any) -> RatingSession:
     clock = FakeClock()
-    bundle = open_bundle(make_bundle(tmp_path / "bundle", sample_docs))
-    session = RatingSession(bundle, RaterStore(tmp_path / "data", "B-test", "R01", clock), RaterIdentity("R01"), clock)
+    session = new_session(make_bundle(tmp_path / "bundle", sample_docs), tmp_path / "data", clock)
     for tid, score in (("T-0001", 3), ("T-0002", 4)):
         session.open_task(tid)
         for dim in session.rubric.dimensions:

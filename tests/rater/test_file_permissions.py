@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
-from tests.rater.ratingkit import make_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes
-from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
 from wmcdp_desktop.rater.settings import Settings, save_settings
-from wmcdp_desktop.rater.storage import InstanceLock, RaterStore
+from wmcdp_desktop.rater.storage import InstanceLock
 from wmcdp_desktop.rater.timing import FakeClock
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
@@ -64,8 +63,7 @@ def test_everything_the_rater_app_writes_takes_the_umask(tmp_path: Path, sample_
     lock.acquire()
     try:
         save_settings(data, Settings(rater_id="R01"))
-        bundle = open_bundle(make_bundle(tmp_path / "bundle", sample_docs))
-        session = RatingSession(bundle, RaterStore(data, "B-test", "R01", clock), RaterIdentity("R01"), clock)
+        session = new_session(make_bundle(tmp_path / "bundle", sample_docs), data, clock)
         session.open_task("T-0001")
         for dim in session.rubric.dimensions:
             session.set_score(dim.id, 3)

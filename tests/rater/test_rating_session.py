@@ -9,12 +9,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.rater.ratingkit import MODEL_NAMES, make_bundle, tree_text
+from tests.kit.bundles import MODEL_NAMES, make_bundle, tree_text
+from tests.kit.sessions import fill, new_session
 from wmcdp_desktop.core import atomic
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import WmcdpError
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 
 FIELDS = {
@@ -33,21 +32,9 @@ def bundle_dir(tmp_path: Path, sample_docs: Any) -> Path:
     return make_bundle(tmp_path / "bundle", sample_docs)
 
 
-def new_session(bundle_dir: Path, data: Path, clock: FakeClock, rater: str = "R01") -> RatingSession:
-    bundle = open_bundle(bundle_dir)
-    store = RaterStore(data, bundle.manifest.bundle_id, rater, clock)
-    return RatingSession(bundle, store, RaterIdentity(rater, "child psychologist"), clock)
-
-
 @pytest.fixture
 def session(bundle_dir: Path, tmp_path: Path, clock: FakeClock) -> RatingSession:
-    return new_session(bundle_dir, tmp_path / "data", clock)
-
-
-def fill(session: RatingSession, score: int = 4) -> None:
-    for dim in session.rubric.dimensions:
-        session.set_score(dim.id, score)
-    session.set_note("brief_rationale", "Warm but keeps reassuring.")
+    return new_session(bundle_dir, tmp_path / "data", clock, role="child psychologist")
 
 
 def test_states_progress_and_navigation(session: RatingSession) -> None:
@@ -164,7 +151,7 @@ def test_calibration_feedback_only_after_submit(session: RatingSession) -> None:
 def test_draft_restored_exactly_with_time_in_a_new_session(
     bundle_dir: Path, tmp_path: Path, clock: FakeClock
 ) -> None:
-    s1 = new_session(bundle_dir, tmp_path / "data", clock)
+    s1 = new_session(bundle_dir, tmp_path / "data", clock, role="child psychologist")
     s1.open_task("T-0003")
     s1.set_score("WM-RUB-002", 2)
     s1.set_score("WM-RUB-005", "N/A")
@@ -177,7 +164,7 @@ def test_draft_restored_exactly_with_time_in_a_new_session(
     assert s1.needs_save()
     assert s1.save_draft()
     # crash: no close(); a new session restores it
-    s2 = new_session(bundle_dir, tmp_path / "data", clock)
+    s2 = new_session(bundle_dir, tmp_path / "data", clock, role="child psychologist")
     assert s2.state("T-0003") == "draft"
     s2.open_task("T-0003")
     assert s2.current == s1.current
@@ -186,7 +173,7 @@ def test_draft_restored_exactly_with_time_in_a_new_session(
         clock.advance(1)
         s2.user_input()
     s2.close()
-    s3 = new_session(bundle_dir, tmp_path / "data", clock)
+    s3 = new_session(bundle_dir, tmp_path / "data", clock, role="child psychologist")
     s3.open_task("T-0003")
     assert s3.current is not None and s3.current.active_seconds == 40
 
@@ -244,7 +231,7 @@ def test_no_model_name_in_written_files(session: RatingSession, tmp_path: Path) 
 def test_looking_at_a_task_keeps_its_time_but_not_a_started_state(
     bundle_dir: Path, tmp_path: Path, clock: FakeClock
 ) -> None:
-    s1 = new_session(bundle_dir, tmp_path / "data", clock)
+    s1 = new_session(bundle_dir, tmp_path / "data", clock, role="child psychologist")
     s1.open_task("T-0001")
     for _ in range(12):
         clock.advance(1)
@@ -258,7 +245,7 @@ def test_looking_at_a_task_keeps_its_time_but_not_a_started_state(
     s1.set_score("WM-RUB-001", None)  # back to nothing entered
     assert s1.state("T-0001") == "not_started"
     s1.close()
-    s2 = new_session(bundle_dir, tmp_path / "data", clock)
+    s2 = new_session(bundle_dir, tmp_path / "data", clock, role="child psychologist")
     assert s2.state("T-0001") == "not_started"
     s2.open_task("T-0001")
     assert s2.task_seconds() == 12

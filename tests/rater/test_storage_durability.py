@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from tests.rater.ratingkit import make_bundle
+from tests.kit.bundles import make_bundle
+from tests.kit.sessions import new_session
 from wmcdp_desktop.core import atomic
-from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
+from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.storage import RaterStore
 from wmcdp_desktop.rater.timing import FakeClock
 
@@ -52,9 +52,7 @@ def fsynced(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 def _session(tmp_path: Path, sample_docs: Any, clock: FakeClock) -> RatingSession:
-    bundle = open_bundle(make_bundle(tmp_path / "bundle", sample_docs))
-    store = RaterStore(tmp_path / "data", bundle.manifest.bundle_id, "R01", clock)
-    session = RatingSession(bundle, store, RaterIdentity("R01", "child psychologist"), clock)
+    session = new_session(make_bundle(tmp_path / "bundle", sample_docs), tmp_path / "data", clock, role="child psychologist")
     session.open_task("T-0001")
     return session
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.rater.exportkit import Export, rated_session, reforge_chain, submit
+from tests.kit.exports import Export, reforge_chain
+from tests.kit.sessions import new_session, rated_session, submit
 from wmcdp_desktop.coordinator.results.provenance import (
     ChainSummary,
     check_export_audit,
@@ -195,10 +196,7 @@ def test_two_histories_of_one_bundle(tmp_path: Path, sample_docs: Any) -> None:
 
     a = rated_session(tmp_path, sample_docs, data=tmp_path / "data-a")
     shutil.copytree(tmp_path / "data-a", tmp_path / "data-b")
-    from wmcdp_desktop.rater.session import RaterIdentity
-    from wmcdp_desktop.rater.storage import RaterStore
-
-    b = RatingSession(a.bundle, RaterStore(tmp_path / "data-b", "B-test", "R01", a.clock), RaterIdentity("R01"), a.clock)
+    b = new_session(a.bundle, tmp_path / "data-b", a.clock)
     submit(a, "T-0003", 2)
     submit(b, "T-0003", 5)
     ea, _ = exported(a, tmp_path / "a.zip")

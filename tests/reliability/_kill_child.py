@@ -98,11 +98,11 @@ def main(argv: list[str]) -> int:
 
 # ----- scenarios on the rater's store (rater/storage.py through rater/session.py) ---------------
 def _session(root: Path):  # type: ignore[no-untyped-def]
-    from tests.reliability import sessionkit
+    from tests.kit import sessions
 
     if not (root / "bundle").exists():
-        return sessionkit, None
-    return sessionkit, sessionkit.new_session(root / "bundle", root / "data")
+        return sessions, None
+    return sessions, sessions.new_session(root / "bundle", root / "data", rater=sessions.RATER)
 
 
 def setup_draft(root: Path) -> None:

@@ -7,7 +7,7 @@ import stat
 import struct
 from collections.abc import Callable
 
-from .bundlefix import Entry, bundle_files, bundle_zip, deflate, deflated, raw_zip, stored
+from tests.kit.bundles import Entry, bundle_files, bundle_zip, deflate, deflated, raw_zip, stored
 
 EVIL = "wmcdp-rel-evil.txt"
 """Every path-escape case tries to create a file of this name; the sentinel check looks for it."""
@@ -203,7 +203,7 @@ def _json_member(member: str, payload: bytes) -> Callable[[], bytes]:
     reader is reached rather than the hash check)."""
 
     def build() -> bytes:
-        from .bundlefix import with_manifest
+        from tests.kit.bundles import with_manifest
 
         files = bundle_files(2)
         order = ["t0000", "t0001"]

@@ -24,9 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.kit.bundles import bundle_zip
 from wmcdp_desktop.core import audit_chain
-
-from .bundlefix import bundle_zip
 
 
 def _app(data: Path, bundle: Path) -> list[str]:

@@ -32,14 +32,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, rubric_obj, write_study
+from tests.kit.bundles import bundle_files, bundle_zip, task_obj, with_manifest
+from tests.kit.exports import Export, export_zip
+from tests.kit.studies import build_study as built_study
+from tests.kit.studies import rubric_obj
 from wmcdp_desktop.core import audit_chain
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.writer import deterministic_zip
-
-from .bundlefix import bundle_files, bundle_zip, task_obj, with_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "RELIABILITY.md"
@@ -129,14 +129,8 @@ class Built:
 
 
 def build_study(root: Path) -> Built:
-    folder = write_study(root / "study", n_items=4, n_raters=1, overlap=1)
-    assert _quiet_main(["bundle", "build", folder, "--out", root / "out"]) == 0
-    bundle = root / "out" / "STUDY-T1-R1.wmcdp"
-    b = open_bundle(bundle)
-    records = [record_obj(b.task(t), "R1", b.manifest.bundle_id, b.manifest_sha256) for t in b.task_ids]
-    kw = dict(study_id=b.manifest.study_id, rater_id="R1", bundle_id=b.manifest.bundle_id,
-              bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids))
-    return Built(root, root / "out" / "STUDY-T1-unblinding-key.json", bundle, records, kw)
+    s = built_study(root, n_items=4, n_raters=1, overlap=1)
+    return Built(root, s.key, s.out / "STUDY-T1-R1.wmcdp", s.records("R1"), s.export_options("R1"))
 
 
 def _parts(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -147,13 +141,8 @@ def _parts(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
 
 def _rehashed(manifest: dict[str, Any], files: dict[str, bytes]) -> bytes:
     """The export rewritten as an attacker would: every SHA-256 and size in the manifest recomputed."""
-    for entry in manifest["files"]:
-        data = files[entry["path"]]
-        entry["sha256"], entry["size"] = hashlib.sha256(data).hexdigest(), len(data)
-    if "audit" in manifest and "audit.jsonl" in files:
-        data = files["audit.jsonl"]
-        manifest["audit"]["sha256"], manifest["audit"]["size"] = hashlib.sha256(data).hexdigest(), len(data)
-    return _zip({"manifest.json": dumps_canonical(manifest).encode(), **files})
+    export = Export(manifest, files).rehash()
+    return _zip({"manifest.json": dumps_canonical(export.manifest).encode(), **export.files})
 
 
 # ----- the cases -------------------------------------------------------------------------------------------

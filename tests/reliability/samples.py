@@ -8,12 +8,13 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from tests.kit.bundles import write_bundle
+from tests.kit.sessions import RATER, fill, new_session
 from wmcdp_desktop.core import models
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
 
 from .helpers import REPO
-from .sessionkit import fill, new_session, write_bundle_folder
 
 DEMO = REPO / "resources" / "demo-study"
 
@@ -30,10 +31,10 @@ def valid_samples() -> dict[str, tuple[type[BaseModel], bytes]]:
     out: dict[str, tuple[type[BaseModel], bytes]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        bundle = write_bundle_folder(root / "bundle", 2)
+        bundle = write_bundle(root / "bundle", 2)
         for name, model in (("bundle.json", models.BundleManifest), ("rubric.json", models.Rubric), ("tasks/t0000.json", models.Task)):
             out[model.__name__] = (model, (bundle / name).read_bytes())
-        s = new_session(bundle, root / "data")
+        s = new_session(bundle, root / "data", rater=RATER)
         s.open_task("t0000")
         fill(s, 4)
         assert s.submit().ok

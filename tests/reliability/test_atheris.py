@@ -36,7 +36,7 @@ def test_atheris_fuzz_of_every_loader(tmp_path: Path, tally: Tally) -> None:
         selector = models.index(model) + 2
         (corpus / f"{name}.seed").write_bytes(bytes([selector]) + data)
     (corpus / "json.seed").write_bytes(b"\x00" + b'{"a": [1, 2.5, "x", null, true]}')
-    from .bundlefix import bundle_zip
+    from tests.kit.bundles import bundle_zip
 
     (corpus / "zip.seed").write_bytes(bytes([1 + count]) + bundle_zip(1))  # 1 + count ≡ 1 (mod count)
     env = dict(os.environ, PYTHONPATH=str(REPO))

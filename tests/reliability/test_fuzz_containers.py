@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .bundlefix import bundle_zip
-from .sessionkit import fill, new_session, write_bundle_folder
+from tests.kit.bundles import bundle_zip, write_bundle
+from tests.kit.sessions import RATER, fill, new_session
+
 from .tally import TALLY
 from .test_hostile_zips import open_problems
 
@@ -60,7 +61,7 @@ def _export() -> bytes:
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        s = new_session(write_bundle_folder(root / "bundle", 2), root / "data")
+        s = new_session(write_bundle(root / "bundle", 2), root / "data", rater=RATER)
         for task_id in s.task_ids:
             s.open_task(task_id)
             fill(s, 3)

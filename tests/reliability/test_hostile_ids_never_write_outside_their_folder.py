@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
+from tests.kit.bundles import bundle_files, task_obj, with_manifest
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main as wmcdp
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.errors import DocumentError
@@ -25,7 +27,6 @@ from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.zips.writer import deterministic_zip
 from wmcdp_desktop.rater.settings import load_settings
 
-from .bundlefix import bundle_files, task_obj, with_manifest
 from .sentinel import Sentinel
 from .tally import Tally
 

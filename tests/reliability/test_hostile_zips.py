@@ -88,7 +88,7 @@ def test_cli_bundle_verify(case: str, sentinel: Sentinel, tally: Tally, capsys: 
 
 
 def _folder_bundle(root: Path) -> Path:
-    from .bundlefix import bundle_files
+    from tests.kit.bundles import bundle_files
 
     for name, data in bundle_files(2).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from tests.kit.bundles import write_bundle
+from tests.kit.sessions import RATER, audit_hash_problems, new_session, valid_drafts, valid_records
 from wmcdp_desktop.coordinator.results.provenance import check_export_audit
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
 from wmcdp_desktop.rater.export import ExportPlan
@@ -26,7 +28,6 @@ from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 
 from .helpers import all_orphans
-from .sessionkit import audit_hash_problems, new_session, valid_drafts, valid_records, write_bundle_folder
 from .tally import TALLY
 
 pytestmark = pytest.mark.reliability
@@ -37,7 +38,7 @@ _TEMPLATE: list[Path] = []
 
 def _bundle_template() -> Path:
     if not _TEMPLATE:
-        _TEMPLATE.append(write_bundle_folder(Path(tempfile.mkdtemp(prefix="wmcdp-rel-bundle-")) / "bundle", 3))
+        _TEMPLATE.append(write_bundle(Path(tempfile.mkdtemp(prefix="wmcdp-rel-bundle-")) / "bundle", 3))
     return _TEMPLATE[0]
 
 
@@ -53,7 +54,7 @@ class SessionMachine(RuleBasedStateMachine):
         self.bundle_path = _bundle_template()
         self.data = self.root / "data"
         self.clock = FakeClock()
-        self.session = new_session(self.bundle_path, self.data, self.clock)
+        self.session = new_session(self.bundle_path, self.data, self.clock, rater=RATER)
         self.revisions: dict[str, int] = {}
         """task -> latest submitted revision (the model)."""
         self.saved: dict[str, tuple[dict[str, int | str], str]] = {}
@@ -96,7 +97,7 @@ class SessionMachine(RuleBasedStateMachine):
         """Kill: nothing is closed or saved; a new session starts from the disk."""
         TALLY.faults_injected["crash inside a stateful session (objects dropped, reopened from disk)"] += 1
         del self.session
-        self.session = new_session(self.bundle_path, self.data, self.clock)
+        self.session = new_session(self.bundle_path, self.data, self.clock, rater=RATER)
         for task, (scores, rationale) in self.saved.items():  # every saved draft is found again
             assert task in self.session.store.draft_task_ids()
             if task in self.revisions:
@@ -111,7 +112,7 @@ class SessionMachine(RuleBasedStateMachine):
         before = self.session.current_id
         assert self.session.close()
         self._note_saved(before, closed=True)
-        self.session = new_session(self.bundle_path, self.data, self.clock)
+        self.session = new_session(self.bundle_path, self.data, self.clock, rater=RATER)
 
     @precondition(lambda self: self.session.viewing_record is not None)
     @rule()

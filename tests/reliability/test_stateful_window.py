@@ -24,11 +24,12 @@ from hypothesis.stateful import (
 )
 from PySide6.QtWidgets import QApplication
 
+from tests.kit.bundles import write_bundle
+from tests.kit.sessions import RATER, audit_hash_problems, fill, valid_records
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
 from wmcdp_desktop.rater.timing import FakeClock
 
 from .helpers import all_orphans
-from .sessionkit import RATER, audit_hash_problems, fill, valid_records, write_bundle_folder
 from .tally import TALLY
 from .uikit import close_message_boxes, export_and_wait, wait_opened
 
@@ -48,7 +49,7 @@ def _window(bundle: Path, data: Path, clock: FakeClock) -> Any:
 
 
 def test_stateful_rating_in_the_window(qapp: Any, tmp_path: Path) -> None:
-    bundle = write_bundle_folder(tmp_path / "bundle", 3)
+    bundle = write_bundle(tmp_path / "bundle", 3)
 
     class WindowMachine(RuleBasedStateMachine):
         def __init__(self) -> None:

@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.bundles import write_bundle
+from tests.kit.sessions import RATER, audit_hash_problems, fill, first_dim, new_session, valid_records
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError, StorageError
 from wmcdp_desktop.rater.storage import InstanceLock
 
 from .helpers import LOCK_HOLDER, REPO, remount, tiny_tmpfs
-from .sessionkit import audit_hash_problems, fill, first_dim, new_session, valid_records, write_bundle_folder
 from .tally import Tally
 
 pytestmark = pytest.mark.reliability
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.reliability
 
 @pytest.fixture
 def bundle(tmp_path: Path) -> Path:
-    return write_bundle_folder(tmp_path / "bundle", 3)
+    return write_bundle(tmp_path / "bundle", 3)
 
 
 def _edit_fail_retry(s, fail, heal, tally: Tally, kind: str) -> None:  # type: ignore[no-untyped-def]
@@ -59,7 +60,7 @@ def _edit_fail_retry(s, fail, heal, tally: Tally, kind: str) -> None:  # type: i
 
 
 def _prepared(bundle: Path, data: Path):  # type: ignore[no-untyped-def]
-    s = new_session(bundle, data)
+    s = new_session(bundle, data, rater=RATER)
     s.open_task("t0000")
     fill(s, 3)
     assert s.submit().ok
@@ -95,7 +96,7 @@ def test_real_read_only_data_folder(bundle: Path, tmp_path: Path, tally: Tally) 
             remount(fs, "ro")
             try:
                 with pytest.raises(StorageError) as info:
-                    new_session(bundle, fs / "data")
+                    new_session(bundle, fs / "data", rater=RATER)
                 assert str(fs / "data") in str(info.value) or "audit" in str(info.value)
             finally:
                 remount(fs, "rw")
@@ -124,7 +125,7 @@ def test_data_folder_vanishes(bundle: Path, tmp_path: Path, tally: Tally) -> Non
         saved = s.save_draft()  # recreates the folder, or fails in plain words: never crashes
         assert saved or (s.save_error and "Traceback" not in s.save_error)
         assert s.current is not None and s.current.notes["main_concern"] == "written after the folder vanished"
-        moved = valid_records(new_session(bundle, tmp_path / "moved").store)
+        moved = valid_records(new_session(bundle, tmp_path / "moved", rater=RATER).store)
         tally.records(1, 0 if "t0000.r1.json" in moved else 1)
         assert "t0000.r1.json" in moved
 
@@ -156,7 +157,7 @@ def test_damaged_draft_is_quarantined_not_deleted(kind: str, bundle: Path, tmp_p
         assert bad is not None
         s.store.draft_path("t0001").write_bytes(bad)
         # restart
-        s2 = new_session(bundle, tmp_path / "data")
+        s2 = new_session(bundle, tmp_path / "data", rater=RATER)
         s2.open_task("t0001")
         assert s2.current is not None and s2.current.scores == {}  # a fresh rating, the app keeps working
         assert len(s2.store.quarantined) == 1

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.bundles import write_bundle
+from tests.kit.sessions import RATER, audit_hash_problems, new_session, valid_drafts, valid_records
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
@@ -24,7 +26,6 @@ from wmcdp_desktop.rater.session import RatingSession
 
 from . import _kill_child as child
 from .helpers import KILLED, all_orphans, child_events, run_children
-from .sessionkit import audit_hash_problems, new_session, valid_drafts, valid_records, write_bundle_folder
 from .tally import Tally
 
 pytestmark = pytest.mark.reliability
@@ -34,7 +35,7 @@ def _prepare(root: Path, setup: str, template: Path | None) -> Path:
     if template is not None:
         shutil.copytree(template, root)
         return root
-    write_bundle_folder(root / "bundle", 3)
+    write_bundle(root / "bundle", 3)
     getattr(child, setup)(root)
     return root
 
@@ -72,7 +73,7 @@ def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
     for event, root in runs:
         with tally.fault(f"kill during autosave ({event})"):
             orphans = all_orphans(root / "data")
-            s = new_session(root / "bundle", root / "data")
+            s = new_session(root / "bundle", root / "data", rater=RATER)
             assert s.state("t0000") == "draft"
             s.open_task("t0000")
             lost = 0 if s.current is not None and s.store.quarantined == [] else 1
@@ -94,7 +95,7 @@ def test_kill_during_submit_and_revision(tmp_path: Path, tally: Tally) -> None:
     for event, root in runs:
         with tally.fault(f"kill during submit/revise ({event})"):
             orphans = all_orphans(root / "data")
-            s = new_session(root / "bundle", root / "data")
+            s = new_session(root / "bundle", root / "data", rater=RATER)
             records = valid_records(s.store)  # raises if any record file is damaged
             drafts = valid_drafts(s.store)
             # t0000 r1 was submitted before: always there, untouched.
@@ -137,7 +138,7 @@ def test_kill_during_results_export(tmp_path: Path, tally: Tally) -> None:
             for orphan in orphans:
                 assert not orphan.name.endswith(".zip")  # never mistaken for an export
                 orphan.unlink()
-            s = new_session(root / "bundle", root / "data")
+            s = new_session(root / "bundle", root / "data", rater=RATER)
             tally.records(2, 2 - len(valid_records(s.store)))
             assert len(valid_records(s.store)) == 2
     assert 0 < finals < len(runs)  # both sides of the replace were hit

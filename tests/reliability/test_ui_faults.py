@@ -19,12 +19,13 @@ pytest.importorskip("PySide6.QtWidgets")
 
 from PySide6.QtCore import Qt
 
+from tests.kit.bundles import write_bundle
+from tests.kit.sessions import RATER, fill, valid_records
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 from .helpers import LOCK_HOLDER, REPO
-from .sessionkit import RATER, fill, valid_records, write_bundle_folder
 from .tally import Tally
 from .uikit import close_message_boxes, export_and_wait, guard
 
@@ -34,7 +35,7 @@ pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 def test_disk_full_in_the_window_keeps_the_rating_and_retry_saves(
     make_window: Callable[[list[str]], MainWindow], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally, qtbot: Any
 ) -> None:
-    bundle = write_bundle_folder(tmp_path / "bundle", 2)
+    bundle = write_bundle(tmp_path / "bundle", 2)
     window = make_window([str(bundle), "--data-dir", str(tmp_path / "data"), "--rater", RATER])
     s, page = window.session, window.page
     assert s is not None and page is not None
@@ -67,7 +68,7 @@ def test_disk_full_in_the_window_keeps_the_rating_and_retry_saves(
 def test_damaged_draft_in_the_window(
     make_window: Callable[[list[str]], MainWindow], tmp_path: Path, tally: Tally
 ) -> None:
-    bundle = write_bundle_folder(tmp_path / "bundle", 2)
+    bundle = write_bundle(tmp_path / "bundle", 2)
     data = tmp_path / "data"
     with tally.fault("damaged draft found when the window opens"):
         first = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
@@ -121,7 +122,7 @@ def test_damaged_settings_file(
         data = tmp_path / "data"
         data.mkdir()
         (data / "settings.json").write_bytes(content)
-        bundle = write_bundle_folder(tmp_path / "bundle", 2)
+        bundle = write_bundle(tmp_path / "bundle", 2)
         window = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])
         assert window.session is not None and window.session.current_id == "t0000"  # the app works
         close_message_boxes()
@@ -132,7 +133,7 @@ def test_damaged_record_is_reported_never_dropped(
 ) -> None:
     from wmcdp_desktop.coordinator.results.reader import read_export
 
-    bundle = write_bundle_folder(tmp_path / "bundle", 2)
+    bundle = write_bundle(tmp_path / "bundle", 2)
     data = tmp_path / "data"
     with tally.fault("submitted record damaged on disk (bad sector, edited by hand)"):
         first = make_window([str(bundle), "--data-dir", str(data), "--rater", RATER])

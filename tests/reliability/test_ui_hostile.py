@@ -33,12 +33,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tests.kit.bundles import bundle_files, task_obj, with_manifest, write_bundle
+from tests.kit.sessions import RATER
 from wmcdp_desktop.core.zips.writer import deterministic_zip
 
-from .bundlefix import bundle_files, task_obj, with_manifest
 from .hostile_zips import CASES, EVIL, json_cases
 from .sentinel import Sentinel
-from .sessionkit import RATER, write_bundle_folder
 from .tally import Tally
 from .uikit import close_message_boxes, open_and_wait, wait_opened
 
@@ -131,7 +131,7 @@ def test_hostile_bundles_through_the_windows_open(
             close_message_boxes()
             sentinel.check(EVIL)
     # The window keeps working: a good bundle opens and shows its first task.
-    good = write_bundle_folder(sentinel.inbox / "good", 2)
+    good = write_bundle(sentinel.inbox / "good", 2)
     assert open_and_wait(window, good) is True
     assert window.session is not None and window.session.current_id == "t0000"
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.leak.leakfix import MODELS, read_responses, write_model_study
+from tests.coordinator.leak.leakfix import MODELS, write_model_study
+from tests.kit.studies import read_responses
 from wmcdp_desktop.coordinator.bundles.build import LABELS_FIELD
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.leak.normalise import SOFT, normalise

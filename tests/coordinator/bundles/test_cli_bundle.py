@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.coordinator.study.studyfix import MODELS, item_obj, write_json, write_study
+from tests.kit.studies import MODELS, item_obj, write_json, write_study
 from wmcdp_desktop.coordinator.bundles.build import SeededRandom, _arrange
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle

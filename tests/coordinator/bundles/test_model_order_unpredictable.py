@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.study.studyfix import MODELS, write_study
+from tests.kit.studies import MODELS, write_study
 from wmcdp_desktop.coordinator.bundles.build import BuildPlan, plan_build
 from wmcdp_desktop.coordinator.study.loader import load_study
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import write_study
+from tests.kit.sessions import new_session
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 
 pytest.importorskip("numpy")
@@ -80,8 +80,7 @@ def test_cannot_rate_and_flags_round_trip(tmp_path: Path, capsys: pytest.Capture
     flagged: list[tuple[str, str]] = []
     for n, rater in enumerate(("R1", "R2", "R3")):
         bundle = open_bundle(out / f"STUDY-T1-{rater}.wmcdp")
-        store = RaterStore(tmp_path / "data", bundle.manifest.bundle_id, rater, clock)
-        session = RatingSession(bundle, store, RaterIdentity(rater), clock)
+        session = new_session(bundle, tmp_path / "data", clock, rater=rater)
         for i, tid in enumerate(session.task_ids):
             session.open_task(tid)
             clock.advance(30)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.results import reader as results_reader
 from wmcdp_desktop.core.bundle_reader import open_bundle

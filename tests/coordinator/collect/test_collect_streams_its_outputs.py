@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.collect import codebook
 from wmcdp_desktop.coordinator.collect import merge as collect
 from wmcdp_desktop.coordinator.collect import outputs as collect_outputs

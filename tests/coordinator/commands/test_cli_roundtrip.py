@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.study.studyfix import record_obj, write_study
+from tests.kit.exports import record_obj
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord

@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.study.studyfix import write_study
+from tests.kit.sessions import new_session
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.bundles.build import build
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.study.loader import load_study
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.rater.export import ExportPlan
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
 from wmcdp_desktop.rater.settings import Settings, save_settings, with_rater
-from wmcdp_desktop.rater.storage import RaterStore
 from wmcdp_desktop.rater.timing import FakeClock
 
 
@@ -30,8 +29,7 @@ def _rated_data_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     bundle = open_bundle(bundle_path)
     data = tmp_path / "data"
     clock = FakeClock()
-    store = RaterStore(data, bundle.manifest.bundle_id, "R1", clock)
-    session = RatingSession(bundle, store, RaterIdentity("R1"), clock)
+    session = new_session(bundle, data, clock, rater="R1")
     submitted = 0
     for i, tid in enumerate(session.task_ids):
         session.open_task(tid)
@@ -46,7 +44,7 @@ def _rated_data_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
         assert session.submit().ok
         submitted += 1
     if export_to is not None:
-        ExportPlan(store, bundle_id=bundle.manifest.bundle_id, bundle_sha256=bundle.manifest_sha256,
+        ExportPlan(session.store, bundle_id=bundle.manifest.bundle_id, bundle_sha256=bundle.manifest_sha256,
                    study_id=bundle.manifest.study_id, task_ids=list(session.task_ids), drafts_not_submitted=1,
                    clock=clock).run(export_to)
     save_settings(data, with_rater(Settings(), "R1", None))

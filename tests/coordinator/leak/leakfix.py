@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from tests.coordinator.study.studyfix import case_obj, item_obj, rubric_obj, study_obj, write_json
+from tests.kit.studies import numbered_responses, write_study
 
 MODELS = ["gpt-4o-2024-08-06", "claude-3-5-sonnet-20241022", "meta-llama/Llama-3.1-70B-Instruct", "o1"]
 ALIASES = {"o1": ["Strawberry"]}
@@ -50,20 +49,6 @@ LEAK_TEXT = " | ".join(text for text, _ in LEAK_KINDS.values())
 LEAK_TERMS = sorted(term for _, terms in LEAK_KINDS.values() for term in terms)
 
 
-def response_lines(items: list[str], models: list[str]) -> list[dict[str, Any]]:
-    """Responses ``resp-0001``... (item by item, model by model)."""
-    out = []
-    for item in items:
-        for model in models:
-            out.append({
-                "response_id": f"resp-{len(out) + 1:04d}",
-                "benchmark_item_id": item,
-                "model_source": model,
-                "text": f"A calm reply to {item}: let's try one small step together.",
-            })
-    return out
-
-
 def write_model_study(
     root: Path,
     *,
@@ -73,41 +58,17 @@ def write_model_study(
     n_raters: int = 3,
     overlap: int = 2,
 ) -> Path:
-    """A valid study (the last item calibration) answered by ``models``, with :data:`ALIASES`."""
+    """A valid study (the last item calibration) answered by ``models``, with :data:`ALIASES`; responses
+    ``resp-0001``... (:func:`tests.kit.studies.numbered_responses`)."""
     models = models or MODELS
-    study = study_obj(n_raters, overlap)
-    study["models"] = [{"model_source": m, "aliases": a} for m, a in ALIASES.items() if m in models]
-    study.update(study_extra or {})
-    write_json(root / "study.json", study)
-    write_json(root / "rubric.json", rubric_obj())
-    items = []
-    for i in range(n_items):
-        case_id = f"CASE-{i + 1:03d}"
-        write_json(root / "cases" / f"{case_id}.json", case_obj(case_id))
-        item = item_obj(f"ITEM-{i + 1:03d}", case_id, "calibration" if i == n_items - 1 else "test")
+    aliases = [{"model_source": m, "aliases": a} for m, a in ALIASES.items() if m in models]
+
+    def alternatives(item: dict[str, Any]) -> None:
         item["goldStandard"]["validAlternativeNotes"] = ["Another good move."]
-        write_json(root / "items" / f"{item['benchmarkItemId']}.json", item)
-        items.append(item["benchmarkItemId"])
-    write_responses(root, response_lines(items, models))
-    return root
 
-
-def write_responses(root: Path, lines: list[dict[str, Any]]) -> None:
-    (root / "responses").mkdir(parents=True, exist_ok=True)
-    (root / "responses" / "responses.jsonl").write_text(
-        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8"
-    )
-
-
-def read_responses(root: Path) -> list[dict[str, Any]]:
-    text = (root / "responses" / "responses.jsonl").read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
-def edit_json(path: Path, change: Any) -> None:
-    obj = json.loads(path.read_text(encoding="utf-8"))
-    change(obj)
-    write_json(path, obj)
+    return write_study(root, n_items=n_items - 1, calibration_items=1, n_raters=n_raters, overlap=overlap, models=models,
+                       study_extra={"models": aliases, **(study_extra or {})}, item_change=alternatives,
+                       responses=numbered_responses)
 
 
 # Every free-text field a bundle carries, and how to put text into it.

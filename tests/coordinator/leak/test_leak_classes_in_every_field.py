@@ -11,13 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.leak.leakfix import (
-    TEXT_FIELDS,
-    edit_json,
-    read_responses,
-    write_model_study,
-    write_responses,
-)
+from tests.coordinator.leak.leakfix import TEXT_FIELDS, write_model_study
+from tests.kit.studies import edit_json, read_responses, write_responses
 from wmcdp_desktop.coordinator.commands.main import main
 
 # one refused example of each class (different from the issue's), each at a line start or mid-line

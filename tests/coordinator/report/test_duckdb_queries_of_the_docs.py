@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.report.collected_parquet import dataset_from_parquet
 from wmcdp_desktop.coordinator.report.loading import load_dataset, load_items, load_study_and_rubric

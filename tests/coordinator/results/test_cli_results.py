@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import MODELS, export_zip, record_obj, write_json, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import MODELS, write_json, write_study
 from wmcdp_desktop.coordinator.collect.codebook import SCORE_FIELDS
 from wmcdp_desktop.coordinator.collect.merge import CSV_FIXED_COLUMNS
 from wmcdp_desktop.coordinator.commands.main import main

@@ -7,16 +7,15 @@ from __future__ import annotations
 import json
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
-from tests.rater.exportkit import Export, rated_session
+from tests.kit.exports import Export, record_obj
+from tests.kit.sessions import rated_session
+from tests.kit.studies import BuiltStudy, build_study
 from wmcdp_desktop.coordinator.commands.main import main
-from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.rater.export import export_receipt
 
 
@@ -27,35 +26,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, dict[st
     return code, (json.loads(out) if out.strip().startswith("{") else {}), out + err
 
 
-@dataclass
-class Study:
-    root: Path
-    key: Path
-    bundles: dict[str, OpenedBundle]
-    bundle_dir: Path
-
-    def records(self, rater: str, **kw: Any) -> list[dict[str, Any]]:
-        b = self.bundles[rater]
-        return [record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, **kw) for t in b.task_ids]
-
-    def export(self, rater: str, records: list[dict[str, Any]], name: str, **kw: Any) -> Path:
-        b = self.bundles[rater]
-        path = self.root / name
-        path.write_bytes(export_zip(records, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
-                                    bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids), **kw))
-        return path
-
-
 @pytest.fixture
-def study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Study:
-    folder = write_study(tmp_path / "study", n_items=4, n_raters=2, overlap=1)
-    assert main(["bundle", "build", str(folder), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
-    bundles = {r: open_bundle(tmp_path / "out" / f"STUDY-T1-{r}.wmcdp") for r in ("R1", "R2")}
-    return Study(tmp_path, tmp_path / "out" / "STUDY-T1-unblinding-key.json", bundles, tmp_path / "out")
+def study(tmp_path: Path) -> BuiltStudy:
+    return build_study(tmp_path, n_items=4, n_raters=2, overlap=1)
 
 
-def collect(study: Study, capsys: pytest.CaptureFixture[str], *exports: Path, out: str = "merged", extra: tuple[object, ...] = ()) -> tuple[int, dict[str, Any]]:
+def collect(study: BuiltStudy, capsys: pytest.CaptureFixture[str], *exports: Path, out: str = "merged", extra: tuple[object, ...] = ()) -> tuple[int, dict[str, Any]]:
     code, result, _ = run(capsys, "results", "collect", *exports, "--key", study.key, "--out", study.root / out, "--json", *extra)
     return code, result
 
@@ -76,7 +52,7 @@ def messages(result: dict[str, Any]) -> list[str]:
     ],
     ids=["score-99-on-1-5", "dropped-failure-mode", "changed-response-text", "na-not-allowed"],
 )
-def test_collect_applies_the_rubric_and_the_task(study: Study, capsys: pytest.CaptureFixture[str], change, expected: str) -> None:  # type: ignore[no-untyped-def]
+def test_collect_applies_the_rubric_and_the_task(study: BuiltStudy, capsys: pytest.CaptureFixture[str], change, expected: str) -> None:  # type: ignore[no-untyped-def]
     records = study.records("R1")
     change(records[0])
     export = study.export("R1", records, "r1.zip")
@@ -89,11 +65,11 @@ def test_collect_applies_the_rubric_and_the_task(study: Study, capsys: pytest.Ca
     assert max(means) <= 5  # a 99 never reaches summary.json
 
 
-def test_validate_applies_the_rubric_with_the_bundle_and_the_0_100_bound_without(study: Study, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_applies_the_rubric_with_the_bundle_and_the_0_100_bound_without(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
     records = study.records("R1")
     records[0]["scoring"]["overall_clinical_judgment_score"] = 99
     export = study.export("R1", records, "r1.zip")
-    code, result, _ = run(capsys, "results", "validate", export, "--bundle", study.bundle_dir, "--json")
+    code, result, _ = run(capsys, "results", "validate", export, "--bundle", study.out, "--json")
     assert code == 1 and any("99 is outside the scale 1-5" in m for m in messages(result))
     assert result["valid_records"] == len(records) - 1
     code, result, _ = run(capsys, "results", "validate", export, "--json")
@@ -102,7 +78,7 @@ def test_validate_applies_the_rubric_with_the_bundle_and_the_0_100_bound_without
 
 @pytest.mark.parametrize("field", ["score", "seconds"])
 def test_a_309_digit_number_is_refused_cleanly_everywhere(
-    study: Study, capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str
+    study: BuiltStudy, capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str
 ) -> None:
     records = study.records("R1")
     if field == "score":
@@ -130,7 +106,7 @@ def test_a_309_digit_number_is_refused_cleanly_everywhere(
     assert "1 invalid record was left out" in text
 
 
-def test_times_are_checked_by_validate_and_collect(study: Study, capsys: pytest.CaptureFixture[str]) -> None:
+def test_times_are_checked_by_validate_and_collect(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
     records = study.records("R1")
     records[0]["envelope"]["submitted_at"] = "9999-12-31T23:59:59Z"
     records[1]["envelope"]["started_at"] = "2019-06-01T10:00:00Z"
@@ -144,7 +120,7 @@ def test_times_are_checked_by_validate_and_collect(study: Study, capsys: pytest.
     assert code == 1 and result["ratings"] == len(records) - 2
 
 
-def test_an_old_key_without_a_rubric_is_said_plainly(study: Study, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_old_key_without_a_rubric_is_said_plainly(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
     key = json.loads(study.key.read_text())
     key["format_version"] = "1.1.0"
     del key["rubric"]
@@ -159,7 +135,7 @@ def test_an_old_key_without_a_rubric_is_said_plainly(study: Study, capsys: pytes
 
 
 # ----- item 11: conflicts are not decided by a clock ---------------------------------------------------------
-def test_a_forged_far_future_record_never_wins(study: Study, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_forged_far_future_record_never_wins(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
     genuine = study.export("R1", study.records("R1", score=3), "genuine.zip")
     # the same records, scores changed and dated later (plausibly, and implausibly), in an export without a chain
     later = study.records("R1", score=5, submitted_at="2026-11-30T10:00:00Z")
@@ -177,7 +153,7 @@ def test_a_forged_far_future_record_never_wins(study: Study, capsys: pytest.Capt
     assert "9999-01-01T00:00:00Z is in the future" in text
 
 
-def test_the_highest_revision_wins_not_the_latest_time(study: Study, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_highest_revision_wins_not_the_latest_time(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
     b = study.bundles["R1"]
     task = b.task(b.task_ids[0])
     r1 = record_obj(task, "R1", b.manifest.bundle_id, b.manifest_sha256, revision=1, score=2, submitted_at="2026-11-29T12:00:00Z")
@@ -227,7 +203,7 @@ def test_an_edited_and_rehashed_export_is_caught(app_export: tuple[Path, str, Pa
 
 
 def test_replays_and_receipts_in_validate(tmp_path: Path, sample_docs: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.rater.exportkit import submit
+    from tests.kit.sessions import submit
 
     session = rated_session(tmp_path / "app", sample_docs)
     first = tmp_path / "first.zip"
@@ -252,18 +228,11 @@ def test_collect_remembers_the_newest_chain_and_reports_an_older_one_later(
     tmp_path: Path, sample_docs: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Exports of a built study (collect needs its key), their chains made as the app makes them.
-    folder = write_study(tmp_path / "study", n_items=4, n_raters=1, overlap=1)
-    assert main(["bundle", "build", str(folder), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
-    b = open_bundle(tmp_path / "out" / "STUDY-T1-R1.wmcdp")
-    recs = [record_obj(b.task(t), "R1", b.manifest.bundle_id, b.manifest_sha256) for t in b.task_ids]
-    kw: dict[str, Any] = dict(study_id=b.manifest.study_id, rater_id="R1", bundle_id=b.manifest.bundle_id,
-                              bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids))
-    older = tmp_path / "older.zip"
-    older.write_bytes(export_zip(recs[:2], **kw))
-    newer = tmp_path / "newer.zip"
-    newer.write_bytes(export_zip(recs, **kw))
-    key = tmp_path / "out" / "STUDY-T1-unblinding-key.json"
+    built = build_study(tmp_path, n_items=4, n_raters=1, overlap=1)
+    recs = built.records("R1")
+    older = built.export("R1", recs[:2], "older.zip")
+    newer = built.export("R1", recs, "newer.zip")
+    key = built.key
     code, result, _ = run(capsys, "results", "collect", newer, "--key", key, "--out", tmp_path / "merged", "--json")
     assert code == 0, messages(result)
     code, result, _ = run(capsys, "results", "collect", older, "--key", key, "--out", tmp_path / "merged", "--json")
@@ -272,7 +241,7 @@ def test_collect_remembers_the_newest_chain_and_reports_an_older_one_later(
                or "is older than the export of rater R1's bundle" in m for m in messages(result))
 
 
-def test_collect_receipts_leave_out_a_changed_export(study: Study, capsys: pytest.CaptureFixture[str]) -> None:
+def test_collect_receipts_leave_out_a_changed_export(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
     r1 = study.export("R1", study.records("R1"), "r1.zip")
     r2 = study.export("R2", study.records("R2"), "r2.zip")
     receipts = study.root / "receipts.txt"
@@ -287,7 +256,7 @@ def test_collect_receipts_leave_out_a_changed_export(study: Study, capsys: pytes
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
-def test_collect_outputs_are_owner_only(study: Study, capsys: pytest.CaptureFixture[str]) -> None:
+def test_collect_outputs_are_owner_only(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
     old = os.umask(0o022)
     try:
         code, result = collect(study, capsys, study.export("R1", study.records("R1"), "r1.zip"), extra=("--excel-safe",))

@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_json, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import write_json, write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.results.reader import read_records
 from wmcdp_desktop.core.bundle_reader import open_bundle

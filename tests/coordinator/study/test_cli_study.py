@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.coordinator.study.studyfix import item_obj, write_json, write_study
+from tests.kit.studies import item_obj, write_json, write_study
 from wmcdp_desktop.coordinator.commands.main import main
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.leak.leakfix import edit_json, write_model_study
-from tests.coordinator.study.studyfix import rubric_translation, write_study
+from tests.coordinator.leak.leakfix import write_model_study
+from tests.kit.studies import edit_json, rubric_translation, write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 

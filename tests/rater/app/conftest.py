@@ -16,8 +16,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from tests.kit.bundles import make_bundle
 from tests.rater.app.window_helpers import wait_opened
-from tests.rater.ratingkit import make_bundle
 from wmcdp_desktop.rater.app import main as app_module
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog

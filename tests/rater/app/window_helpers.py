@@ -135,7 +135,7 @@ def bundle_with_blinding_labels(root: Path, sample_docs: Any, labels: list[str])
     """A test bundle whose manifest asks the blinding question with ``labels``."""
     import json
 
-    from tests.rater.ratingkit import make_bundle
+    from tests.kit.bundles import make_bundle
 
     bundle = make_bundle(root, sample_docs)
     manifest = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))

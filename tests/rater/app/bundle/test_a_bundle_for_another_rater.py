@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QPlainTextEdit
 
+from tests.kit.bundles import make_bundle
 from tests.rater.app.window_helpers import by_name, open_and_wait, show_page, type_rationale
-from tests.rater.ratingkit import make_bundle
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.session import RaterIdentity, WrongRaterError, check_assignment

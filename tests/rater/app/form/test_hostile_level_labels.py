@@ -13,8 +13,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from tests.kit.bundles import bundle_docs, write_bundle_folder
 from tests.rater.app.window_helpers import rows
-from tests.rater.ratingkit import bundle_docs, write_bundle_folder
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 RLO = "\u202e"

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from tests.kit.bundles import bundle_docs, write_bundle_folder
 from tests.rater.app.window_helpers import rows
-from tests.rater.ratingkit import bundle_docs, write_bundle_folder
 from wmcdp_desktop.rater.app.form.sliders import DimensionRow
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.settings import Settings, save_settings

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 from referencing import Registry, Resource
 
+from tests.kit.bundles import MODEL_NAMES, make_bundle, tree_text
 from tests.rater.app.window_helpers import (
     CTRL,
     all_text,
@@ -40,7 +41,6 @@ from tests.rater.app.window_helpers import (
     type_rationale,
     wait_opened,
 )
-from tests.rater.ratingkit import MODEL_NAMES, make_bundle, tree_text
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.core.resources import demo_bundle_path
@@ -788,7 +788,7 @@ def test_scrolling_the_form_with_the_wheel_never_changes_a_score(qtbot: Any, win
 def test_rubric_text_with_markup_is_shown_literally_in_labels_and_tooltips(
     qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, sample_docs: Any, data_dir: Path
 ) -> None:
-    from tests.rater.ratingkit import bundle_docs, write_bundle_folder
+    from tests.kit.bundles import bundle_docs, write_bundle_folder
 
     rubric, tasks = bundle_docs(sample_docs)
     rubric["dimensions"][0]["label"] = "<b>Attunement</b>"

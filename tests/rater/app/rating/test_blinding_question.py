@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QGroupBox, QPushButton, QRadioButton, QWidget
 
+from tests.kit.bundles import make_bundle
 from tests.rater.app.window_helpers import (
     blinding_question,
     by_name,
@@ -19,7 +20,6 @@ from tests.rater.app.window_helpers import (
     submit_by_keyboard,
     type_rationale,
 )
-from tests.rater.ratingkit import make_bundle
 from wmcdp_desktop.rater.app.rating.blinding_question import BlindingQuestion
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.coordinator.study.studyfix import rubric_translation
-from tests.rater.ratingkit import bundle_docs, write_bundle_folder
+from tests.kit.bundles import bundle_docs, write_bundle_folder
+from tests.kit.studies import rubric_translation
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.rater.app.window.main_window import MainWindow

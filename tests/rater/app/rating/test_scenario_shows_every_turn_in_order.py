@@ -45,7 +45,7 @@ def test_every_turn_shows_in_order_and_the_next_task_replaces_it(qtbot: Any) -> 
 
 
 def test_task_list_labels_every_task_once_in_order(make_window: Any, tmp_path: Any, sample_docs: Any) -> None:
-    from tests.rater.ratingkit import make_bundle
+    from tests.kit.bundles import make_bundle
 
     bundle = make_bundle(tmp_path / "bundle", sample_docs)
     window = make_window([str(bundle), "--data-dir", str(tmp_path / "data"), "--rater", "R01"])

@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from tests.rater.ratingkit import bundle_docs, write_bundle_folder
+from tests.kit.bundles import bundle_docs, write_bundle_folder
 from wmcdp_desktop.rater.app.rating import task_list
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtGui import QKeySequence
 
+from tests.kit.bundles import make_bundle
 from tests.rater.app.window_helpers import rows
-from tests.rater.ratingkit import make_bundle
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 

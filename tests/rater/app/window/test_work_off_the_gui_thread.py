@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import Qt, QThread, QTimer
 from PySide6.QtWidgets import QApplication, QPushButton
 
+from tests.kit.bundles import bundle_docs, write_bundle_folder
 from tests.rater.app.window_helpers import (
     export_and_wait,
     open_and_wait,
@@ -21,7 +22,6 @@ from tests.rater.app.window_helpers import (
     type_rationale,
     wait_opened,
 )
-from tests.rater.ratingkit import bundle_docs, write_bundle_folder
 from wmcdp_desktop.rater import export as export_module
 from wmcdp_desktop.rater.app.bundle import checking as bundle_check
 from wmcdp_desktop.rater.app.bundle import opening as bundle_opening

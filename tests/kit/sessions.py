@@ -1,41 +1,40 @@
-"""Building rating sessions on a small bundle for the suite (core API only, no Qt)."""
+"""Rating sessions for the suite (the rater's core API, no Qt): one on a bundle, ratings filled in and
+submitted, and what the rater's store holds on disk (records, drafts, the audit chain)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
+from tests.kit.bundles import make_bundle
 from wmcdp_desktop.core.audit_chain import verify_chain
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
+from wmcdp_desktop.rater.storage import InstanceLock, RaterStore
 from wmcdp_desktop.rater.timing import FakeClock
 
-from .bundlefix import bundle_files
-
 RATER = "R-REL"
+"""The rater of the reliability suite's sessions and windows."""
 
 
-def write_bundle_folder(root: Path, n_tasks: int = 3, texts: dict[str, str] | None = None) -> Path:
-    for name, data in bundle_files(n_tasks, texts).items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(data)
-    return root
-
-
-def new_session(bundle: Path, data: Path, clock: FakeClock | None = None) -> RatingSession:
-    opened = open_bundle(bundle)
+def new_session(bundle: Path | OpenedBundle, data: Path, clock: FakeClock | None = None, *, rater: str = "R01",
+                role: str | None = None, lock: InstanceLock | None = None) -> RatingSession:
+    """A rating session of ``rater`` (with ``role``) on ``bundle`` (a folder, a file or opened), storing in
+    ``data`` (under ``lock`` when given: the instance lock the window holds)."""
+    opened = bundle if isinstance(bundle, OpenedBundle) else open_bundle(bundle)
     clock = clock or FakeClock()
-    store = RaterStore(data, opened.manifest.bundle_id, RATER, clock)
-    return RatingSession(opened, store, RaterIdentity(RATER, "psychiatrist"), clock)
+    store = RaterStore(data, opened.manifest.bundle_id, rater, clock, lock)
+    return RatingSession(opened, store, RaterIdentity(rater, role), clock)
 
 
 def fill(session: RatingSession, score: int = 4, rationale: str = "Warm but keeps reassuring.") -> None:
+    """Every dimension scored ``score``, the rationale written: the open task is ready to submit."""
     for dim in session.rubric.dimensions:
         session.set_score(dim.id, score)
     session.set_note("brief_rationale", rationale)
@@ -43,6 +42,31 @@ def fill(session: RatingSession, score: int = 4, rationale: str = "Warm but keep
 
 def first_dim(session: RatingSession) -> str:
     return session.rubric.dimensions[0].id
+
+
+def submit(session: RatingSession, task_id: str, score: int) -> None:
+    """Open ``task_id`` (revising its record if it has one), score every dimension ``score``, submit."""
+    session.open_task(task_id)
+    if session.viewing_record is not None:
+        session.revise()
+    fill(session, score, "because")
+    assert session.submit().ok
+
+
+def rated_session(tmp_path: Path, sample_docs: Any, data: Path | None = None, clock: FakeClock | None = None) -> RatingSession:
+    """The sample-document bundle (in ``tmp_path/bundle``) rated by R01: two tasks submitted, the first
+    revised once."""
+    bundle_dir = tmp_path / "bundle"
+    if not bundle_dir.exists():
+        make_bundle(bundle_dir, sample_docs)
+    session = new_session(bundle_dir, data or tmp_path / "data", clock)
+    for tid, score in (("T-0001", 3), ("T-0002", 4)):
+        submit(session, tid, score)
+    session.open_task("T-0001")
+    session.revise()
+    session.set_score("WM-RUB-001", 5)
+    assert session.submit().ok
+    return session
 
 
 # ----- what is on disk -----------------------------------------------------------------------------
