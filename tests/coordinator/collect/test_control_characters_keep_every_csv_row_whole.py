@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import FAILURE_MODES, export_zip, record_obj, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import FAILURE_MODES, write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.csv_text import csv_field, csv_line

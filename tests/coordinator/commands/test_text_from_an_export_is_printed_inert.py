@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.study.studyfix import export_zip, record_obj, write_study
+from tests.kit.exports import export_zip, record_obj
+from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.common import InertStream
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
