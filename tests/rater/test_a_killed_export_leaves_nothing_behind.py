@@ -13,13 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.rater.exportkit import rated_session
+from tests.kit.sessions import new_session, rated_session
 from wmcdp_desktop.core import atomic
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.rater.export import PENDING_NAME, leftover_export_files
-from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
-from wmcdp_desktop.rater.storage import RaterStore
-from wmcdp_desktop.rater.timing import FakeClock
+from wmcdp_desktop.rater.session import RatingSession
 
 pytestmark = pytest.mark.skipif(os.name != "posix" or not hasattr(os, "fork"), reason="kills a forked export")
 
@@ -42,8 +39,7 @@ def _export_killed_mid_write(session: RatingSession, destination: Path) -> None:
 
 
 def _reopen(tmp_path: Path, data: Path) -> RatingSession:
-    store = RaterStore(data, "B-test", "R01", FakeClock())
-    return RatingSession(open_bundle(tmp_path / "bundle"), store, RaterIdentity("R01"), FakeClock())
+    return new_session(tmp_path / "bundle", data)
 
 
 def test_the_next_start_removes_what_a_killed_export_left(tmp_path: Path, sample_docs: Any) -> None:
