@@ -201,9 +201,8 @@ class CollectResult:
     """The exports read from their zips in this run (as given; each recorded in the collection's cache)."""
     already_collected: list[str] = field(default_factory=list)
     """Exports given again whose zip an earlier run into the same folder already read (not counted twice)."""
-    cache_problems: list[Problem] = field(default_factory=list)
-    """The entries of the collection's cache that could not be used (not in :attr:`problems`: the caller
-    reports them with the other problems of the cache, ``export_cache.load_cache``, in one order)."""
+    unusable_cache_entries: int = 0
+    """Entries of the collection's cache that could not be used (each is a problem)."""
 
     @property
     def ok(self) -> bool:
@@ -263,27 +262,42 @@ def read_key(path: Path) -> UnblindingKey:
     return validate_obj(UnblindingKey, obj, source)
 
 
-def collect(
+def merge_exports(
     exports: list[Path],
     key: UnblindingKey,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None,
     *,
-    key_source: str = "unblinding key",
-    receipts: Mapping[str, set[str]] | None = None,
-    receipts_source: str = "receipts",
-    seen: Ledger | None = None,
-    known: Mapping[str, Path] | None = None,
-    cache_dir: Path | None = None,
-    work_dir: Path | None = None,
+    key_source: str,
+    receipts: Mapping[str, set[str]] | None,
+    receipts_source: str,
+    seen: Ledger,
+    known: Mapping[str, Path],
+    cache_dir: Path,
+    work_dir: Path,
+    leading: tuple[list[Problem], list[Problem]],
 ) -> CollectResult:
-    """Read, check, merge and unblind the exports (the steps of this module's description).
+    """Read, check, merge and unblind the exports (the steps of this module's description); called by
+    ``collection.collect_results``, which holds the folder.
 
-    ``receipts``: rater id -> receipt codes the raters sent (``export_checks.read_receipts``); ``seen``:
+    ``receipts``: rater id -> receipt codes the raters sent (``provenance.read_receipts``); ``seen``:
     the chains an earlier run saw (:func:`read_ledger`); ``known``: the exports an earlier run into the same
-    folder recorded (``export_cache.load_cache``: SHA-256 -> entry), merged with those given; ``cache_dir``:
+    folder recorded (``cache.load_cache``: SHA-256 -> entry), merged with those given; ``cache_dir``:
     where each export read is recorded for the next run (as soon as it is read); ``work_dir``: where the
-    temporary file of the kept records goes (default: the system's temporary folder)."""
-    problems: list[Problem] = []
+    temporary file of the kept records goes; ``leading``: the problems of the cache's folder and of the
+    receipts file, which come first (the cache's, with those of its entries that cannot be used, by file)."""
+    folder_problems, receipt_lines = leading
+    reader = _Reader(key, Spool(work_dir), cache_dir)
+    try:
+        reader.read_all(exports, known, progress)
+        problems = [*sorted([*folder_problems, *reader.cache_problems], key=lambda p: p.file), *receipt_lines]
+        _key_problems(key, key_source, problems)
+        return _merge(reader, problems, receipts, receipts_source, seen)
+    except BaseException:
+        reader.spool.close()
+        raise
+
+
+def _key_problems(key: UnblindingKey, key_source: str, problems: list[Problem]) -> None:
     if key.rubric is None:
         problems.append(Problem(
             key_source, "rubric",
@@ -291,13 +305,6 @@ def collect(
             "checked against the rubric, nor response texts against the tasks; run `wmcdp bundle build` again "
             "with the same study and seed to refresh the key (the bundles come out byte-identical)",
         ))
-    reader = _Reader(key, Spool(work_dir), cache_dir)
-    try:
-        reader.read_all(exports, known or {}, progress)
-        return _merge(reader, problems, receipts, receipts_source, seen)
-    except BaseException:
-        reader.spool.close()
-        raise
 
 
 def _merge(
@@ -352,7 +359,7 @@ def _merge(
     return CollectResult(
         key=key, spool=reader.spool, ratings=merged.ratings, revisions=merged.revisions,
         cannot_rate=merged.cannot_rate, problems=problems, report=report, read=reader.read,
-        already_collected=reader.already, cache_problems=reader.cache_problems,
+        already_collected=reader.already, unusable_cache_entries=len(reader.cache_problems),
     )
 
 

@@ -8,9 +8,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.coordinator.collect.cache import load_cache
-from wmcdp_desktop.coordinator.collect.merge import collect, read_key, read_ledger
-from wmcdp_desktop.coordinator.collect.outputs import CSV_NA, NAMES, hold_collection, write_outputs
+from wmcdp_desktop.coordinator.collect.collection import collect_results
+from wmcdp_desktop.coordinator.collect.outputs import CSV_NA, NAMES
 from wmcdp_desktop.coordinator.commands.common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -254,48 +253,29 @@ PROBLEMS_SHOWN = 50
 
 
 def _collect(args: argparse.Namespace) -> int:
-    key = read_key(args.key)
-    receipts, receipts_source, bad_lines = _receipts(args, [])
-    with hold_collection(args.out):
-        known, cache_problems = load_cache(args.out)
-        with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
-            result = collect(
-                args.exports, key, progress=bar, key_source=str(args.key), receipts=receipts,
-                receipts_source=receipts_source, seen=read_ledger(args.out), known=known, cache_dir=args.out,
-                work_dir=args.out,
-            )
-        try:
-            # Every problem of the cache (files collect did not write, entries it cannot use) first, by file name.
-            cache_problems = sorted([*cache_problems, *result.cache_problems], key=lambda p: p.file)
-            bad_lines = [*cache_problems, *bad_lines]
-            if bad_lines:
-                result.problems[:0] = bad_lines
-                result.report["problems"][:0] = [problem_obj(p) for p in bad_lines]
-                result.report["ok"] = False
-            paths = write_outputs(result, args.out, excel_csv=args.excel_safe, names=args.names,
-                                  csv_na=args.csv_na)
-        finally:
-            result.close()
-    report = result.report
+    with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
+        result = collect_results(args.exports, args.key, args.out, receipts_file=args.receipts,
+                                 excel_csv=args.excel_safe, names=args.names, csv_na=args.csv_na,
+                                 progress=bar)
     if args.json:
         print_json(
             {
                 "ok": result.ok,
-                "ratings": len(result.ratings),
-                "outputs": [str(p) for p in paths],
-                "problems": report["problems"],
-                "duplicates": len(report["duplicates"]),
-                "conflicts": len(report["conflicts"]),
-                "revised": len(report["history"]),
-                "unknown_tasks": len(report["unknown_tasks"]),
-                "tasks_nobody_rated": len(report["tasks_nobody_rated"]),
-                "cannot_rate": len(report["cannot_rate"]),
-                "tasks_every_rater_could_not_rate": report["tasks_every_rater_could_not_rate"],
-                "flagged": len(report["flagged"]),
-                "parquet": report.get("parquet") or "written",
+                "ratings": result.ratings,
+                "outputs": [str(p) for p in result.outputs],
+                "problems": [problem_obj(p) for p in result.problems],
+                "duplicates": result.duplicates,
+                "conflicts": result.conflicts,
+                "revised": result.revised,
+                "unknown_tasks": result.unknown_tasks,
+                "tasks_nobody_rated": result.tasks_nobody_rated,
+                "cannot_rate": result.cannot_rate,
+                "tasks_every_rater_could_not_rate": result.tasks_every_rater_could_not_rate,
+                "flagged": len(result.flags),
+                "parquet": result.parquet_note or "written",
                 "exports_read": result.read,
                 "exports_already_collected": result.already_collected,
-                "exports_in_collection": len(report["exports"]),
+                "exports_in_collection": result.exports_in_collection,
                 "summary": result.summary,
             }
         )
@@ -303,33 +283,32 @@ def _collect(args: argparse.Namespace) -> int:
     # Every problem is in collect-report.json; a terminal gets the first ones (an export of another build can
     # give one per record).
     print_problems(result.problems, f"{count(len(result.problems), 'problem')}:", limit=PROBLEMS_SHOWN,
-                   rest=f": every problem is in {args.out / 'collect-report.json'}")
-    earlier = len(known) - len(result.cache_problems)
-    if earlier or result.already_collected:
-        print(f"{count(len(result.read), 'new export')} read; {earlier} collected earlier into {args.out}"
-              + (f"; already collected, not counted twice: {', '.join(result.already_collected)}"
-                 if result.already_collected else "") + ".")
+                   rest=f": every problem is in {result.report_path}")
+    if result.collected_earlier or result.already_collected:
+        print(f"{count(len(result.read), 'new export')} read; {result.collected_earlier} collected earlier into "
+              f"{args.out}" + (f"; already collected, not counted twice: {', '.join(result.already_collected)}"
+                               if result.already_collected else "") + ".")
     print(
-        f"{count(len(result.ratings), 'rating')} from {count(len(report['exports']), 'export')}: "
-        f"{len(report['history'])} revised, {count(len(report['duplicates']), 'duplicate')}, "
-        f"{count(len(report['conflicts']), 'conflict')}, {len(report['unknown_tasks'])} for unknown tasks, "
-        f"{count(len(report['tasks_nobody_rated']), 'task')} nobody rated."
+        f"{count(result.ratings, 'rating')} from {count(result.exports_in_collection, 'export')}: "
+        f"{result.revised} revised, {count(result.duplicates, 'duplicate')}, "
+        f"{count(result.conflicts, 'conflict')}, {result.unknown_tasks} for unknown tasks, "
+        f"{count(result.tasks_nobody_rated, 'task')} nobody rated."
     )
-    if report["cannot_rate"] or report["flagged"]:
-        print(f"{len(report['cannot_rate'])} “cannot rate” and {count(len(report['flagged']), 'flag')} for you "
+    if result.cannot_rate or result.flags:
+        print(f"{result.cannot_rate} “cannot rate” and {count(len(result.flags), 'flag')} for you "
               "(listed in collect-report.json and ratings.csv).")
-    for item in report["flagged"]:
-        print(f"  flag: {item['rater_id']} on {item['task_id']}: {_one_line(item['note'])}")
-    unable = report["tasks_every_rater_could_not_rate"]
+    for flag in result.flags:
+        print(f"  flag: {flag.rater_id} on {flag.task_id}: {_one_line(flag.note)}")
+    unable = result.tasks_every_rater_could_not_rate
     if unable:
         print(f"{count(len(unable), 'task')} every rater they went to could not rate: {', '.join(unable[:20])}"
               + (" …" if len(unable) > 20 else ""))
-    for rater, info in result.summary["raters"].items():
-        assigned = info["assigned"]
-        print(f"  {rater}: {count(info['ratings'], 'rating')}" + (f" of {assigned} assigned" if assigned else "")
-              + (f", {info['cannot_rate']} “cannot rate”" if info["cannot_rate"] else ""))
-    for path in paths:
+    for rater in result.raters:
+        print(f"  {rater.rater_id}: {count(rater.ratings, 'rating')}"
+              + (f" of {rater.assigned} assigned" if rater.assigned else "")
+              + (f", {rater.cannot_rate} “cannot rate”" if rater.cannot_rate else ""))
+    for path in result.outputs:
         print(f"wrote {path}")
-    if report.get("parquet"):
-        print(f"note: {report['parquet']}", file=sys.stderr)
+    if result.parquet_note:
+        print(f"note: {result.parquet_note}", file=sys.stderr)
     return EXIT_OK if result.ok else EXIT_INVALID

@@ -1,0 +1,130 @@
+"""``wmcdp results collect`` as one call: :func:`collect_results` holds the collection folder, reads what an
+earlier collect into it recorded, merges the exports (``merge.py``), writes every output (``outputs.py``) and
+returns a :class:`Collected` saying what it did. The command only prints it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wmcdp_desktop.coordinator.collect.cache import load_cache
+from wmcdp_desktop.coordinator.collect.merge import merge_exports, read_key, read_ledger
+from wmcdp_desktop.coordinator.collect.outputs import hold_collection, write_outputs
+from wmcdp_desktop.coordinator.results.provenance import read_receipts
+from wmcdp_desktop.core.errors import Problem
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A rater's flag for the coordinator."""
+
+    rater_id: str
+    task_id: str
+    note: str
+
+
+@dataclass(frozen=True)
+class RaterTally:
+    """One rater's line of ``summary.json``."""
+
+    rater_id: str
+    ratings: int
+    cannot_rate: int
+    assigned: int | None
+    """Tasks the key assigned to the rater (None for an unassigned bundle)."""
+
+
+@dataclass(frozen=True)
+class Collected:
+    """What one collect did (all of it, and more, is in ``collect-report.json`` and ``summary.json``)."""
+
+    out_dir: Path
+    outputs: list[Path]
+    """Every file written, in the order written."""
+    problems: list[Problem]
+    """Every problem: the collection's cache first (by file), the receipts file's bad lines, then the merge's."""
+    ratings: int
+    exports_in_collection: int
+    read: list[str]
+    """The exports read from their zips in this run (as given)."""
+    already_collected: list[str]
+    """Exports given again whose zip an earlier collect into the folder already read (not counted twice)."""
+    collected_earlier: int
+    """Exports an earlier collect into the folder recorded that were merged again."""
+    revised: int
+    duplicates: int
+    conflicts: int
+    unknown_tasks: int
+    tasks_nobody_rated: int
+    cannot_rate: int
+    tasks_every_rater_could_not_rate: list[str]
+    flags: list[Flag]
+    raters: list[RaterTally]
+    summary: dict[str, Any]
+    """``summary.json`` as written."""
+    parquet_note: str | None
+    """Why the Parquet tables were not written (pyarrow missing), or None."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def report_path(self) -> Path:
+        return self.out_dir / "collect-report.json"
+
+
+def collect_results(
+    exports: list[Path],
+    key_path: Path,
+    out_dir: Path,
+    *,
+    receipts_file: Path | None = None,
+    excel_csv: bool = False,
+    names: str = "original",
+    csv_na: str = "NA",
+    progress: Callable[[int, int], None] | None = None,
+) -> Collected:
+    """Merge and unblind ``exports`` with the key at ``key_path`` into ``out_dir`` (a second collect into the
+    same folder is refused while this one runs); ``receipts_file`` holds the receipt codes the raters sent;
+    ``excel_csv``, ``names`` and ``csv_na`` are those of ``outputs.write_outputs``.
+    Raises :class:`~wmcdp_desktop.core.errors.WmcdpError` (plain words) for a key, folder or receipts file it
+    cannot use; everything wrong with the exports is a problem of the result (the outputs are written)."""
+    key = read_key(key_path)
+    receipts, bad_lines = read_receipts(receipts_file) if receipts_file is not None else (None, [])
+    with hold_collection(out_dir):
+        known, cache_problems = load_cache(out_dir)
+        result = merge_exports(
+            exports, key, progress, key_source=str(key_path), receipts=receipts,
+            receipts_source=str(receipts_file or ""), seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
+            work_dir=out_dir, leading=(cache_problems, bad_lines),
+        )
+        try:
+            paths = write_outputs(result, out_dir, excel_csv=excel_csv, names=names, csv_na=csv_na)
+        finally:
+            result.close()
+    report, summary = result.report, result.summary
+    return Collected(
+        out_dir=out_dir,
+        outputs=paths,
+        problems=result.problems,
+        ratings=len(result.ratings),
+        exports_in_collection=len(report["exports"]),
+        read=result.read,
+        already_collected=result.already_collected,
+        collected_earlier=len(known) - result.unusable_cache_entries,
+        revised=len(report["history"]),
+        duplicates=len(report["duplicates"]),
+        conflicts=len(report["conflicts"]),
+        unknown_tasks=len(report["unknown_tasks"]),
+        tasks_nobody_rated=len(report["tasks_nobody_rated"]),
+        cannot_rate=len(report["cannot_rate"]),
+        tasks_every_rater_could_not_rate=list(report["tasks_every_rater_could_not_rate"]),
+        flags=[Flag(f["rater_id"], f["task_id"], f["note"]) for f in report["flagged"]],
+        raters=[RaterTally(rater, info["ratings"], info["cannot_rate"], info["assigned"])
+                for rater, info in summary["raters"].items()],
+        summary=summary,
+        parquet_note=report.get("parquet") or None,
+    )
