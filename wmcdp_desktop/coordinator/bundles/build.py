@@ -56,6 +56,7 @@ from typing import Any, TypeVar
 from wmcdp_desktop.coordinator.leak.scan import Match, Matcher, ScanResult, walk_strings
 from wmcdp_desktop.coordinator.study.leak_scan import scan_study
 from wmcdp_desktop.coordinator.study.loader import CALIBRATION_SPLIT, LoadedStudy
+from wmcdp_desktop.coordinator.study.style_check import StyleCheck, check_style
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
@@ -642,6 +643,8 @@ class BuildResult:
     key_path: Path
     scan: ScanResult = field(default_factory=ScanResult)
     """The leak scan: its accepted findings and warnings are listed in the build's output."""
+    style: StyleCheck | None = None
+    """Style separability of the responses sent (a warning, never a refusal)."""
 
 
 def build(
@@ -672,6 +675,7 @@ def build(
         raise DocumentError(scanned.problems())
     assert scanned.matcher is not None
     plan = plan_build(study, seed=seed, overlap=overlap, unassigned=unassigned)
+    style = check_style(study, plan.seed)
     # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
     # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds
     # every rater's export (it may overwrite the original key in the same folder).
@@ -699,4 +703,5 @@ def build(
             progress("Writing bundles", i, len(bundles))
     key_target = key_path or child_path(out_dir, key_file_name(study.study.study_id))
     atomic_write_text(key_target, dumps_canonical(key.to_json_obj()), mode=KEY_MODE)
-    return BuildResult(plan=plan, bundles=bundles, bundle_paths=paths, key_path=key_target, scan=scanned)
+    return BuildResult(plan=plan, bundles=bundles, bundle_paths=paths, key_path=key_target, scan=scanned,
+                       style=style)

@@ -16,6 +16,7 @@ from wmcdp_desktop.coordinator.commands.common import (
     print_accepted,
     print_json,
     print_problems,
+    print_style,
     problem_obj,
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
@@ -37,7 +38,8 @@ balanced. No bundle contains a model name, a response id, gold standards of non-
 adjudication notes or exclusion reasons: the leak scan of `wmcdp study validate` runs first (findings
 accepted in study.json are listed), then every string of every bundle is searched again; the only
 exception is the blinding check's labels, when study.json sets blinding_check. Same study + same seed =
-byte-identical bundles.
+byte-identical bundles. Style separability is measured as by `wmcdp study validate` (a warning with the
+evidence when the model can be told from the text; never a refusal).
 
 Files written in OUT: <study_id>-<rater_id>.wmcdp for each rater and <study_id>-unblinding-key.json
 (owner-only permissions; keep it private, never send it to raters)."""
@@ -118,7 +120,7 @@ def _build(args: argparse.Namespace) -> int:
             )
         except BuildOptionError as exc:  # the build checks its options; said here in the command's terms
             raise UsageError(f"--{exc.option}: {exc}") from None
-    warnings = study.warnings + result.scan.warnings
+    warnings = study.warnings + result.scan.warnings + (result.style.warnings if result.style else [])
     bundles = [
         {
             "file": str(path),
@@ -144,12 +146,15 @@ def _build(args: argparse.Namespace) -> int:
                 "accepted_findings": [a.as_obj() for a in result.scan.accepted],
                 "leak_warnings": [f.as_obj() for f in result.scan.warned],
                 "blinding_check_labels": blinding_labels(study),
+                "style": result.style.as_obj() if result.style else None,
                 "warnings": [problem_obj(w) for w in warnings],
             }
         )
         return EXIT_OK
     print_problems(warnings, "warnings:")
     print_accepted(result.scan.accepted)
+    if result.style is not None:
+        print_style(result.style)
     print(
         f"{len(result.plan.tasks)} tasks (seed {result.plan.seed}"
         + ("" if args.unassigned else f", overlap {result.plan.overlap}")

@@ -15,6 +15,7 @@ from wmcdp_desktop.core.inert import inert
 
 if TYPE_CHECKING:
     from wmcdp_desktop.coordinator.leak.scan import AcceptedLeak
+    from wmcdp_desktop.coordinator.study.style_check import StyleCheck
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -53,6 +54,16 @@ def print_accepted(accepted: Sequence[AcceptedLeak]) -> None:
         print(f"{count(len(accepted), 'accepted finding')} (study.json accepted_findings):")
         for leak in accepted:
             print(f"  {leak.line()}")
+
+
+def print_style(style: StyleCheck) -> None:
+    """The style separability figure (stdout), and its acceptance when study.json accepts it; a separable
+    finding not accepted is among the warnings (stderr)."""
+    result = style.result
+    if result.not_measured is None and not result.separable:
+        print(f"style separability: {result.summary()}: not separable.")
+    if style.accepted:
+        print(style.accepted)
 
 
 def whole_number(minimum: int, too_small: str) -> Callable[[str], int]:

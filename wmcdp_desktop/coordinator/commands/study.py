@@ -15,11 +15,13 @@ from wmcdp_desktop.coordinator.commands.common import (
     print_accepted,
     print_json,
     print_problems,
+    print_style,
     problem_obj,
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
 from wmcdp_desktop.coordinator.study.leak_scan import scan_study
 from wmcdp_desktop.coordinator.study.loader import load_study
+from wmcdp_desktop.coordinator.study.style_check import check_style
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError
 
@@ -37,7 +39,13 @@ letters (Cl4ude, C-L-4-U-D-E), words run together (ClaudeAI), right-to-left over
 and tags and percent-encoding, for every model id and its natural spellings, the aliases in study.json, the
 vendor and product names of the built-in list, and every response id. Each finding names the file, the
 JSON path, the term and the text around it. Findings accepted in study.json accepted_findings are listed
-but do not fail. All problems are listed at once. Exit 0 when valid, 1 when not."""
+but do not fail. All problems are listed at once.
+
+Then style separability (with the analysis extra: scikit-learn): a classifier cross-validated by item says
+how well the model can be told from the text of the responses raters will see, against chance, and what
+carries it (length, formatting, words, symbols, openings and closings per model). Above the threshold it is
+a warning naming the evidence and the choices (docs/COORDINATORS.md); it never fails the check, and
+study.json accepted_style accepts it with a reason. Exit 0 when valid, 1 when not."""
 
 
 def register(sub: Any) -> None:
@@ -93,7 +101,8 @@ def _validate(args: argparse.Namespace) -> int:
             return EXIT_INVALID
     with ProgressBar("Leak scan", enabled=None if not args.json else False) as bar:
         scanned = scan_study(study, bar)
-    warnings = study.warnings + scanned.warnings
+    style = check_style(study)
+    warnings = study.warnings + scanned.warnings + style.warnings
     if scanned.findings:
         problems = scanned.problems()
         if args.json:
@@ -102,10 +111,12 @@ def _validate(args: argparse.Namespace) -> int:
                 "leaks": [f.as_obj() for f in scanned.findings],
                 "leak_warnings": [f.as_obj() for f in scanned.warned],
                 "accepted_findings": [a.as_obj() for a in scanned.accepted],
+                "style": style.as_obj(),
                 "warnings": [problem_obj(w) for w in warnings],
             })
         else:
             print_problems(warnings, "warnings:")
+            print_style(style)
             print_problems(problems, f"{args.study_dir}: {count(len(problems), 'leak')} of a model's identity:")
             print_accepted(scanned.accepted)
         return EXIT_INVALID
@@ -119,12 +130,14 @@ def _validate(args: argparse.Namespace) -> int:
                 "problems": [],
                 "leak_warnings": [f.as_obj() for f in scanned.warned],
                 "accepted_findings": [a.as_obj() for a in scanned.accepted],
+                "style": style.as_obj(),
                 "warnings": [problem_obj(w) for w in warnings],
             }
         )
         return EXIT_OK
     print_problems(warnings, "warnings:")
     print_accepted(scanned.accepted)
+    print_style(style)
     print(
         f"{args.study_dir}: study {study.study.study_id} is valid: {counts['items']} items "
         f"({counts['items_sent']} sent to raters), {counts['cases']} cases, {counts['responses']} responses "

@@ -56,6 +56,16 @@ class AcceptedFinding(Document):
         return self
 
 
+class AcceptedStyle(Document):
+    """The coordinator has read the style separability finding (``wmcdp study validate``: the model can be told
+    from the response text) and sends the responses as they are. Listed by ``bundle build`` and ``report``."""
+
+    reason: NonBlankStr
+    """Why, e.g. ``the study compares the two models' own styles; raters are told to rate content``."""
+    up_to_accuracy: Annotated[float, Field(gt=0, le=1)]
+    """The classifier's accuracy accepted: a later measurement above it warns again (new responses, say)."""
+
+
 class BlindingLabel(Document):
     """One answer a rater may give to "Do you think you know which system wrote this response?"."""
 
@@ -98,6 +108,8 @@ class Study(Document):
     """Aliases per model for the leak scan."""
     accepted_findings: list[AcceptedFinding] | None = None
     """Leak-scan findings the coordinator accepts, each with its reason."""
+    accepted_style: AcceptedStyle | None = None
+    """The style separability finding the coordinator accepts, with the reason and the accuracy accepted."""
     blinding_check: BlindingCheck | None = None
     """Ask raters which system they think wrote each response (measures blinding; ``wmcdp report``)."""
 
