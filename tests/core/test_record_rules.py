@@ -292,10 +292,7 @@ def test_calibration_task_is_rated_like_any_other(sample_docs: Docs, rubric: Rub
 
 
 def test_with_the_shipped_default_rubric(sample_docs: Docs, task: Task) -> None:
-    path = default_rubric_path()
-    if not path.exists():
-        pytest.skip(f"{path} is not there yet")
-    rubric = load_file(Rubric, path)
+    rubric = load_file(Rubric, default_rubric_path())
     record = sample_docs("RatingRecord")
     record["failure_mode_annotations"] = {fm.id: "none" for fm in rubric.failure_modes}
     record.pop("failure_mode_evidence_notes")

@@ -6,7 +6,6 @@ task of a bundle; before, every task read stayed in memory for good (10,000 task
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +80,6 @@ def test_the_open_task_stays_with_the_session_when_the_bundle_forgets_it(tmp_pat
     Found in review."""
     import copy
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from tests.kit.bundles import make_bundle
     from wmcdp_desktop.rater.timing import FakeClock
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import importlib.util
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -84,7 +83,6 @@ def test_failed_export_leaves_nothing_under_the_final_name(
     assert not dest.exists() and atomic.orphan_temp_files(tmp_path) == []
 
 
-@pytest.mark.skipif(importlib.util.find_spec("wmcdp_desktop.coordinator.commands.results") is None, reason="results CLI not there")
 def test_wmcdp_results_validate_accepts_the_export(rated: RatingSession, tmp_path: Path) -> None:
     from wmcdp_desktop.coordinator.commands.main import main
 

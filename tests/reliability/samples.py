@@ -12,6 +12,7 @@ from tests.kit.bundles import write_bundle
 from tests.kit.sessions import RATER, fill, new_session
 from wmcdp_desktop.core import models
 from wmcdp_desktop.core.models.draft import Draft
+from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
 
 from .helpers import REPO
@@ -66,10 +67,5 @@ def all_models() -> list[type[BaseModel]]:
     """Every document model the project reads."""
     found: list[type[BaseModel]] = [getattr(models, n) for n in models.__all__]
     found.append(Draft)
-    try:
-        from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-
-        found.append(UnblindingKey)
-    except ImportError:
-        pass
+    found.append(UnblindingKey)
     return found

@@ -8,7 +8,6 @@ collected and returned). Each execution is counted.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import tempfile
 from pathlib import Path
 
@@ -25,9 +24,6 @@ from .test_hostile_zips import open_problems
 pytestmark = pytest.mark.reliability
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
-HAS_RESULTS_READER = importlib.util.find_spec("wmcdp_desktop.coordinator.results.reader") is not None
-
-
 def mutate(data: st.DataObject, raw: bytes) -> bytes:
     buf = bytearray(raw)
     for _ in range(data.draw(st.integers(1, 4), label="mutations")):
@@ -89,7 +85,6 @@ def test_fuzz_bundle_open_path(data: st.DataObject, tmp_path: Path) -> None:
     TALLY.fuzz("bundle_reader.open_bundle (mutated bundle zip)")
 
 
-@pytest.mark.skipif(not HAS_RESULTS_READER, reason="coordinator/results/reader.py is not there yet (coordinator CLI)")
 @FUZZ
 @given(data=st.data())
 def test_fuzz_results_reading(data: st.DataObject, tmp_path: Path) -> None:
@@ -110,9 +105,8 @@ def test_unmutated_containers_are_valid(tmp_path: Path) -> None:
     path = tmp_path / "seed.wmcdp"
     path.write_bytes(_bundle())
     assert open_problems(path) == ""
-    if HAS_RESULTS_READER:
-        from wmcdp_desktop.coordinator.results.reader import read_export
+    from wmcdp_desktop.coordinator.results.reader import read_export
 
-        (tmp_path / "seed.zip").write_bytes(_export())
-        result = read_export(tmp_path / "seed.zip")
-        assert result.problems == [] and len(result.records) == 2
+    (tmp_path / "seed.zip").write_bytes(_export())
+    result = read_export(tmp_path / "seed.zip")
+    assert result.problems == [] and len(result.records) == 2

@@ -7,7 +7,6 @@ written anywhere outside the data folder; nothing crashes.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -21,9 +20,6 @@ from .sentinel import Sentinel
 from .tally import Tally
 
 pytestmark = pytest.mark.reliability
-
-HAS_CLI = importlib.util.find_spec("wmcdp_desktop.coordinator.commands.bundle") is not None
-
 
 def _put(sentinel: Sentinel, case: str) -> Path:
     path = sentinel.inbox / "hostile.wmcdp"
@@ -72,7 +68,6 @@ def test_app_open_path(case: str, sentinel: Sentinel, tally: Tally) -> None:
         sentinel.check(EVIL)
 
 
-@pytest.mark.skipif(not HAS_CLI, reason="wmcdp bundle verify is not there yet (coordinator CLI)")
 @pytest.mark.parametrize("case", list(CASES))
 def test_cli_bundle_verify(case: str, sentinel: Sentinel, tally: Tally, capsys: pytest.CaptureFixture[str]) -> None:
     from wmcdp_desktop.coordinator.commands.main import main
@@ -116,11 +111,10 @@ def test_folder_bundle_with_symlinks(kind: str, sentinel: Sentinel, tally: Tally
         sentinel.before = sentinel.snapshot()
         text = app_open(folder)
         assert "symbolic link" in text or "outside" in text, text
-        if HAS_CLI:
-            from wmcdp_desktop.coordinator.commands.main import main
+        from wmcdp_desktop.coordinator.commands.main import main
 
-            assert main(["bundle", "verify", str(folder)]) == 1
-            capsys.readouterr()
+        assert main(["bundle", "verify", str(folder)]) == 1
+        capsys.readouterr()
         sentinel.check()
 
 
@@ -138,20 +132,15 @@ def test_hostile_json_inside_a_bundle(case: str, sentinel: Sentinel, tally: Tall
         text = app_open(path)
         assert f"hostile.wmcdp!{member}" in text or f"hostile.wmcdp: {member}" in text or member in text, text
         assert "Traceback" not in text
-        if HAS_CLI:
-            from wmcdp_desktop.coordinator.commands.main import main
+        from wmcdp_desktop.coordinator.commands.main import main
 
-            code = main(["bundle", "verify", str(path)])
-            out = capsys.readouterr()
-            assert code == 1, (code, out)
-            assert member in out.out + out.err and "Traceback" not in out.out + out.err
+        code = main(["bundle", "verify", str(path)])
+        out = capsys.readouterr()
+        assert code == 1, (code, out)
+        assert member in out.out + out.err and "Traceback" not in out.out + out.err
         sentinel.check()
 
 
-HAS_RESULTS_CLI = importlib.util.find_spec("wmcdp_desktop.coordinator.commands.results") is not None
-
-
-@pytest.mark.skipif(not HAS_RESULTS_CLI, reason="wmcdp results validate is not there yet (coordinator CLI)")
 @pytest.mark.parametrize("case", list(CASES))
 def test_cli_results_validate(case: str, sentinel: Sentinel, tally: Tally, capsys: pytest.CaptureFixture[str]) -> None:
     """The same hostile zips handed back as a rater's results export."""

@@ -14,9 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("PySide6.QtWidgets")
-
 from PySide6.QtCore import Qt
 
 from tests.kit.bundles import write_bundle

@@ -21,9 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("PySide6.QtWidgets")
-
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -36,6 +33,7 @@ from PySide6.QtWidgets import (
 from tests.kit.bundles import bundle_files, task_obj, with_manifest, write_bundle
 from tests.kit.sessions import RATER
 from wmcdp_desktop.core.zips.writer import deterministic_zip
+from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 from .hostile_zips import CASES, EVIL, json_cases
 from .sentinel import Sentinel
@@ -44,11 +42,6 @@ from .uikit import close_message_boxes, open_and_wait, wait_opened
 
 pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 
-app_module = pytest.importorskip("wmcdp_desktop.rater.app.main")
-try:
-    from wmcdp_desktop.rater.app.window.main_window import MainWindow
-except ImportError:  # pragma: no cover - the placeholder window of early builds
-    pytest.skip("the rater window is not there yet", allow_module_level=True)
 
 
 class Listener:

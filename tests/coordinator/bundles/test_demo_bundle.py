@@ -16,10 +16,6 @@ REBUILD = (
     "--bundle-file resources/demo-bundle.wmcdp --out /tmp/wmcdp-demo-key"
 )
 
-pytestmark = pytest.mark.skipif(
-    not (demo_study_dir() / "study.json").exists(), reason="demo study not present"
-)
-
 
 def test_demo_bundle_is_up_to_date(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "demo.wmcdp"

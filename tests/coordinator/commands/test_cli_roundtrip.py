@@ -13,10 +13,8 @@ from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord
-
-export_mod = pytest.importorskip("wmcdp_desktop.rater.export")
-storage = pytest.importorskip("wmcdp_desktop.rater.storage")
-timing = pytest.importorskip("wmcdp_desktop.rater.timing")
+from wmcdp_desktop.rater import export as export_mod
+from wmcdp_desktop.rater import storage, timing
 
 
 def test_app_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

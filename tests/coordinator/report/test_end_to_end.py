@@ -14,10 +14,8 @@ from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.resources import demo_study_dir
-
-export_mod = pytest.importorskip("wmcdp_desktop.rater.export")
-storage = pytest.importorskip("wmcdp_desktop.rater.storage")
-timing = pytest.importorskip("wmcdp_desktop.rater.timing")
+from wmcdp_desktop.rater import export as export_mod
+from wmcdp_desktop.rater import storage, timing
 
 
 def _record(task: Any, rater: str, bundle_id: str, sha: str, rubric: Any) -> dict[str, Any]:
@@ -46,7 +44,6 @@ def _record(task: Any, rater: str, bundle_id: str, sha: str, rubric: Any) -> dic
     }
 
 
-@pytest.mark.skipif(not (demo_study_dir() / "study.json").is_file(), reason="demo study not there yet")
 def test_collect_then_report_on_the_demo_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     study = demo_study_dir()
     assert main(["bundle", "build", str(study), "--out", str(tmp_path / "bundles"), "--json"]) == 0

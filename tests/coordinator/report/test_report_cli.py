@@ -322,7 +322,6 @@ def test_progress_reaches_the_terminal_in_stages(tmp_path: Path) -> None:
     assert lines[2:] == [""]
 
 
-@pytest.mark.skipif(not (demo_study_dir() / "study.json").is_file(), reason="demo study not there yet")
 def test_demo_study_smoke(tmp_path: Path) -> None:
     """Synthetic scores on the demo study's real responses (item, model, text), against the real study."""
     from wmcdp_desktop.core.documents import load_jsonl, read_file_bytes

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import zipfile
 from collections.abc import Callable
@@ -485,10 +484,9 @@ def test_export_results_from_the_menu(
         manifest = json.loads(zf.read("manifest.json"))
         assert manifest["counts"]["submitted"] == 1 and manifest["files"][0]["path"] == "records/T-0001.r1.json"
     assert "Exported 1 submitted rating of 3" in window.messages[-1]
-    if importlib.util.find_spec("wmcdp_desktop.coordinator.commands.results") is not None:
-        from wmcdp_desktop.coordinator.commands.main import main as wmcdp
+    from wmcdp_desktop.coordinator.commands.main import main as wmcdp
 
-        assert wmcdp(["results", "validate", str(target)]) == 0
+    assert wmcdp(["results", "validate", str(target)]) == 0
 
 
 def test_welcome_screen_recent_bundles_and_demo(
