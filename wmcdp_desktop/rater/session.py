@@ -15,6 +15,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -22,13 +23,14 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError, WmcdpError
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS, CannotRateReason
-from wmcdp_desktop.core.models.common import Severity, SpanRef
+from wmcdp_desktop.core.models.common import Severity, SpanRef, parse_datetime
 from wmcdp_desktop.core.models.draft import Draft
 from wmcdp_desktop.core.models.rating_record import NA, BlindingGuess, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
 from wmcdp_desktop.core.record_rules import RubricRules
+from wmcdp_desktop.rater.clock_check import clock_problem, newest_file_time
 from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore
 from wmcdp_desktop.rater.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 from wmcdp_desktop.rater.working_rating import (
@@ -210,6 +212,14 @@ class RatingSession:
         """The last failed save in plain words (None after a successful save)."""
         self.last_saved_at: str | None = None
         self.on_change: Callable[[], None] | None = None
+        self.clock_problem = clock_problem(
+            datetime.fromtimestamp(clock.wall(), tz=UTC),
+            parse_datetime(bundle.manifest.created_at),
+            newest_file_time(store.root, store.drafts_dir, store.records_dir),  # before this opening writes
+            study_bundle=bundle.manifest.rater_id is not None,
+        )
+        """Why the computer's clock cannot be right (rater/clock_check.py), or None: the window says so before
+        the rater rates. The records are written all the same (collect keeps them, flagged)."""
         store.audit(
             "opened",
             bundle_id=bundle.manifest.bundle_id,

@@ -21,7 +21,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEve
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from wmcdp_desktop.core.resources import demo_bundle_path
-from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, app_language_tag, app_title
+from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, app_language_tag, app_title, format_datetime
 from wmcdp_desktop.rater.app.text.plain_text import safe_line
 from wmcdp_desktop.rater.app.text.theme import rescale_fonts, set_text_size
 from wmcdp_desktop.rater.app.widgets import fitted_size, open_message
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # built by setup(), after the first paint (their modules impo
     from wmcdp_desktop.rater.app.rating.controller import RatingController
     from wmcdp_desktop.rater.app.rating.page import RatingPage
     from wmcdp_desktop.rater.app.single_instance import InstanceServer
+    from wmcdp_desktop.rater.clock_check import ClockProblem
     from wmcdp_desktop.rater.session import RatingSession
     from wmcdp_desktop.rater.settings import Settings
     from wmcdp_desktop.rater.storage import InstanceLock
@@ -319,7 +320,25 @@ class MainWindow(QMainWindow):
 
         demo = started.session.rater.rater_id == DEMO_RATER_ID and not self.settings.rater_id
         rating.start(started.bundle, started.first_task_error, demo=demo)
+        if started.session.clock_problem is not None:  # before the rater rates
+            self.tell(self.clock_text(started.session.clock_problem), error=True)
         QTimer.singleShot(0, self, lambda: self._opened(started))
+
+    def clock_text(self, problem: ClockProblem) -> str:
+        """The plain words for a computer clock that cannot be right (rater/clock_check.py)."""
+        now = format_datetime(problem.now.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        then = format_datetime(problem.reference.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        if problem.kind == "before_bundle":
+            first = self.tr("Your computer's clock says {now}, which is before this bundle was made ({then}).")
+        elif problem.kind == "behind_saved_work":
+            first = self.tr("Your computer's clock says {now}, which is earlier than work already saved here ({then}).")
+        else:
+            first = self.tr("Your computer's clock says {now}, more than a year after this bundle was made ({then}).")
+        return first.format(now=now, then=then) + "\n" + self.tr(
+            "Every rating is saved with the date and time, so please set your computer's date and time correctly "
+            "before you rate, then open the bundle again. Your ratings are kept either way, and your coordinator "
+            "will see that the clock was wrong."
+        )
 
     def _open_finished(self) -> None:
         if not self._showing:  # refused or cancelled (an opened bundle is done in _opened)

@@ -449,6 +449,22 @@ The bundle you are rating is saved and closed; you can come back to it from the 
 El paquete que está valorando se guarda y se cierra; puede volver a él desde la lista de paquetes recientes.</translation>
     </message>
     <message>
+        <source>Your computer&apos;s clock says {now}, which is before this bundle was made ({then}).</source>
+        <translation>El reloj de su ordenador indica {now}, una fecha anterior a la creación de este paquete ({then}).</translation>
+    </message>
+    <message>
+        <source>Your computer&apos;s clock says {now}, which is earlier than work already saved here ({then}).</source>
+        <translation>El reloj de su ordenador indica {now}, una fecha anterior al trabajo ya guardado aquí ({then}).</translation>
+    </message>
+    <message>
+        <source>Your computer&apos;s clock says {now}, more than a year after this bundle was made ({then}).</source>
+        <translation>El reloj de su ordenador indica {now}, más de un año después de la creación de este paquete ({then}).</translation>
+    </message>
+    <message>
+        <source>Every rating is saved with the date and time, so please set your computer&apos;s date and time correctly before you rate, then open the bundle again. Your ratings are kept either way, and your coordinator will see that the clock was wrong.</source>
+        <translation>Cada valoración se guarda con la fecha y la hora: ponga en hora la fecha y la hora de su ordenador antes de valorar y vuelva a abrir el paquete. Sus valoraciones se conservan en cualquier caso, y la coordinación verá que el reloj estaba mal.</translation>
+    </message>
+    <message>
         <source>Close anyway? Your last changes would be lost.</source>
         <translation>¿Cerrar de todos modos? Se perderían sus últimos cambios.</translation>
     </message>
