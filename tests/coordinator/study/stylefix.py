@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.coordinator.study.studyfix import write_study
+from tests.kit.studies import write_study
 
 SENTENCES = [
     "It makes sense that you feel worried when your child asks the same question again and again.",
