@@ -201,10 +201,10 @@ def test_jsonl_reports_every_bad_line() -> None:
     with pytest.raises(DocumentError) as info:
         parse_jsonl_bytes(data, "responses/r.jsonl")
     files = [p.file for p in info.value.problems]
-    assert files == ["responses/r.jsonl:2", "responses/r.jsonl:3", "responses/r.jsonl:5", "responses/r.jsonl:6"]
+    assert files == ["responses/r.jsonl line 2", "responses/r.jsonl line 3", "responses/r.jsonl line 5", "responses/r.jsonl line 6"]
     lines = str(info.value).splitlines()
     assert len(lines) == 4
-    assert lines[0].startswith("responses/r.jsonl:2: is not valid JSON")
+    assert lines[0].startswith("responses/r.jsonl line 2: not valid JSON at column")
 
 
 def test_jsonl_with_bom_or_bad_utf8_is_one_problem() -> None:
@@ -325,5 +325,20 @@ def test_a_json_lines_file_lists_at_most_100_problems_then_how_many_more() -> No
         parse_jsonl_bytes(data, "r.jsonl")
     problems = info.value.problems
     assert len(problems) == 101
-    assert [p.file for p in problems[:2]] == ["r.jsonl:1", "r.jsonl:2"]
+    assert [p.file for p in problems[:2]] == ["r.jsonl line 1", "r.jsonl line 2"]
     assert problems[-1] == Problem("r.jsonl", "", "and 150 more problems in this file, not listed")
+
+
+def test_a_bad_json_lines_line_is_named_by_its_line_and_column() -> None:
+    lines = [json.dumps({"response_id": f"r{i}"}) for i in range(6)] + ['{"response_id": "r7", oops}']
+    with pytest.raises(DocumentError) as info:
+        parse_jsonl_bytes("\n".join(lines).encode(), "model-a.jsonl")
+    (problem,) = info.value.problems
+    assert str(problem).startswith("model-a.jsonl line 7: not valid JSON at column 23: ")
+    assert "line 1" not in str(problem)
+    for bad, said in (('{"a": NaN}', "model-a.jsonl line 1: not valid JSON: "),
+                      ('"\\udc00"', "model-a.jsonl line 1: column 2: lone surrogate"),
+                      ("[" * 200 + "]" * 200, "model-a.jsonl line 1: nested more than")):
+        with pytest.raises(DocumentError) as info:
+            parse_jsonl_bytes(bad.encode(), "model-a.jsonl")
+        assert str(info.value.problems[0]).startswith(said), str(info.value.problems[0])

@@ -28,7 +28,7 @@ from wmcdp_desktop.core.models.common import (
     SHA256_PATTERN,
 )
 from wmcdp_desktop.core.models.rubric import FAILURE_MODE_ID_PATTERN
-from wmcdp_desktop.core.strict_json import parse_json_bytes, parse_jsonl_bytes
+from wmcdp_desktop.core.strict_json import jsonl_line, parse_json_bytes, parse_jsonl_bytes
 
 if TYPE_CHECKING:
     from wmcdp_desktop.core.models.task_record import TaskRecord
@@ -250,7 +250,7 @@ def load_jsonl(model: type[M], data: bytes, source: str) -> list[M]:
     more = 0
     for number, obj in parse_jsonl_bytes(data, source):
         try:
-            out.append(validate_obj(model, obj, f"{source}:{number}"))
+            out.append(validate_obj(model, obj, jsonl_line(source, number)))
         except DocumentError as exc:
             room = MAX_PROBLEMS_PER_DOCUMENT - len(problems)
             problems.extend(exc.problems[:room])

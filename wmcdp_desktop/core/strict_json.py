@@ -215,11 +215,37 @@ def parse_json_bytes(data: bytes, source: str) -> Any:
     return parse_json_text(decode_text(data, source), source, from_utf8=True)
 
 
+def jsonl_line(source: str, number: int) -> str:
+    """How a line of a JSON Lines file is named in a message: ``responses/a.jsonl line 7``."""
+    return f"{source} line {number}"
+
+
+_ON_LINE_ONE = re.compile(r"^(?:is )?(not valid JSON at )?line 1 column ")
+
+
+def _on_its_line(problem: Problem) -> Problem:
+    """A problem of one JSON Lines line said of that line: ``not valid JSON at column 21`` (the line's own
+    "line 1" would be the file's line 1 to a reader)."""
+    message = _ON_LINE_ONE.sub(lambda m: f"{m.group(1) or ''}column ", problem.message)
+    message = re.sub(r"^is (not valid JSON|nested|empty)", r"\1", message)
+    return Problem(problem.file, problem.path, message)
+
+
+def parse_jsonl_line(line: str, source: str, number: int) -> Any:
+    """Parse line ``number`` of the JSON Lines file ``source``; a problem is said of that line
+    (:func:`jsonl_line`: ``a.jsonl line 7: not valid JSON at column 21: ...``)."""
+    try:
+        return parse_json_text(line, jsonl_line(source, number), from_utf8=True)
+    except DocumentError as exc:
+        raise DocumentError([_on_its_line(p) for p in exc.problems]) from None
+
+
 def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
     """Parse JSON Lines: one JSON value per non-blank line. Returns ``(line_number, value)`` pairs.
 
-    Every bad line is reported (as ``source:LINE``), not only the first (up to
-    :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT`, then how many more).
+    Every bad line is reported (as ``source line N``, :func:`jsonl_line`: ``a.jsonl line 7: not valid JSON
+    at column 21: ...``), not only the first (up to :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT`,
+    then how many more).
     """
     text = decode_text(data, source)
     problems: list[Problem] = []
@@ -229,7 +255,7 @@ def parse_jsonl_bytes(data: bytes, source: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            out.append((number, parse_json_text(line, f"{source}:{number}", from_utf8=True)))
+            out.append((number, parse_jsonl_line(line, source, number)))
         except DocumentError as exc:
             if len(problems) < MAX_PROBLEMS_PER_DOCUMENT:
                 problems.extend(exc.problems)

@@ -361,7 +361,7 @@ def test_response_id_in_text_stops_the_build(tmp_path: Path, capsys: pytest.Capt
     path.write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "out"))
     # one finding: the response id (the model id inside it is not reported again)
-    assert code == 1 and "responses/responses.jsonl:1: text: leak: response id 'ITEM-002--orca-chat-2'" in err
+    assert code == 1 and "responses/responses.jsonl line 1: text: leak: response id 'ITEM-002--orca-chat-2'" in err
     assert err.count("leak:") == 1
     assert not (tmp_path / "out").exists()
 

@@ -98,3 +98,46 @@ def test_schemas_check_and_write_take_json(tmp_path: Path, capsys: pytest.Captur
     assert main(["schemas", "write", "--dir", str(tmp_path / "nowhere")]) == 1
     err = capsys.readouterr().err
     assert "benchmark-item.schema.json" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_a_bad_option_prints_the_commands_own_usage(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([*command, "x", "--bogus"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: wmcdp {' '.join(command)} ")
+    said = err.split(f"wmcdp {' '.join(command)}: error: ", 1)[1]
+    assert "--bogus" in said or said.startswith("the following arguments are required"), said
+
+
+@pytest.mark.parametrize("words", [
+    ["--json"], ["study", "--json"], ["study", "validate", "--json"], ["study", "validate", "x", "--bogus", "--json"],
+    ["results", "collect", "x.zip", "--json"], ["results", "collect", "x.zip", "--key", "k", "--out", "o", "--names",
+                                                "python", "--json"],
+    ["report", "--json", "c", "--study", "s", "--out", "o", "--bootstrap", "-1"],
+    ["results", "validate", "x.zip", "--receipt", "A", "--receipts", "f", "--json"],
+], ids=" ".join)
+def test_with_json_a_usage_error_is_one_json_object_on_stdout(words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code: object
+    try:
+        code = main(words)
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    out = json.loads(capsys.readouterr().out)  # one JSON document, nothing else
+    assert out["ok"] is False and out["usage_error"].startswith("wmcdp") and out["usage"].startswith("usage: wmcdp")
+
+
+def test_with_json_an_unexpected_error_is_one_json_object_too(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from wmcdp_desktop.coordinator.commands import study as study_cmd
+
+    def broken(args: argparse.Namespace) -> int:
+        raise RuntimeError("boom")
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    monkeypatch.setattr(study_cmd, "_validate", broken)
+    assert main(["study", "validate", str(tmp_path), "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is False and "RuntimeError: boom" in out["error"]

@@ -44,7 +44,7 @@ def put_everywhere(study: Path, text: str) -> list[tuple[str, str]]:
     responses = read_responses(study)
     responses[0]["text"] = text
     write_responses(study, responses)
-    return [(file, path) for file, path, _ in TEXT_FIELDS] + [("responses/responses.jsonl:1", "text")]
+    return [(file, path) for file, path, _ in TEXT_FIELDS] + [("responses/responses.jsonl line 1", "text")]
 
 
 def test_every_class_in_every_field_is_reported_with_its_class(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

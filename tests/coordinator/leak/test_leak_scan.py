@@ -45,7 +45,7 @@ def test_every_leak_kind_in_every_text_field_is_one_finding(tmp_path: Path, caps
     code, result = validate_json(capsys, study)
     assert code == 1 and result["ok"] is False
     expected = {(file, path): LEAK_TERMS for file, path, _ in TEXT_FIELDS}
-    expected[("responses/responses.jsonl:1", "text")] = LEAK_TERMS
+    expected[("responses/responses.jsonl line 1", "text")] = LEAK_TERMS
     assert leaks_by_place(result) == expected
     assert all(leak["count"] == 1 for leak in result["leaks"])
     assert len(result["problems"]) == len(expected) * len(LEAK_TERMS)
@@ -166,7 +166,7 @@ def test_accepted_findings_pass_and_are_listed(tmp_path: Path, capsys: pytest.Ca
     code, result = validate_json(capsys, study)
     assert code == 1
     assert sorted((x["file"], x["term"]) for x in result["leaks"]) == [
-        ("cases/CASE-002.json", "Claude"), ("responses/responses.jsonl:5", "GPT")]
+        ("cases/CASE-002.json", "Claude"), ("responses/responses.jsonl line 5", "GPT")]
 
 
 def test_stale_or_wrong_acceptances(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -264,8 +264,8 @@ def test_a_clumsy_coordinators_aliases(tmp_path: Path, capsys: pytest.CaptureFix
     code, result = validate_json(capsys, study)
     assert code == 1
     assert sorted((x["file"], x["term"], x["count"]) for x in result["leaks"]) == [
-        ("responses/responses.jsonl:1", "Bard", 2), ("responses/responses.jsonl:2", "Codename250", 1),
-        ("responses/responses.jsonl:2", "Codename499", 1), ("responses/responses.jsonl:3", "Gemini", 2)]
+        ("responses/responses.jsonl line 1", "Bard", 2), ("responses/responses.jsonl line 2", "Codename250", 1),
+        ("responses/responses.jsonl line 2", "Codename499", 1), ("responses/responses.jsonl line 3", "Gemini", 2)]
     unsearched = [w["message"] for w in result["warnings"] if w["message"].startswith("aliases ")]
     assert len(unsearched) == 1 and all(f"'{a}'" in unsearched[0] for a in ("a", "42", "---"))
     # each is accepted with a reason, and then the study passes

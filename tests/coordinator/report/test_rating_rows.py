@@ -89,7 +89,7 @@ def test_a_line_that_is_not_json_makes_the_file_unreadable_listing_every_such_li
     with pytest.raises(DocumentError) as expected:
         parse_jsonl_bytes(path.read_bytes(), str(path))  # what every JSON Lines reader of the project says
     assert [str(p) for p in got.value.problems] == [str(p) for p in expected.value.problems]
-    assert [p.file for p in got.value.problems] == [f"{path}:4", f"{path}:31"]
+    assert [p.file for p in got.value.problems] == [f"{path} line 4", f"{path} line 31"]
 
 
 def test_many_bad_lines_keep_a_few_problems_and_count_the_rest(tmp_path: Path) -> None:

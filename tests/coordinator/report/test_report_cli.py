@@ -245,7 +245,7 @@ def test_unreadable_input_is_a_plain_error(tmp_path: Path, capsys: pytest.Captur
     (collected / "ratings.jsonl").write_text("{not json\n", encoding="utf-8")
     assert _report(collected, study, tmp_path / "out") == 1
     err = capsys.readouterr().err
-    assert "ratings.jsonl:1" in err and "Traceback" not in err
+    assert "ratings.jsonl line 1" in err and "Traceback" not in err
     assert _report(tmp_path / "nowhere", study, tmp_path / "out") == 1
     (study / "rubric.json").unlink()
     assert _report(collected, study, tmp_path / "out") == 1
@@ -284,7 +284,7 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert json.loads(capsys.readouterr().out) == {
         "ok": False, "error": f"{tmp_path / 'file'}: is a file, not a folder; the report needs a folder"}
     assert _report(tmp_path / "nowhere", study, tmp_path / "out", "--json") == 1
-    assert json.loads(capsys.readouterr().out)["problems"][0]["message"] == "file not found"
+    assert json.loads(capsys.readouterr().out)["problems"][0]["message"].startswith("folder not found")
 
 
 def test_missing_extra_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -375,3 +375,25 @@ def test_html_cells_seconds_whole_scores_three_decimals_shares_percent() -> None
     assert _cell("q1_s", 157.5) == '<td class="num">157.5</td>'
     assert _cell("mean", 4.0) == '<td class="num">4.000</td>'
     assert _cell("share_none", 0.25) == '<td class="num">25.0%</td>'
+
+
+def test_a_collected_folder_that_is_not_one_is_named_as_a_folder(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    _, study = _make(tmp_path, Spec(n_items=2, raters=2))
+    (tmp_path / "a-file.csv").write_text("x\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    for given, said in ((tmp_path / "nowhere", "folder not found"), (tmp_path / "a-file.csv", "is a file, not a folder"),
+                        (tmp_path / "empty", "holds neither ratings.parquet nor ratings.jsonl")):
+        capsys.readouterr()
+        assert _report(given, study, tmp_path / "out") == 1
+        err = capsys.readouterr().err
+        assert f"{given}: {said}: give the folder `wmcdp results collect --out` wrote" in err, err
+        assert "file not found" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_report_help_says_it_reads_ratings_parquet(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "ratings.parquet" in help_text and "(reads ratings.jsonl)" not in help_text

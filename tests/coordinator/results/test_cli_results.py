@@ -481,3 +481,44 @@ def test_collect_text_output_and_missing_key(built: Built, capsys: pytest.Captur
     with pytest.raises(SystemExit) as info:
         main(["results", "collect", str(export), "--out", str(built.root / "m")])
     assert info.value.code == 2
+
+
+def test_collect_takes_the_receipt_options_of_validate(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    from wmcdp_desktop.core.audit_chain import receipt_code
+    from wmcdp_desktop.core.models.results_manifest import ResultsManifest
+
+    path = built.export("R1", built.records("R1"))
+    with zipfile.ZipFile(path) as zf:
+        manifest = ResultsManifest.model_validate_json(zf.read("manifest.json"))
+    assert manifest.audit is not None
+    code = receipt_code(manifest.audit.head)
+    out = built.root / "merged"
+    for given, expected in ((code.lower().replace("-", " "), 0), ("00000-00000", 1)):
+        status, text, _ = run(capsys, "results", "collect", path, "--key", built.key_path, "--out", out,
+                              "--receipt", given, "--json")
+        assert status == expected, text
+    assert "but rater R1 sent 00000-00000" in text
+    other = built.export("R2", built.records("R2"))
+    status, text, _ = run(capsys, "results", "collect", path, other, "--key", built.key_path, "--out", out,
+                          "--receipt", code, "--json")
+    assert status == 2 and "--receipt checks one export" in json.loads(text)["usage_error"]
+    for command in (["validate", str(path)], ["collect", str(path), "--key", "k", "--out", "o"]):
+        with pytest.raises(SystemExit):
+            main(["results", *command, "--help"])
+        help_text = capsys.readouterr().out
+        assert "--receipt CODE" in help_text and "--receipts FILE" in help_text
+
+
+def test_collect_says_when_tasks_were_never_rated(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
+    tasks = built.bundles["R1"].task_ids
+    path = built.export("R1", built.records("R1", tasks[:-2]))
+    result = collect(built, capsys, path, expect=0)
+    never = result["tasks_never_rated"]
+    assert set(tasks[-2:]) <= set(never) and result["tasks_nobody_rated"] == len(never)
+    assert result["warnings"] and "never rated" in result["warnings"][0]
+    status, _, err = run(capsys, "results", "collect", path, "--key", built.key_path, "--out", built.root / "merged")
+    assert status == 0 and f"warning: {len(never)} tasks of the key were never rated" in err
+    complete = [built.export(r, built.records(r), name=f"complete-{r}.zip") for r in built.bundles]
+    status, text, _ = run(capsys, "results", "collect", *complete, "--key", built.key_path, "--out",
+                          built.root / "complete", "--json")
+    assert status == 0 and json.loads(text)["warnings"] == [] and json.loads(text)["tasks_never_rated"] == []

@@ -59,8 +59,8 @@ def test_every_cross_reference_problem_reported_at_once(tmp_path: Path, capsys: 
         ("items/ITEM-BAD5.json", "goldStandard.criterionGold[2].criterionId"),
         ("items/dup.json", "benchmarkItemId"),
         ("cases/CASE-001.json", "case_id"),
-        ("responses/responses.jsonl:16", "response_id"),
-        ("responses/responses.jsonl:17", "benchmark_item_id"),
+        ("responses/responses.jsonl line 16", "response_id"),
+        ("responses/responses.jsonl line 17", "benchmark_item_id"),
     }
     assert expected <= found, expected - found
     text = {p["message"] for p in problems}
@@ -190,7 +190,7 @@ def test_a_broken_file_is_reported_once_not_through_what_points_at_it(
     code, out, _ = run(capsys, "study", "validate", str(root), "--json")
     assert code == 1
     problems = json.loads(out)["problems"]
-    files = sorted({p["file"].split(":")[0] for p in problems})
+    files = sorted({p["file"].split(" line ")[0] for p in problems})
     assert files == ["cases/CASE-002.json", "items/ITEM-001.json", "responses/responses.jsonl"], problems
     # a reference to an id that no file names is still reported
     lines[-1] = '{"response_id": "orphan", "benchmark_item_id": "ITEM-NOPE", "model_source": "m", "text": "x"}'

@@ -58,6 +58,8 @@ class Collected:
     conflicts: int
     unknown_tasks: int
     tasks_nobody_rated: int
+    tasks_never_rated: list[str]
+    """The tasks of the key no rater returned anything for (their number is ``tasks_nobody_rated``)."""
     cannot_rate: int
     tasks_every_rater_could_not_rate: list[str]
     flags: list[Flag]
@@ -82,23 +84,28 @@ def collect_results(
     out_dir: Path,
     *,
     receipts_file: Path | None = None,
+    receipt: str | None = None,
     excel_csv: bool = False,
     names: str = "original",
     csv_na: str = "NA",
     progress: Callable[[int, int], None] | None = None,
 ) -> Collected:
     """Merge and unblind ``exports`` with the key at ``key_path`` into ``out_dir`` (a second collect into the
-    same folder is refused while this one runs); ``receipts_file`` holds the receipt codes the raters sent;
+    same folder is refused while this one runs); ``receipts_file`` holds the receipt codes the raters sent,
+    ``receipt`` is the receipt code of the one export given (normalised; its rater's, whoever that is);
     ``excel_csv``, ``names`` and ``csv_na`` are those of ``outputs.write_outputs``.
     Raises :class:`~wmcdp_desktop.core.errors.WmcdpError` (plain words) for a key, folder or receipts file it
     cannot use; everything wrong with the exports is a problem of the result (the outputs are written)."""
     key = read_key(key_path)
     receipts, bad_lines = read_receipts(receipts_file) if receipts_file is not None else (None, [])
+    receipts_source = str(receipts_file or "")
+    if receipt is not None:
+        receipts, receipts_source = {r: {receipt} for e in key.entries for r in e.raters}, "--receipt"
     with hold_collection(out_dir):
         known, cache_problems = load_cache(out_dir)
         result = merge_exports(
             exports, key, progress, key_source=str(key_path), receipts=receipts,
-            receipts_source=str(receipts_file or ""), seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
+            receipts_source=receipts_source, seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
             work_dir=out_dir, leading=(cache_problems, bad_lines),
         )
         try:
@@ -120,6 +127,7 @@ def collect_results(
         conflicts=len(report["conflicts"]),
         unknown_tasks=len(report["unknown_tasks"]),
         tasks_nobody_rated=len(report["tasks_nobody_rated"]),
+        tasks_never_rated=list(report["tasks_nobody_rated"]),
         cannot_rate=len(report["cannot_rate"]),
         tasks_every_rater_could_not_rate=list(report["tasks_every_rater_could_not_rate"]),
         flags=[Flag(f["rater_id"], f["task_id"], f["note"]) for f in report["flagged"]],

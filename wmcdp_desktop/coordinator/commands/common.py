@@ -100,7 +100,7 @@ def command(actions: Any, name: str, *, help: str, description: str, examples: S
         formatter_class=argparse.RawDescriptionHelpFormatter)
     if json_flag:
         add_json_flag(parser)
-    parser.set_defaults(func=lambda args: run_command(args, body), prog=prog)
+    parser.set_defaults(func=lambda args: run_command(args, body), prog=prog, parser=parser)
     return parser
 
 
@@ -118,7 +118,9 @@ def run_command(args: argparse.Namespace, body: Callable[[argparse.Namespace], i
     except UsageError as exc:
         prog = getattr(args, "prog", "wmcdp")
         if getattr(args, "json", False):
-            print_json({"ok": False, "usage_error": str(exc)})
+            parser = getattr(args, "parser", None)
+            print_json({"ok": False, "usage_error": f"{prog}: {exc}",
+                        "usage": "" if parser is None else " ".join(parser.format_usage().split())})
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except DocumentError as exc:

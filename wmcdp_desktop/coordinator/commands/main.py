@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from wmcdp_desktop import __version__
 from wmcdp_desktop.coordinator.commands import bundle as bundle_cmd
@@ -17,7 +18,14 @@ from wmcdp_desktop.coordinator.commands import report as report_cmd
 from wmcdp_desktop.coordinator.commands import results as results_cmd
 from wmcdp_desktop.coordinator.commands import schemas as schemas_cmd
 from wmcdp_desktop.coordinator.commands import study as study_cmd
-from wmcdp_desktop.coordinator.commands.common import EXIT_INVALID, EXIT_UNEXPECTED, EXIT_USAGE, inert_output
+from wmcdp_desktop.coordinator.commands.common import (
+    EXIT_INVALID,
+    EXIT_UNEXPECTED,
+    EXIT_USAGE,
+    inert_output,
+    print_json,
+    problem_obj,
+)
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 
@@ -26,10 +34,36 @@ from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 COMMAND_MODULES = [study_cmd, bundle_cmd, results_cmd, report_cmd, schemas_cmd]
 
 
+class _UsageExit(Exception):
+    """A usage error found while parsing, with the parser (command) it belongs to."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser, self.message = parser, message
+
+
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+    def error(self, message: str) -> NoReturn:
+        raise _UsageExit(self, message)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The parsed command line. A usage error is said by the command it belongs to (an unknown option of
+    ``wmcdp results validate`` with that command's usage, not the top level's); with ``--json`` it is also
+    one JSON object on stdout (``ok``, ``usage_error``, ``usage``). Exits 2 on a usage error."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args, extras = parser.parse_known_args(words)
+        if extras:
+            getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extras)}")
+    except _UsageExit as exc:
+        if "--json" in words[: words.index("--") if "--" in words else None]:
+            print_json({"ok": False, "usage_error": f"{exc.parser.prog}: {exc.message}",
+                        "usage": " ".join(exc.parser.format_usage().split())})
+        exc.parser.print_usage(sys.stderr)
+        print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE) from None
+    return args
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,18 +99,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
+    json_mode = bool(getattr(args, "json", False))
     try:
         return int(args.func(args))
     except DocumentError as exc:
+        if json_mode:
+            print_json({"ok": False, "problems": [problem_obj(p) for p in exc.problems]})
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         print(f"{count(len(exc.problems), 'problem')} found.", file=sys.stderr)
         return EXIT_INVALID
     except WmcdpError as exc:
+        if json_mode:
+            print_json({"ok": False, "error": str(exc)})
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
+        if json_mode:
+            print_json({"ok": False, "error": "interrupted"})
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
@@ -86,6 +127,9 @@ def _main(argv: Sequence[str] | None) -> int:
         path = write_crash_log("wmcdp", type(exc), exc, exc.__traceback__, {"Command": f"wmcdp {command}"})
         where = f"Details are in {path}." if path else f"Details could not be written to a log in {log_dir()}."
         text = str(exc)
+        if json_mode:
+            print_json({"ok": False, "error": f"unexpected internal error ({type(exc).__name__}: {text[:200]})",
+                        "log": None if path is None else str(path)})
         print(
             f"wmcdp: unexpected internal error ({type(exc).__name__}: {text[:200]}). {where} Please send that "
             "file and the command you ran to the WM-CDP Desktop developers.",

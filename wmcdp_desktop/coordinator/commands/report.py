@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
     help_text = "analyse collected ratings: agreement, per-model results, gold, rater behaviour"
     parser = command(
         sub, "report", help=help_text, prog="wmcdp report", body=_run, json_flag=False,
-        description="Analyse the ratings `wmcdp results collect` gathered: agreement between raters "
+        description="Analyse the ratings `wmcdp results collect` gathered (COLLECTED_DIR/ratings.parquet): agreement between raters "
         "(Krippendorff's alpha, ICC, Gwet's AC2, kappa), results per model with 95% intervals, agreement with "
         "the gold standard, rater behaviour and blinding. Writes REPORT_DIR/report.html (one self-contained "
         "page), tables/*.csv and summary.json (docs/ANALYSIS.md). Needs the analysis extra: " + INSTALL_HINT,
@@ -37,7 +37,8 @@ def register(sub: Any) -> None:
                    "fast: no intervals, no charts"),
                   ("wmcdp report results --study my-study --out report --json", "machine-readable result")])
     parser.add_argument("collected_dir", type=Path, metavar="COLLECTED_DIR",
-                        help="folder written by `wmcdp results collect` (reads ratings.jsonl)")
+                        help="folder written by `wmcdp results collect` (reads its ratings.parquet, checked against "
+                        "collect-report.json; ratings.jsonl when it has no Parquet file)")
     parser.add_argument("--study", type=Path, required=True, metavar="STUDY_DIR",
                         help="the study folder (study.json, rubric.json, items/)")
     parser.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR", help="where to write the report")

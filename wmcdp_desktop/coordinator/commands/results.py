@@ -25,7 +25,7 @@ from wmcdp_desktop.coordinator.results.against_bundles import bundle_problems, o
 from wmcdp_desktop.coordinator.results.provenance import read_receipts, receipt_problems, replay_problems
 from wmcdp_desktop.coordinator.results.reader import ExportRead, is_zip_path, read_records
 from wmcdp_desktop.core.audit_chain import normalise_receipt, receipt_problem
-from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.errors import Problem
 
 VALIDATE_DESCRIPTION = """\
@@ -57,8 +57,8 @@ tasks the key does not know are left out and reported; tasks nobody rated are li
 checked against the rubric and its task as the key records them (scales, N/A, failure modes, response
 text); a record that breaks a rule is left out. The audit chains are checked as by results validate, and
 compared with the newest chains an earlier collect into DIR saw (an older export replacing a newer one is
-reported); --receipts FILE checks each export's receipt code (an export whose code does not match is left
-out). A "cannot rate" (a rater's answer instead of a rating, with a reason) and a flag for the coordinator
+reported); --receipts FILE checks each export's receipt code, --receipt CODE the code of one export, as
+in results validate (an export whose code does not match is left out). A "cannot rate" (a rater's answer instead of a rating, with a reason) and a flag for the coordinator
 are kept like ratings and listed in the report, with the tasks every rater they went to could not rate;
 they are left out of the per-model figures. model_source is filled in from the key. Writes to DIR:
 ratings.jsonl (one full record per line, record_kind "rating" or "cannot_rate"), ratings.csv (one row
@@ -101,12 +101,7 @@ def register(sub: Any) -> None:
         help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
         "(*.wmcdp) in this folder; repeat for several",
     )
-    v.add_argument(
-        "--receipt", metavar="CODE",
-        help="the receipt code the rater sent with this export (e.g. 7K3QD-M2XWA; case, spaces and hyphens do not "
-        "matter); checks that the export is the one the rater made, unchanged. One export only",
-    )
-    _add_receipts_flag(v)
+    _add_receipt_flags(v)
 
     c = command(
         actions, "collect", help="merge and unblind the raters' results exports",
@@ -140,15 +135,35 @@ def register(sub: Any) -> None:
         "spelling, as collect wrote it before; R then needs na.strings = \"N/A\") or empty. A \"cannot rate\" "
         "row's scores are always empty",
     )
-    _add_receipts_flag(c)
+    _add_receipt_flags(c)
 
 
-def _add_receipts_flag(parser: argparse.ArgumentParser) -> None:
+def _add_receipt_flags(parser: argparse.ArgumentParser) -> None:
+    """The receipt options, the same in ``results validate`` and ``results collect``."""
+    parser.add_argument(
+        "--receipt", metavar="CODE",
+        help="the receipt code the rater sent with this export (e.g. 7K3QD-M2XWA; case, spaces and hyphens do not "
+        "matter); checks that the export is the one the rater made, unchanged. One export only",
+    )
     parser.add_argument(
         "--receipts", type=Path, metavar="FILE",
         help='a text file of the receipt codes the raters sent you, one "<rater_id> <code>" per line (# starts a '
         "comment); each export's code must be one its rater sent",
     )
+
+
+def _one_export_for_receipt(args: argparse.Namespace, paths: list[Path]) -> str | None:
+    """The ``--receipt`` code (normalised), checked to go with one export zip and not with ``--receipts``."""
+    if args.receipt and args.receipts:
+        raise UsageError("give --receipt CODE (one export) or --receipts FILE, not both")
+    if args.receipt and sum(1 for p in paths if p.is_file() and is_zip_path(p)) != 1:
+        raise UsageError("--receipt checks one export: give exactly one export zip, or use --receipts FILE for several")
+    if not args.receipt:
+        return None
+    code = normalise_receipt(args.receipt)
+    if code is None:
+        raise UsageError(f"--receipt {args.receipt!r}: {receipt_problem(args.receipt)}")
+    return code
 
 
 def _receipts(args: argparse.Namespace, exports: list[ExportRead]) -> tuple[dict[str, set[str]] | None, str, list[Problem]]:
@@ -166,10 +181,7 @@ def _receipts(args: argparse.Namespace, exports: list[ExportRead]) -> tuple[dict
 
 
 def _validate(args: argparse.Namespace) -> int:
-    if args.receipt and args.receipts:
-        raise UsageError("give --receipt CODE (one export) or --receipts FILE, not both")
-    if args.receipt and sum(1 for p in args.paths if p.is_file() and is_zip_path(p)) != 1:
-        raise UsageError("--receipt checks one export: give exactly one export zip, or use --receipts FILE for several")
+    _one_export_for_receipt(args, args.paths)
     bundles = open_bundles(args.bundle) if args.bundle else []
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
         # Only the bundle checks need the records themselves; without them a summary of each is kept.
@@ -253,14 +265,22 @@ PROBLEMS_SHOWN = 50
 
 
 def _collect(args: argparse.Namespace) -> int:
+    receipt = _one_export_for_receipt(args, args.exports)
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
-        result = collect_results(args.exports, args.key, args.out, receipts_file=args.receipts,
+        result = collect_results(args.exports, args.key, args.out, receipts_file=args.receipts, receipt=receipt,
                                  excel_csv=args.excel_safe, names=args.names, csv_na=args.csv_na,
                                  progress=bar)
+    never = result.tasks_never_rated
+    warnings = [] if not never else [
+        f"{count(len(never), 'task')} of the key {agree(len(never), 'was', 'were')} never rated (no rater returned a "
+        f"rating or a “cannot rate” for {agree(len(never), 'it', 'them')}): {', '.join(never[:20])}"
+        + (" …" if len(never) > 20 else "") + "; all are in collect-report.json tasks_nobody_rated"]
     if args.json:
         print_json(
             {
                 "ok": result.ok,
+                "warnings": warnings,
+                "tasks_never_rated": never,
                 "ratings": result.ratings,
                 "outputs": [str(p) for p in result.outputs],
                 "problems": [problem_obj(p) for p in result.problems],
@@ -309,6 +329,8 @@ def _collect(args: argparse.Namespace) -> int:
               + (f", {rater.cannot_rate} “cannot rate”" if rater.cannot_rate else ""))
     for path in result.outputs:
         print(f"wrote {path}")
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if result.parquet_note:
         print(f"note: {result.parquet_note}", file=sys.stderr)
     return EXIT_OK if result.ok else EXIT_INVALID

@@ -51,7 +51,7 @@ class SourceText(NamedTuple):
     """One text of the study folder that can reach a bundle."""
 
     file: str
-    """Study-relative file, ``responses/x.jsonl:LINE`` for a response."""
+    """Study-relative file, ``responses/x.jsonl line N`` for a response."""
     path: str
     """JSON path inside the document."""
     text: str

@@ -214,12 +214,24 @@ def dataset_from_rows(
     return ds
 
 
+def collected_folder_problem(collected_dir: Path) -> None:
+    """Refuse, in plain words, a COLLECTED_DIR that is not the folder ``wmcdp results collect`` wrote."""
+    what = "the folder `wmcdp results collect --out` wrote"
+    if collected_dir.is_file():
+        raise DocumentError.single(str(collected_dir), f"is a file, not a folder: give {what}")
+    if not collected_dir.is_dir():
+        raise DocumentError.single(str(collected_dir), f"folder not found: give {what}")
+    if not any((collected_dir / name).is_file() for name in ("ratings.parquet", "ratings.jsonl")):
+        raise DocumentError.single(str(collected_dir), f"holds neither ratings.parquet nor ratings.jsonl: give {what}")
+
+
 def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgress | None = None) -> Dataset:
     """Read everything ``wmcdp report`` needs. The ratings come from ``ratings.parquet`` when ``collect`` wrote
     it (checked against the SHA-256 in ``collect-report.json``; :mod:`~wmcdp_desktop.coordinator.report.collected_parquet`),
     else from ``ratings.jsonl``, each line validated again (slower; a note says so). ``progress`` hears how far
     the reading is (stage ``Reading ratings``). A file without ratings is refused before the study's items are
     read."""
+    collected_folder_problem(collected_dir)
     study, rubric = load_study_and_rubric(study_dir)
     if (collected_dir / "ratings.parquet").is_file():
         from wmcdp_desktop.coordinator.report.collected_parquet import dataset_from_parquet, verified_bytes

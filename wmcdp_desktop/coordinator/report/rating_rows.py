@@ -26,7 +26,7 @@ from wmcdp_desktop.core.models.rating_record import NA, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task_record import record_model
 from wmcdp_desktop.core.record_rules import RubricRules
-from wmcdp_desktop.core.strict_json import decode_text, parse_json_text
+from wmcdp_desktop.core.strict_json import decode_text, jsonl_line, parse_jsonl_line
 
 CANNOT_TELL = ""
 """``RatingRow.blinding_guess`` of "I can't tell" (a label is never empty)."""
@@ -138,9 +138,8 @@ def _syntax_error(lines: list[tuple[int, str]], source: str, first: list[Problem
     problems = list(first)
     bad = 1
     for number, line in lines:
-        where = f"{source}:{number}"
         try:
-            parse_json_text(line, where, from_utf8=True)
+            parse_jsonl_line(line, source, number)
         except DocumentError as exc:
             bad += 1
             if bad <= MAX_LINES_WITH_PROBLEMS:
@@ -178,10 +177,10 @@ def read_rating_rows(
 
     out = RatingRows([], [], len(lines), 0, [])
     for done, (number, line) in enumerate(lines, start=1):
-        where = f"{source}:{number}"
+        where = jsonl_line(source, number)
         if json_values_at_most(line, MAX_LINE_VALUES):
             try:
-                obj = parse_json_text(line, where, from_utf8=True)
+                obj = parse_jsonl_line(line, source, number)
             except DocumentError as exc:
                 raise _syntax_error(lines[done:], source, exc.problems) from None
             outcome = row_or_problems(obj, where, out.excluded < MAX_LINES_WITH_PROBLEMS)

@@ -38,6 +38,7 @@ from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.case import Case
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.study import Study
+from wmcdp_desktop.core.strict_json import jsonl_line
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -51,7 +52,7 @@ NEVER_SENT_SPLIT = "held_out_project"
 class LoadedResponse:
     response: CandidateResponse
     source: str
-    """``responses/x.jsonl:LINE``."""
+    """``responses/x.jsonl line N`` (:func:`~wmcdp_desktop.core.strict_json.jsonl_line`)."""
 
 
 @dataclass
@@ -259,7 +260,7 @@ def _read_responses(paths: list[Path], reading: _Reading) -> tuple[list[LoadedRe
         reading.tick()
         lines = [n for n, line in enumerate(data.decode("utf-8").split("\n"), start=1) if line.strip()]
         for number, response in zip(lines, parsed, strict=True):
-            responses.append(LoadedResponse(response, f"{source}:{number}"))
+            responses.append(LoadedResponse(response, jsonl_line(source, number)))
     return responses, broken
 
 
