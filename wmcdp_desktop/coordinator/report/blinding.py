@@ -21,11 +21,16 @@ towards 0. Its 95% interval is Bang's Wald interval, from the multinomial varian
 
     var = (p_c (1 - p_c) + w^2 p_w (1 - p_w) + 2 w p_c p_w) / n
 
-clipped to ``[-w, 1]``. Beside it, the share of correct guesses among the guesses (answers other than "I
-can't tell") is compared with the chance ``c``: a Clopper-Pearson 95% interval and a one-sided exact
-binomial test. When that test gives p < 0.05 the report warns that raters recognise the model more often
-than chance. Answers of one rater are counted as independent, so with few raters the intervals are too
-narrow rather than too wide.
+clipped to ``[-w, 1]``. When every answer is "I can't tell" the index is 0 by definition but says
+nothing: its interval is then ``[-w * g, g]``, ``g`` the exact upper 97.5% bound of the share of guesses
+(``1 - 0.025^(1/n)``), and the report says "no information". Beside it, the share of correct guesses among
+the guesses (answers other than "I can't tell") is compared with the chance ``c``: a Clopper-Pearson 95%
+interval and a one-sided exact binomial test, reported as computed (Bang's question: are guesses right more
+often than a guess among equally likely labels?). That chance ignores how often raters choose each label,
+so a favourite label looks like recognition: the report's warnings come from the comparison of
+``blinding_chance.py`` instead (is the model's label chosen more often for its responses than for the
+others'?), pooled and per rater. Answers of one rater are counted as independent, so with few raters the
+intervals are too narrow rather than too wide.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from wmcdp_desktop.coordinator.report.blinding_chance import COLUMNS, POOLED, recognition, warning_text
 from wmcdp_desktop.coordinator.report.common import Note, Table
 from wmcdp_desktop.coordinator.report.dataset import Dataset
 from wmcdp_desktop.coordinator.report.rating_rows import CANNOT_TELL
@@ -42,7 +48,10 @@ INTRO = (
     "Did raters know which system wrote what? After submitting, raters could answer \"Do you think you know which "
     "system wrote this response?\" with \"I can't tell\" or a label (some labels may be decoys). Bang's blinding "
     "index, adapted to a choice among labels, is 0 when guesses are no better than chance and 1 when every answer "
-    "is right. The leak-scan findings the coordinator accepted are listed too."
+    "is right (chance: a guess among equally likely labels). The recognition index compares how often raters "
+    "named a model for its own responses with how often they named it for the others' (chance: the raters' own "
+    "habits, so a favourite label is no finding), for all raters and for each; its warnings are the section's. "
+    "The leak-scan findings the coordinator accepted are listed too."
 )
 Z95 = 1.959963984540054
 SIGNIFICANT = 0.05
@@ -62,6 +71,11 @@ def bang_index(correct: int, wrong: int, cannot_tell: int, chance: float) -> Ban
     if n == 0 or not 0 < chance < 1:
         return None
     w = chance / (1 - chance)
+    if correct + wrong == 0:
+        # Every answer "I can't tell": BI is 0 by definition, but 0 of n guesses does not show that nobody
+        # would guess; up to the exact upper bound of the share of guesses, all could be right or all wrong.
+        most = 1 - 0.025 ** (1 / n)
+        return BangIndex(0.0, -w * most, most)
     p_c = correct / n
     p_w = wrong / n
     value = p_c - w * p_w
@@ -147,7 +161,10 @@ def analyse_blinding(ds: Dataset) -> BlindingResult:
     stands_for = {label.label: label.model_source for label in check.labels}
     n_labels = len(stands_for)
     models = [ds.model_ids[m] if m >= 0 else None for m in ds.model.tolist()]
+    raters = [ds.rater_ids[r] for r in ds.rater.tolist()]
     counts, unknown = count_guesses(models, ds.blinding_guess, stands_for)
+    recognised = recognition(models, ds.blinding_guess, raters, stands_for)
+    pooled = {r.model: r for r in recognised if r.scope == POOLED}
     if unknown:
         result.notes.append(Note("blinding", f"{count(unknown, 'answer')} {agree(unknown, 'names', 'name')} a label that is not in study.json's "
                                              "blinding_check; they are left out."))
@@ -162,7 +179,9 @@ def analyse_blinding(ds: Dataset) -> BlindingResult:
         "responses. chance: the share of labels standing for the model (a blind guess is right this often); "
         "correct_share: correct guesses among guesses (\"I can't tell\" left out), with its exact 95% interval "
         "and one-sided binomial p against chance. bang_bi: 0 = guesses no better than chance, 1 = every answer "
-        "right, negative = guesses wrong more often than chance; 95% Wald interval.")
+        "right, negative = guesses wrong more often than chance; 95% Wald interval (p_value and bang_bi take "
+        "chance as a guess among equally likely labels, as Bang's index does). recognised_above_chance: the "
+        "pooled recognition test (blinding_recognition) warns for the model.")
     guesses = Table(
         "blinding_guesses", "Answers per model and label", ["model", "label", "stands_for", "answers"],
         description="What raters answered for each model's responses (decoys stand for no model).")
@@ -172,7 +191,7 @@ def analyse_blinding(ds: Dataset) -> BlindingResult:
         chance = k / n_labels
         bi = bang_index(c.correct, c.wrong, c.cannot_tell, chance)
         p, lo, hi = _binomial(c.correct, c.correct + c.wrong, chance)
-        flagged = p is not None and p < SIGNIFICANT
+        flagged = model in pooled and pooled[model].flagged
         share = c.correct / (c.correct + c.wrong) if c.correct + c.wrong else None
         index.rows.append([
             model, c.answers, c.cannot_tell, c.correct, c.wrong, k, chance, share, lo, hi, p,
@@ -181,15 +200,29 @@ def analyse_blinding(ds: Dataset) -> BlindingResult:
         if k == 0:
             result.notes.append(Note("blinding", f"No label stands for {model}: whether raters recognise it cannot "
                                                  "be measured."))
-        if flagged and share is not None and p is not None:
-            result.notes.append(Note(
-                "blinding",
-                f"Warning: raters recognised {model} more often than chance: {c.correct} of {c.correct + c.wrong} "
-                f"guesses named it ({share:.0%}), where guessing blindly names it {chance:.0%} of the time "
-                f"(one-sided exact binomial p = {p:.3g}). Its ratings may not be blind; read them with care.",
-            ))
         for label, answers in sorted(c.by_label.items()):
             guesses.rows.append([model, label, stands_for.get(label) or ("decoy" if label in stands_for else ""),
                                  answers])
-    result.tables[:0] = [index, guesses]
+    table = Table(
+        "blinding_recognition", "Recognition per model: named for its responses vs. for the others' (all raters, "
+        "then each rater)", COLUMNS, [r.row() for r in recognised],
+        description="scope: all raters, or one rater's own answers. named_for_model: answers to the model's "
+        "responses that name it (a label standing for it) of answers_for_model (\"I can't tell\" included); "
+        "named_for_other: the same for compared_with's responses, the other model it is least told from. "
+        "recognition = share_named_for_model - share_named_for_other: 0 when the label is chosen whatever "
+        "wrote the response (a favourite label gives 0), 1 when it is chosen for all of the model's responses "
+        "and none of the other's; Newcombe's 95% interval. p_value: one-sided Fisher exact test against "
+        "compared_with (the largest of the tests against each other model); p_holm: Holm-adjusted over every "
+        "row. "
+        "no_information: every answer in the scope was \"I can't tell\". recognised: p_holm < 0.05.")
+    for r in recognised:
+        if r.flagged:
+            result.notes.append(Note("blinding", warning_text(r)))
+    if answered and not any(r.guesses for r in recognised if r.scope == POOLED):
+        result.notes.append(Note(
+            "blinding", f"No information: every one of the {count(answered, 'answer')} to the blinding question was "
+            "\"I can't tell\". That is not evidence that blinding held: raters who cannot name a system may still "
+            "tell the models apart (see the style separability of the rated responses), and the intervals say how "
+            "little the answers show."))
+    result.tables[:0] = [index, guesses, table]
     return result

@@ -82,12 +82,18 @@ def key_findings(tables: list[Table], scope: str | None = None) -> list[str]:
         out.append(f"Ratings agree with the gold standard in {agree / total:.0%} of {total} comparisons; lowest on "
                    f"{worst_g['criterion']} {worst_g['label']} ({worst_g['agreement']:.0%}).")
     index = _rows(by_name, "blinding_index")
-    recognised = [r for r in index if r["recognised_above_chance"]]
-    if recognised:
-        out.append("Blinding: raters recognised " + "; ".join(
-            f"{r['model']} ({r['correct']} of {r['correct'] + r['wrong']} guesses right, chance "
-            f"{r['chance']:.0%})" for r in recognised) + " more often than chance; read those ratings with care.")
-    elif index and any(r["answers"] for r in index):
-        out.append(f"Blinding: no model was recognised more often than chance ({sum(r['answers'] for r in index)} "
-                   "answers to the blinding question).")
+    named = _rows(by_name, "blinding_recognition")
+    flagged = [r for r in named if r["recognised"]]
+    answers = sum(r["answers"] for r in index)
+    if flagged:
+        out.append("Blinding: " + "; ".join(
+            f"{'raters' if r['scope'] == 'all raters' else 'rater ' + r['scope']} recognised {r['model']} (named it "
+            f"for {r['share_named_for_model']:.0%} of its responses, at most {r['share_named_for_other']:.0%} of "
+            "another's)" for r in flagged) + "; read those ratings with care.")
+    elif index and answers and all(r["no_information"] for r in named if r["scope"] == "all raters"):
+        out.append(f"Blinding: no information: all {answers} answers to the blinding question were \"I can't "
+                   "tell\"; that does not show the raters were blind.")
+    elif index and answers:
+        out.append(f"Blinding: no model was named more often for its own responses than for the others' "
+                   f"({answers} answers to the blinding question; all raters and each rater).")
     return out
