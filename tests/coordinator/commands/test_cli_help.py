@@ -34,7 +34,7 @@ COMMANDS = _commands()
 def test_the_commands_of_the_readme_are_all_there() -> None:
     assert {" ".join(c) for c in COMMANDS} == {
         "study init", "study validate", "bundle build", "bundle verify", "results validate", "results collect",
-        "report", "schemas write", "schemas check"}
+        "report"}
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
@@ -75,29 +75,6 @@ def test_unknown_option_is_usage_error(command: list[str], capsys: pytest.Captur
         main([*command, "x", "--no-such-option"])
     assert info.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
-
-
-def test_schemas_check_and_write_take_json(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                           repo_root: Path) -> None:
-    assert main(["schemas", "check", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"ok": True, "dir": str(repo_root / "schemas"), "stale": []}
-    target = tmp_path / "schemas"
-    target.mkdir()
-    (target / "benchmark-item.schema.json").write_bytes((repo_root / "schemas" / "benchmark-item.schema.json").read_bytes())
-    assert main(["schemas", "check", "--dir", str(target), "--json"]) == 1
-    result = json.loads(capsys.readouterr().out)
-    assert not result["ok"] and str(target / "rating-record.schema.json") in result["stale"]
-    assert main(["schemas", "write", "--dir", str(target), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["ok"]
-    assert main(["schemas", "check", "--dir", str(target), "--json"]) == 0
-    capsys.readouterr()
-    # A folder that is not there (or not a copy of schemas/) is a plain problem, in JSON too.
-    assert main(["schemas", "write", "--dir", str(tmp_path / "nowhere"), "--json"]) == 1
-    result = json.loads(capsys.readouterr().out)
-    assert not result["ok"] and "cannot be written" in result["problems"][0]["message"]
-    assert main(["schemas", "write", "--dir", str(tmp_path / "nowhere")]) == 1
-    err = capsys.readouterr().err
-    assert "benchmark-item.schema.json" in err and "internal error" not in err
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)

@@ -1,4 +1,5 @@
-"""The committed ``schemas/`` are what the models generate, and ``wmcdp schemas check`` says so."""
+"""The committed ``schemas/`` are what the models generate, and the developer's tool ``python -m tools.schemas
+check`` says so (it is not a command of the coordinator's ``wmcdp``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from tools.schemas import main as schemas_tool
 from wmcdp_desktop.coordinator.commands.main import main as wmcdp
 from wmcdp_desktop.coordinator.publish.schemas import (
     COMMON_SCHEMA,
@@ -32,7 +34,7 @@ def _load(path: Path) -> Any:
 
 
 def test_committed_schemas_are_not_stale() -> None:
-    assert stale_schemas(schemas_dir()) == [], "run `wmcdp schemas write` and commit schemas/"
+    assert stale_schemas(schemas_dir()) == [], "run `python -m tools.schemas write` and commit schemas/"
 
 
 def test_schemas_folder_holds_exactly_the_published_files() -> None:
@@ -49,8 +51,8 @@ def test_generated_files_are_canonical_json(name: str) -> None:
 
 def test_cli_check_passes_on_the_repository() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "wmcdp_desktop.coordinator.commands.main", "schemas", "check"],
-        capture_output=True, text=True, timeout=120, check=False,
+        [sys.executable, "-m", "tools.schemas", "check"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=Path(__file__).parents[3],
     )
     assert proc.returncode == 0, proc.stderr
     assert "up to date" in proc.stdout
@@ -59,22 +61,22 @@ def test_cli_check_passes_on_the_repository() -> None:
 def test_cli_check_fails_on_an_edited_copy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     copy = tmp_path / "schemas"
     shutil.copytree(schemas_dir(), copy)
-    assert wmcdp(["schemas", "check", "--dir", str(copy)]) == 0
+    assert schemas_tool(["check", "--dir", str(copy)]) == 0
     capsys.readouterr()
 
     edited = copy / "study.schema.json"
     schema = json.loads(edited.read_text(encoding="utf-8"))
     schema["properties"]["overlap"]["minimum"] = 0
     edited.write_text(dumps_canonical(schema), encoding="utf-8")
-    assert wmcdp(["schemas", "check", "--dir", str(copy)]) == 1
+    assert schemas_tool(["check", "--dir", str(copy)]) == 1
     err = capsys.readouterr().err
-    assert f"{edited}: stale; run `wmcdp schemas write`" in err
+    assert f"{edited}: stale; run `python -m tools.schemas write`" in err
     assert "rubric.schema.json" not in err  # only the edited file is named
 
     (copy / "task.schema.json").unlink()
     assert stale_schemas(copy) == ["study.schema.json", "task.schema.json"]
 
-    assert wmcdp(["schemas", "write", "--dir", str(copy)]) == 0
+    assert schemas_tool(["write", "--dir", str(copy)]) == 0
     assert stale_schemas(copy) == []
     assert (copy / SEED_SCHEMA).read_bytes() == (schemas_dir() / SEED_SCHEMA).read_bytes()
 
@@ -85,8 +87,8 @@ def test_cli_check_as_a_separate_process_exits_1(tmp_path: Path) -> None:
     with (copy / "common.schema.json").open("a", encoding="utf-8") as f:
         f.write("\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "wmcdp_desktop.coordinator.commands.main", "schemas", "check", "--dir", str(copy)],
-        capture_output=True, text=True, timeout=120, check=False,
+        [sys.executable, "-m", "tools.schemas", "check", "--dir", str(copy)],
+        capture_output=True, text=True, timeout=120, check=False, cwd=Path(__file__).parents[3],
     )
     assert proc.returncode == 1
     assert "common.schema.json: stale" in proc.stderr
@@ -202,3 +204,32 @@ def test_field_descriptions_come_from_docstrings_read_when_writing_schemas() -> 
             assert ours.get(field) == doc, (cls, field)
             compared += 1
     assert compared > 100
+
+
+def test_schemas_check_and_write_take_json(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           repo_root: Path) -> None:
+    assert schemas_tool(["check", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ok": True, "dir": str(repo_root / "schemas"), "stale": []}
+    target = tmp_path / "schemas"
+    target.mkdir()
+    (target / "benchmark-item.schema.json").write_bytes((repo_root / "schemas" / "benchmark-item.schema.json").read_bytes())
+    assert schemas_tool(["check", "--dir", str(target), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert not result["ok"] and str(target / "rating-record.schema.json") in result["stale"]
+    assert schemas_tool(["write", "--dir", str(target), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"]
+    assert schemas_tool(["check", "--dir", str(target), "--json"]) == 0
+    capsys.readouterr()
+    # A folder that is not there (or not a copy of schemas/) is a plain problem, in JSON too.
+    assert schemas_tool(["write", "--dir", str(tmp_path / "nowhere"), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert not result["ok"] and "cannot be written" in result["problems"][0]["message"]
+    assert schemas_tool(["write", "--dir", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err
+    assert "benchmark-item.schema.json" in err and "internal error" not in err
+
+
+def test_schemas_is_not_a_command_of_wmcdp(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        wmcdp(["schemas", "write"])
+    assert info.value.code == 2 and "invalid choice: 'schemas'" in capsys.readouterr().err

@@ -16,7 +16,6 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.coordinator.commands import bundle as bundle_cmd
 from wmcdp_desktop.coordinator.commands import report as report_cmd
 from wmcdp_desktop.coordinator.commands import results as results_cmd
-from wmcdp_desktop.coordinator.commands import schemas as schemas_cmd
 from wmcdp_desktop.coordinator.commands import study as study_cmd
 from wmcdp_desktop.coordinator.commands.common import (
     EXIT_INVALID,
@@ -31,7 +30,7 @@ from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 
 # Each command module exposes register(subparsers); its parser sets ``func(args) -> int``.
 # Heavy analysis dependencies are imported by report_cmd only when `wmcdp report` runs.
-COMMAND_MODULES = [study_cmd, bundle_cmd, results_cmd, report_cmd, schemas_cmd]
+COMMAND_MODULES = [study_cmd, bundle_cmd, results_cmd, report_cmd]
 
 
 class _UsageExit(Exception):

@@ -4,7 +4,7 @@
 - ``common.schema.json`` is built here from the same patterns and enums the models use.
 - Every other file is generated from a pydantic model.
 
-``wmcdp schemas write`` regenerates them; ``wmcdp schemas check`` (and a test) fails when a committed
+``python -m tools.schemas write`` (a developer's tool) regenerates them; ``python -m tools.schemas check`` (and a test) fails when a committed
 file is stale.
 """
 
