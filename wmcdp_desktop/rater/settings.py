@@ -56,6 +56,9 @@ class Settings(Document):
     """Seconds without input after which the task timer stops counting."""
     language: Annotated[str, Field(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$")] | None = None
     """The app's language chosen by the rater (``es``); absent = the computer's."""
+    show_plain_text: bool | None = None
+    """``true``: responses and scenario turns shown exactly as written ("Show as plain text"); absent =
+    rendered as markdown (unless the study shows plain text)."""
 
 
 def settings_path(data_dir: Path) -> Path:

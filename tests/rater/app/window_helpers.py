@@ -36,6 +36,7 @@ def all_text(window: QMainWindow, *, visible_only: bool = False) -> str:
         QListWidget,
         QPlainTextEdit,
         QTableWidget,
+        QTextEdit,
     )
 
     parts = [window.windowTitle()]
@@ -45,7 +46,7 @@ def all_text(window: QMainWindow, *, visible_only: bool = False) -> str:
         parts += [w.toolTip(), w.accessibleName(), w.accessibleDescription(), w.windowTitle(), w.statusTip()]
         if isinstance(w, QLabel | QAbstractButton | QLineEdit):
             parts.append(w.text())
-        if isinstance(w, QPlainTextEdit):
+        if isinstance(w, QPlainTextEdit | QTextEdit):
             parts.append(w.toPlainText())
         if isinstance(w, QComboBox):
             parts += [w.itemText(i) for i in range(w.count())]

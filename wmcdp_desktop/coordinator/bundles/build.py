@@ -61,7 +61,7 @@ from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_wri
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
-from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_FORMAT_VERSION
+from wmcdp_desktop.core.models.bundle_manifest import format_version_for
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.task import CalibrationFeedback, CriterionFeedback, Task
 from wmcdp_desktop.core.models.unblinding_key import (
@@ -479,7 +479,6 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None,
         digest = hashlib.sha256(dumps_canonical([rater, order, listing]).encode()).hexdigest()
         manifest: dict[str, object] = {
             "document_type": "wmcdp_bundle",
-            "format_version": BUNDLE_FORMAT_VERSION,
             "bundle_id": _bundle_id(study.study.study_id, rater_id, digest),
             "study_id": study.study.study_id,
             "study_title": study.study.title,
@@ -489,6 +488,9 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None,
         }
         if labels is not None:
             manifest[LABELS_FIELD] = labels
+        if study.study.render_markdown is False:
+            manifest["render_markdown"] = False
+        manifest["format_version"] = format_version_for(manifest)
         if rater_id:
             manifest["rater_id"] = rater_id
             if role.get(rater_id):

@@ -9,8 +9,11 @@ from pydantic import Field
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256
 
-BUNDLE_FORMAT_VERSION = "1.1.0"
-"""1.1.0 added the optional ``blinding_check_labels``."""
+BUNDLE_FORMAT_VERSION = "1.2.0"
+"""1.1.0 added the optional ``blinding_check_labels``, 1.2.0 the optional ``render_markdown``. A bundle is
+written with the oldest version that describes it (:func:`format_version_for`), so that a bundle without
+the newer fields still opens in an app that knows only the older format."""
+FORMAT_1_1 = "1.1.0"
 
 BUNDLE_PATH_PATTERN = r"^(rubric\.json|tasks/[A-Za-z0-9]([A-Za-z0-9._-]{0,126}[A-Za-z0-9_-])?\.json)$"
 """What a path in ``files`` may be."""
@@ -34,7 +37,8 @@ class BundleManifest(Document):
     document_type: Literal["wmcdp_bundle"]
     """Always ``wmcdp_bundle``."""
     format_version: SemVer
-    """Bundle format version (this app writes ``1.1.0``; it reads every ``1.x.y``)."""
+    """Bundle format version (this app writes ``1.2.0`` when ``render_markdown`` is present, else ``1.1.0``;
+    it reads every ``1.x.y``)."""
     bundle_id: Identifier
     """Unique bundle id."""
     study_id: Identifier
@@ -57,3 +61,11 @@ class BundleManifest(Document):
     """When present, the app asks after each submitted rating "Do you think you know which system wrote
     this response?" with "I can't tell" and these labels (the same list in every bundle of the study). The
     only field of a bundle that may name a vendor or model."""
+    render_markdown: bool | None = None
+    """``false``: responses and scenario turns are shown exactly as written (the study's ``render_markdown``),
+    and the rater cannot switch to rendered text; absent: rendered as markdown (format 1.2.0 on)."""
+
+
+def format_version_for(manifest: dict[str, object]) -> str:
+    """The bundle format version a manifest is written with: the oldest that has all its fields."""
+    return BUNDLE_FORMAT_VERSION if "render_markdown" in manifest else FORMAT_1_1

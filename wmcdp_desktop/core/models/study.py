@@ -112,6 +112,10 @@ class Study(Document):
     """The style separability finding the coordinator accepts, with the reason and the accuracy accepted."""
     blinding_check: BlindingCheck | None = None
     """Ask raters which system they think wrote each response (measures blinding; ``wmcdp report``)."""
+    render_markdown: bool | None = None
+    """``false``: the app shows every response and scenario turn exactly as written (markdown marks and all)
+    and raters cannot switch it; absent or ``true``: rendered as markdown (CommonMark with tables, no HTML,
+    nothing loaded), the rater may switch to plain text. Goes into every bundle."""
 
     @field_validator("raters")
     @classmethod

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -16,15 +17,19 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.rater.app.text.accessible import button
+from wmcdp_desktop.rater.app.text.accessible import button, plain_name
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
-from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, PlainTextView, set_plain_tooltip
+from wmcdp_desktop.rater.app.text.markdown import BundleTextView
+from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, set_plain_tooltip
 from wmcdp_desktop.rater.app.text.theme import relative_font
 from wmcdp_desktop.rater.labels import readable_id, scenario_types_text, task_full_title
 
 SCENARIO = QT_TRANSLATE_NOOP("TaskView", "Scenario and conversation so far")
 RESPONSE = QT_TRANSLATE_NOOP("TaskView", "The response you are rating")
 FIND = QT_TRANSLATE_NOOP("FindBar", "Find in scenario and response")
+SCENARIO_SHARE, RESPONSE_SHARE = 300, 500
+"""The default heights (proportions) of the scenario and the response (the rater's own are remembered)."""
+PLAIN = QT_TRANSLATE_NOOP("TaskView", "Show as &plain text")
 
 ROLE_NAMES = (  # the words of core.models.case.ROLE_LABELS, for the catalogue (a test keeps them the same)
     QT_TRANSLATE_NOOP("TaskView", "Parent"),
@@ -44,7 +49,7 @@ def role_label(role: str) -> str:
 
 
 class FindBar(QWidget):
-    def __init__(self, views: list[PlainTextView], parent: QWidget | None = None) -> None:
+    def __init__(self, views: list[BundleTextView], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.views = views
         self.label = QLabel(self.tr(FIND))
@@ -106,19 +111,24 @@ class FindBar(QWidget):
 
 
 class TaskView(QWidget):
+    plainTextToggled = Signal(bool)
+    """The rater switched "Show as plain text" (to remember it)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._task: Task | None = None
+        self._place: tuple[int, int] = (0, 0)
         self.heading = PlainLabel("")
         relative_font(self.heading, 1.15, bold=True)
         self.meta = PlainLabel("")
         self.scenario_title = QLabel(self.tr(SCENARIO))
         self.scenario_title.setWordWrap(True)  # on two lines rather than widen the column (large text)
-        self.scenario = PlainTextView(self.tr(SCENARIO))
+        self.scenario = BundleTextView(self.tr(SCENARIO))
         self.scenario_title.setBuddy(self.scenario)
         self.response_title = QLabel(self.tr(RESPONSE))
         self.response_title.setWordWrap(True)  # on two lines rather than widen the column (large text)
         relative_font(self.response_title, 1.1, bold=True)
-        self.response = PlainTextView(self.tr(RESPONSE))
+        self.response = BundleTextView(self.tr(RESPONSE))
         self.response_title.setBuddy(self.response)
         self.response.setFrameShape(QFrame.Shape.Box)
         self.response.setLineWidth(2)
@@ -137,7 +147,16 @@ class TaskView(QWidget):
         bottom.setAutoFillBackground(True)
         bottom.setBackgroundRole(bottom.palette().ColorRole.AlternateBase)
         bl = QVBoxLayout(bottom)
-        bl.addWidget(self.response_title)
+        self.plain_text = QCheckBox(self.tr(PLAIN))
+        self.plain_text.setAccessibleName(plain_name(self.tr(PLAIN)))
+        self.plain_text.setToolTip(
+            self.tr("Show the scenario's turns and the response exactly as written (markdown marks and all)")
+        )
+        self.plain_text.toggled.connect(self._plain_toggled)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.response_title, 1)
+        title_row.addWidget(self.plain_text, 0, Qt.AlignmentFlag.AlignBottom)
+        bl.addLayout(title_row)
         self.response_hint = PlainLabel(
             self.tr(
                 "Rate this response as the next move in the conversation above. Select words here and use "
@@ -150,7 +169,10 @@ class TaskView(QWidget):
         self.splitter.addWidget(top)
         self.splitter.addWidget(bottom)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([450, 350])
+        # The response is what is rated: it gets the larger share, and all the height the window gains.
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([SCENARIO_SHARE, RESPONSE_SHARE])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
@@ -158,7 +180,32 @@ class TaskView(QWidget):
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
 
+    def set_rendering(self, *, allowed: bool, plain: bool) -> None:
+        """How bundle texts are shown: rendered (markdown) unless ``plain`` or the study does not allow it
+        (``allowed`` False: the switch stays on "plain text" and says why)."""
+        self.plain_text.blockSignals(True)
+        self.plain_text.setChecked(plain or not allowed)
+        self.plain_text.blockSignals(False)
+        self.plain_text.setEnabled(allowed)
+        if not allowed:
+            self.plain_text.setToolTip(self.tr("Your study shows every text exactly as written"))
+        self._apply_rendering()
+
+    def _plain_toggled(self, plain: bool) -> None:
+        self._apply_rendering()
+        self.plainTextToggled.emit(plain)
+
+    def _apply_rendering(self) -> None:
+        rendered = not self.plain_text.isChecked()
+        if rendered == self.response.rendered and rendered == self.scenario.rendered:
+            return
+        for view in (self.scenario, self.response):
+            view.set_rendered(rendered)
+        if self._task is not None:
+            self.show_task(self._task, *self._place)
+
     def show_task(self, task: Task, position: int, total: int) -> None:
+        self._task, self._place = task, (position, total)
         # The opaque task id is for support only: in the tooltips and the heading's accessible description.
         support = self.tr("Task id (for support): {task_id}").format(task_id=task.task_id)
         self.heading.setText(

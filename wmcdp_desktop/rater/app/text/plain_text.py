@@ -7,7 +7,8 @@ Every piece of text from a bundle is untrusted. It is shown
 - with bidirectional controls (which can reorder the text around them), zero-width and other invisible
   characters replaced by a visible marker such as ``⟨U+202E⟩``, so nothing can be hidden or reordered;
   the exceptions are the ordinary direction marks (U+200E, U+200F, U+061C) inside right-to-left text and
-  the zero-width (non-)joiner between letters of a joining script, which such text needs to read right
+  the zero-width (non-)joiner between letters of a joining script, and the zero-width joiner inside an
+  emoji sequence (👩‍⚕️), which such text needs to read right
   (:func:`kept_as_mark`; docs/RATER_GUIDE.md, "Language").
 
 :class:`DisplayText` maps positions in the shown text (Qt counts UTF-16 units) back to code-point
@@ -68,16 +69,27 @@ def _joining_letter(ch: str) -> bool:
     return unicodedata.category(ch).startswith(("L", "M")) and ord(ch) >= 0x0590 and not 0x1E00 <= ord(ch) < 0x2000
 
 
+def _emoji_part(ch: str) -> bool:
+    """A pictograph or what joins onto one (the emoji presentation selector, a skin-tone modifier)."""
+    return unicodedata.category(ch) == "So" or ch == "\ufe0f" or 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
 def kept_as_mark(text: str, i: int) -> bool:
     """True when ``text[i]`` does its ordinary job and is shown as itself: a direction mark (U+200E, U+200F,
     U+061C) inside right-to-left text (the nearest strong letter before or after it on its line is
     right-to-left), or a zero-width (non-)joiner between two letters of a joining script. Embedding,
-    override and isolate controls, and these same characters anywhere else, get a visible marker."""
+    override and isolate controls, and these same characters anywhere else, get a visible marker. A zero-width
+    joiner between two pictographs (an emoji sequence such as 👩‍⚕️) is kept too."""
     ch = text[i]
     if ch in DIRECTION_MARKS:
         return "rtl" in (_near_strong(text, i, -1), _near_strong(text, i, 1))
     if ch in JOINERS:
-        return 0 < i < len(text) - 1 and _joining_letter(text[i - 1]) and _joining_letter(text[i + 1])
+        if not 0 < i < len(text) - 1:
+            return False
+        before, after = text[i - 1], text[i + 1]
+        if ch == "\u200d" and _emoji_part(before) and unicodedata.category(after) == "So":
+            return True  # an emoji sequence (👩‍⚕️ is woman, joiner, staff of Aesculapius)
+        return _joining_letter(before) and _joining_letter(after)
     return False
 
 

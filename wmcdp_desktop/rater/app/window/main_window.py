@@ -311,6 +311,11 @@ class MainWindow(QMainWindow):
 
     def _show_page(self, rating: RatingController, started: StartedSession) -> None:
         self.rating = rating
+        view = rating.page.task_view
+        view.set_rendering(
+            allowed=started.session.manifest.render_markdown is not False, plain=bool(self.settings.show_plain_text)
+        )
+        view.plainTextToggled.connect(self.prefs.set_plain_text)
         self.stack.addWidget(rating.page)
         rescale_fonts(self)
         self.stack.setCurrentWidget(rating.page)

@@ -129,6 +129,10 @@ class Preferences(QObject):
         """Remember the rater's language (None: the computer's); used from the next start."""
         self._remember(language=code)
 
+    def set_plain_text(self, plain: bool) -> None:
+        """Remember "Show as plain text" (absent from the settings file when off)."""
+        self._remember(show_plain_text=True if plain else None)
+
     def change_font_size(self, current: int, delta: int) -> None:
         size = max(MIN_FONT, min(MAX_FONT, current + delta))
         self._remember(font_point_size=size)

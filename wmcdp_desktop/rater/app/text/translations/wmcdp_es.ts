@@ -116,6 +116,21 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
 </context>
 <context>
+    <name>BundleText</name>
+    <message>
+        <source>[link: {address}]</source>
+        <translation>[enlace: {address}]</translation>
+    </message>
+    <message>
+        <source>[image not shown: {description} ({address})]</source>
+        <translation>[imagen no mostrada: {description} ({address})]</translation>
+    </message>
+    <message>
+        <source>no description</source>
+        <translation>sin descripción</translation>
+    </message>
+</context>
+<context>
     <name>CalibrationView</name>
     <message>
         <source>✓ agrees</source>
@@ -1091,6 +1106,10 @@ El paquete que está valorando se guarda y se cierra; puede volver a él desde l
         <translation>La respuesta que está valorando</translation>
     </message>
     <message>
+        <source>Show as &amp;plain text</source>
+        <translation>Mostrar como texto &amp;plano</translation>
+    </message>
+    <message>
         <source>Parent</source>
         <translation>Progenitor</translation>
     </message>
@@ -1123,8 +1142,16 @@ El paquete que está valorando se guarda y se cierra; puede volver a él desde l
         <translation>Otro</translation>
     </message>
     <message>
+        <source>Show the scenario&apos;s turns and the response exactly as written (markdown marks and all)</source>
+        <translation>Mostrar los turnos del escenario y la respuesta exactamente como están escritos (con las marcas de markdown)</translation>
+    </message>
+    <message>
         <source>Rate this response as the next move in the conversation above. Select words here and use “Use selected text as evidence” on a failure mode (Ctrl+Shift+E) to quote them.</source>
         <translation>Valore esta respuesta como la siguiente intervención en la conversación de arriba. Seleccione palabras aquí y use «Usar el texto seleccionado como evidencia» en un modo de fallo (Ctrl+Mayús+E) para citarlas.</translation>
+    </message>
+    <message>
+        <source>Your study shows every text exactly as written</source>
+        <translation>Su estudio muestra todos los textos exactamente como están escritos</translation>
     </message>
     <message>
         <source>Task id (for support): {task_id}</source>
