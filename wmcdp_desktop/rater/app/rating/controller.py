@@ -125,8 +125,9 @@ class RatingController(QObject):
         if s.current_id is None:
             self.page.task_list.update_tasks(previous_id)
             return
-        in_form = self.page.focus_in_form()  # before the form reloads: disabling a focused control moves the focus
-        self.page.show_task(s.task(), previous_id, start_in_form=in_form)
+        # Every move to a task (open, submit, next, go to, cannot rate) starts on its first score: a key pressed
+        # next sets the score in view at the top of the form, never one out of sight.
+        self.page.show_task(s.task(), previous_id, start_in_form=True)
         problem = s.data_folder_problem() if self._stopped else None
         if problem is not None:
             self.page.stop_editing(problem)  # nothing can be saved: every task is read-only
@@ -332,15 +333,13 @@ class RatingController(QObject):
 
     def _change_revision_state(self, action: Callable[[RatingSession], object]) -> None:
         """Start or drop a revision of the open task, then show the form as the session now has it."""
-        focus = QApplication.focusWidget()
-        in_form = focus is None or self.page.focus_in_form()
         try:
             action(self.session)
         except WmcdpError as exc:
             self.told.emit(str(exc), True)
             return
         # The pressed button is gone: start at the first score (or the read-only form).
-        self.page.show_rating(focus_start=in_form)
+        self.page.show_rating(focus_start=True)
         self._show_save_state()
 
     # ----- export ------------------------------------------------------------------------------------------
