@@ -373,8 +373,16 @@ class MainWindow(QMainWindow):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() in (QEvent.Type.ActivationChange, QEvent.Type.WindowStateChange):
-            active = self.isActiveWindow() and not self.isMinimized() and self.isVisible()
+            active = (self.isActiveWindow() or self._own_window_active()) and not self.isMinimized() and self.isVisible()
             self.rated(lambda r: r.set_window_active(active))()
+
+    def _own_window_active(self) -> bool:
+        """True while one of the window's own dialogs is the active window (the blinding question, a message):
+        the rater is still at work on the task, and its timer goes on."""
+        active = QApplication.activeWindow()
+        while active is not None and active is not self:
+            active = active.parentWidget()
+        return active is self and QApplication.activeWindow() is not self
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
