@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QSlider,
     QTabWidget,
+    QTextEdit,
     QWidget,
 )
 
@@ -110,7 +111,7 @@ def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> lis
     severity.setFocus()
     QTest.keyClick(severity, Qt.Key.Key_Down)
     QTest.keyClick(severity, Qt.Key.Key_Down)
-    response = _named(window, QPlainTextEdit, "The response you are rating")
+    response = _named(window, QTextEdit, "The response you are rating")
     response.setFocus()
     QTest.keyClick(response, Qt.Key.Key_Home, CTRL)
     for _ in range(5):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS, MAX_DETAIL
 from wmcdp_desktop.core.models.rating_record import MAX_FLAG_NOTE
 from wmcdp_desktop.rater.app.text.accessible import button, describe, set_read_only
-from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
+from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, keep_controls_visible
 from wmcdp_desktop.rater.app.widgets import ProblemLabel, WrapRow
 from wmcdp_desktop.rater.working_rating import CannotRateEntry
 
@@ -68,6 +68,7 @@ class CannotRatePanel(QGroupBox):
         self.detail.setMaxLength(MAX_DETAIL)
         self.detail_label.setBuddy(self.detail)
         self.detail.textEdited.connect(self.detailEdited)
+        keep_controls_visible(self.detail)
         self.detail_problem = ProblemLabel()
         self.back = button(self.tr("Rate it &after all"))
         self.back.clicked.connect(self.backToRating)
@@ -127,6 +128,7 @@ class FlagRow(QWidget):
         self.note.setMaxLength(MAX_FLAG_NOTE)
         self.label.setBuddy(self.note)
         self.note.textEdited.connect(self.noteEdited)
+        keep_controls_visible(self.note)
         self.problem = ProblemLabel()
         self.note.setMinimumWidth(self.note.fontMetrics().averageCharWidth() * 16)
         line = QWidget()

@@ -20,6 +20,7 @@ from wmcdp_desktop.rater.app.text.accessible import set_read_only
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.plain_text import (
     PlainLabel,
+    keep_controls_visible,
     literal_ampersands,
     plain_tooltip,
     safe_line,
@@ -114,6 +115,7 @@ class FailureModeRow(QWidget):
         self.check.toggled.connect(self._on_check)
         self.severity.activated.connect(self._on_severity)
         self.note.textEdited.connect(lambda text: self.changed.emit(self.fm.id, None, "keep", text))
+        keep_controls_visible(self.note)
         self.use_selection.clicked.connect(lambda: self.useSelection.emit(self.fm.id))
         self.clear_spans.clicked.connect(lambda: self.clearSpans.emit(self.fm.id))
         self._sync_enabled()

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPlainT
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.rater.app.text.accessible import set_read_only
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
-from wmcdp_desktop.rater.app.text.plain_text import safe_line
+from wmcdp_desktop.rater.app.text.plain_text import keep_controls_visible, safe_line
 from wmcdp_desktop.rater.app.widgets import ChoiceBox, ProblemLabel
 from wmcdp_desktop.rater.working_rating import NOTE_FIELDS
 
@@ -32,6 +32,7 @@ class NoteEdit(QPlainTextEdit):
         height = self.fontMetrics().lineSpacing() * lines + 14
         self.setMinimumHeight(height)
         self.setMaximumHeight(height + self.fontMetrics().lineSpacing() * 3)
+        keep_controls_visible(self)
 
 
 class NotesPanel(QGroupBox):

@@ -21,9 +21,9 @@ import bisect
 import re
 import unicodedata
 
-from PySide6.QtCore import QCoreApplication, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTimer
 from PySide6.QtGui import QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
-from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QPlainTextEdit, QWidget
 
 BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 INVISIBLES = set("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u3164\uffa0")
@@ -326,6 +326,55 @@ def safe_line(text: str) -> str:
         return shown.display
     more = QCoreApplication.translate("PlainText", "… ({count} more characters not shown)")
     return shown.display + more.format(count=QLocale().toString(shown.omitted))
+
+
+def with_visible_controls(text: str) -> str:
+    """``text`` with each hidden or reordering character replaced by its marker (``⟨U+202E⟩``), as bundle text
+    is shown, and nothing else changed (no line broken, nothing cut)."""
+    if text.replace("\n", "").replace("\t", "").isprintable() and not any(ch in text for ch in INVISIBLES):
+        return text
+    return DisplayText(text, limit=len(text), line_max=len(text) + 1).display
+
+
+def _u16_to_index(text: str, position: int) -> int:
+    index = units = 0
+    while index < len(text) and units < position:
+        units += _u16(text[index])
+        index += 1
+    return index
+
+
+def keep_controls_visible(edit: QPlainTextEdit | QLineEdit) -> None:
+    """What the rater types or pastes into ``edit`` shows every hidden or reordering character as its marker,
+    so a right-to-left override cannot reverse the rest of the line on screen (nor hide anything in a note
+    the coordinator reads); the caret stays after what was typed. A line edit's ``textEdited`` is sent again
+    with the shown text (after the key press, so the listener hears the typed text first, then the shown one)."""
+
+    def fix() -> None:
+        if isinstance(edit, QLineEdit):
+            text, position = edit.text(), edit.cursorPosition()
+        else:
+            text, position = edit.toPlainText(), edit.textCursor().position()
+        shown = with_visible_controls(text)
+        if shown == text:
+            return
+        before = with_visible_controls(text[: _u16_to_index(text, position)])
+        caret = sum(_u16(ch) for ch in before)
+        if isinstance(edit, QLineEdit):
+            edit.setText(shown)
+            edit.setCursorPosition(caret)
+            edit.textEdited.emit(shown)  # after the text as typed: whoever listens ends with the shown text
+        else:
+            cursor = edit.textCursor()
+            cursor.select(QTextCursor.SelectionType.Document)
+            cursor.insertText(shown)  # as an edit (undoable), not a new document
+            cursor.setPosition(min(caret, edit.document().characterCount() - 1))
+            edit.setTextCursor(cursor)
+
+    if isinstance(edit, QLineEdit):  # changed once the key press is over (QLineEdit aborts on a change within it)
+        edit.textEdited.connect(lambda _text: QTimer.singleShot(0, edit, fix))
+    else:
+        edit.textChanged.connect(fix)
 
 
 class PlainLabel(QLabel):
