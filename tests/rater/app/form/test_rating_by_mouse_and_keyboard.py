@@ -644,6 +644,9 @@ def test_problems_stay_readable_in_a_dark_palette(
 
 def test_anchors_in_view_whole_on_focus_all_on_hover(qtbot: Any, window: MainWindow) -> None:
     row = rows(window)[0]
+    assert window.page is not None
+    window.page.task_view.response.setFocus()  # (a task opens with the focus on its first score)
+    qtbot.waitUntil(lambda: not row.anchors.expanded)
     assert row.anchors.isVisible() and not row.anchors.expanded  # always in view, one line
     row.slider.setFocus()
     qtbot.waitUntil(lambda: row.anchors.expanded)  # whole while the row has the focus

@@ -209,6 +209,7 @@ def test_show_as_plain_text_shows_the_exact_source_and_is_remembered(
     assert not switch.isChecked() and switch.isEnabled()
     scenario = window.page.task_view.scenario
     assert "won't sleep" in scenario.toPlainText() and "**" not in scenario.toPlainText()  # turns rendered too
+    assert "\nSetting: " in scenario.toPlainText() and "\nSpeakers: " in scenario.toPlainText()  # our lines kept
     click_check(qtbot, switch)
     assert window.page.task_view.response.toPlainText() == MARKDOWN_ANSWER
     assert "My son **won't sleep** alone:\n\n- he cries" in scenario.toPlainText()

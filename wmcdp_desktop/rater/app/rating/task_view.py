@@ -22,6 +22,7 @@ from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.markdown import BundleTextView
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, set_plain_tooltip
 from wmcdp_desktop.rater.app.text.theme import relative_font
+from wmcdp_desktop.rater.app.widgets import WrapRow
 from wmcdp_desktop.rater.labels import readable_id, scenario_types_text, task_full_title
 
 SCENARIO = QT_TRANSLATE_NOOP("TaskView", "Scenario and conversation so far")
@@ -153,10 +154,11 @@ class TaskView(QWidget):
             self.tr("Show the scenario's turns and the response exactly as written (markdown marks and all)")
         )
         self.plain_text.toggled.connect(self._plain_toggled)
-        title_row = QHBoxLayout()
-        title_row.addWidget(self.response_title, 1)
-        title_row.addWidget(self.plain_text, 0, Qt.AlignmentFlag.AlignBottom)
-        bl.addLayout(title_row)
+        title = QWidget()
+        title_row = WrapRow(title)  # the switch beside the title, or under it in a narrow column (large text)
+        title_row.addWidget(self.response_title)
+        title_row.addWidget(self.plain_text)
+        bl.addWidget(title)
         self.response_hint = PlainLabel(
             self.tr(
                 "Rate this response as the next move in the conversation above. Select words here and use "
@@ -237,7 +239,7 @@ class TaskView(QWidget):
         view = self.scenario
         view.append_heading(self.tr("Context"))
         speakers = ", ".join(role_label(s) for s in ctx.speakers)
-        view.append_body(
+        view.append_plain(  # our lines, one per fact (never read as markdown, which would join them)
             self.tr("Age band: {age}\nSetting: {setting}\nSpeakers: {speakers}").format(
                 age=ctx.age_band, setting=ctx.setting, speakers=speakers
             )
@@ -246,7 +248,7 @@ class TaskView(QWidget):
             view.append_body(ctx.summary)
         view.append_heading(self.tr("Conversation so far"))
         if not task.scenario.turns:
-            view.append_body(self.tr("(no earlier turns)"))
+            view.append_plain(self.tr("(no earlier turns)"))
         for i, turn in enumerate(task.scenario.turns, start=1):
             role = role_label(turn.role)
             who = f"{turn.speaker_label} ({role})" if turn.speaker_label else role

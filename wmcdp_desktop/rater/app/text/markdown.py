@@ -356,6 +356,14 @@ class BundleTextView(QTextEdit):
         fmt.setProperty(OWN_TEXT, True)
         cursor.insertText(safe_line(text), fmt)
 
+    def append_plain(self, text: str) -> None:
+        """Lines as written in either mode (the app's own lines of facts, such as the scenario's context)."""
+        rendered, self.rendered = self.rendered, False
+        try:
+            self.append_body(text)
+        finally:
+            self.rendered = rendered
+
     def append_body(self, text: str, *, new_block: bool = True) -> DisplayText:
         """A bundle text, rendered or as its source; returns its DisplayText (for span mapping)."""
         shown = DisplayText.of(text)

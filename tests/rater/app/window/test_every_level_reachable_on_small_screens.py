@@ -1,0 +1,100 @@
+"""On a small screen and with large text the form scrolls, never clips: every level of every score slider,
+and its label, can be brought into view and clicked, at 1280x720 and on a 1366x768 laptop at 150% scaling
+(a 911x512 logical screen); screenshots of both are written to the tests' output folder. The response gets
+the larger share of the middle column."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QApplication
+
+from tests.rater.app.window_helpers import rows
+from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.window.main_window import MainWindow
+
+SCREENS = {
+    "1280x720": (1280 - FRAME_ALLOWANCE[0], 720 - FRAME_ALLOWANCE[1], 1.0),
+    "1366x768@150%": (round(1366 / 1.5) - FRAME_ALLOWANCE[0], round(768 / 1.5) - FRAME_ALLOWANCE[1], 1.0),
+    "1366x768@150%+text150%": (round(1366 / 1.5) - FRAME_ALLOWANCE[0], round(768 / 1.5) - FRAME_ALLOWANCE[1], 1.5),
+}
+
+
+def visible(widget: Any, rect: QRect) -> bool:
+    """``rect`` (in ``widget``'s coordinates) is wholly in the part of ``widget`` its parents do not clip."""
+    return widget.visibleRegion().boundingRect().contains(rect) and not widget.visibleRegion().intersected(rect).isEmpty()
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_level_of_every_slider_can_be_seen_and_clicked(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path, screen: str,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    width, height, text = SCREENS[screen]
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    if text != 1.0:
+        window.change_font(round(QApplication.font().pointSize() * (text - 1)))
+    window.resize(width, height)
+    QApplication.processEvents()
+    assert window.width() <= width and window.height() <= height, (window.size(), screen)
+    assert window.page is not None
+    form = window.page.form
+    out = tmp_path_factory.getbasetemp() / "screenshots"
+    out.mkdir(exist_ok=True)
+    window.grab().save(str(out / f"small-screen-{screen}.png"))
+    page = form.scroll_area
+    problems = []
+    for row in rows(window):
+        page.ensureWidgetVisible(row.slider, 0, 0)
+        QApplication.processEvents()
+        for level in row.scale_labels.levels():
+            point = row.slider.pos_for(level)
+            if not visible(row.slider, QRect(point - QPoint(2, 2), point + QPoint(2, 2))):
+                page.ensureVisible(*_in(page, row.slider, point), 20, 20)
+                QApplication.processEvents()
+                point = row.slider.pos_for(level)
+            if not visible(row.slider, QRect(point - QPoint(2, 2), point + QPoint(2, 2))):
+                problems.append(f"{row.dim.id} level {level}: slider point out of reach")
+                continue
+            qtbot.mouseClick(row.slider, Qt.MouseButton.LeftButton, pos=point)
+            settle(qtbot, row)
+            if row.value() != level:
+                problems.append(f"{row.dim.id} level {level}: a click set {row.value()}")
+        for level, cell in row.scale_labels.cells():
+            page.ensureVisible(*_in(page, row.scale_labels, cell.center()), cell.width() // 2 + 2, cell.height() // 2 + 2)
+            QApplication.processEvents()
+            if not visible(row.scale_labels, cell):
+                problems.append(f"{row.dim.id} level {level}: label cut off ({cell} of {row.scale_labels.rect()})")
+    window.grab().save(str(out / f"small-screen-{screen}-scrolled.png"))
+    assert problems == []
+
+
+def settle(qtbot: Any, row: Any) -> None:
+    """Let the layouts take in what a click changed (each nested layout answers on its own event-loop turn)."""
+    qtbot.waitUntil(lambda: row.height() >= row.minimumSizeHint().height(), timeout=2000)
+    qtbot.wait(20)
+
+
+def _in(page: Any, widget: Any, point: QPoint) -> tuple[int, int]:
+    """``point`` of ``widget`` in the coordinates of the scroll area's content."""
+    inner = widget.mapTo(page.widget(), point)
+    return inner.x(), inner.y()
+
+
+def test_the_response_gets_the_larger_share(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    window.resize(1440 - FRAME_ALLOWANCE[0], 900 - FRAME_ALLOWANCE[1])
+    QApplication.processEvents()
+    assert window.page is not None
+    scenario, response = window.page.task_view.splitter.sizes()
+    assert response > scenario
+    window.resize(1440 - FRAME_ALLOWANCE[0], 1200)
+    QApplication.processEvents()
+    bigger_scenario, bigger_response = window.page.task_view.splitter.sizes()
+    assert bigger_response - response > bigger_scenario - scenario  # it gets most of the height gained
