@@ -33,9 +33,9 @@ def test_the_timer_counts_while_the_question_is_open(
     question = blinding_question(qtbot, window)
     assert question.isActiveWindow() and not window.isActiveWindow()
     tracker = window.session.tracker
-    assert tracker.window_active and tracker.running
-    before = window.session.task_seconds()
+    assert tracker.window_active and tracker.running and tracker.status() == "counting"
+    tracker.tick()
     clock.advance(20)
-    qtbot.keyClick(question.focusWidget() or question, Qt.Key.Key_Tab)  # the rater is at work (input)
+    assert tracker.tick() == 20  # the 20 s with the question open are counted
+    qtbot.keyClick(question.focusWidget() or question, Qt.Key.Key_Tab)  # the rater at work in the question
     assert tracker.running
-    assert window.session.task_seconds() >= before + 19
