@@ -357,18 +357,16 @@ def count_fsyncs() -> Iterator[_Counter]:
 
     counter = _Counter()
     real = os.fsync
-    saved = atomic._fsync
 
     def counting(fd: Any) -> None:
         counter.n += 1
         real(fd)
 
-    atomic._fsync = counting
     os.fsync = counting
     try:
-        yield counter
+        with atomic.using_os_calls(fsync=counting):
+            yield counter
     finally:
-        atomic._fsync = saved
         os.fsync = real
 
 

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from tests.kit.faults import Faults
+
 # Property tests draw the same examples on every run (derandomize), so a green CI run stays green and a
 # failure is reproduced by running the test again; no example has a time limit (a loaded 2-core machine
 # made single examples miss Hypothesis' 200 ms deadline). HYPOTHESIS_PROFILE=explore draws new examples.
@@ -387,6 +389,16 @@ SAMPLES: dict[str, Callable[[], dict[str, Any]]] = {
     "CandidateResponse": _candidate_response,
 }
 """Valid sample document builders, keyed by model name (``CalibrationTask`` is a :class:`Task`)."""
+
+
+@pytest.fixture
+def faults() -> Iterator[Faults]:
+    """Faults injected into atomic writes for the rest of the test (:class:`tests.kit.faults.Faults`)."""
+    injected = Faults()
+    try:
+        yield injected
+    finally:
+        injected.clear()
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.kit.faults import Faults
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.atomic import atomic_write_bytes, atomic_write_text, orphan_temp_files
 from wmcdp_desktop.core.errors import StorageError, WmcdpError
@@ -72,7 +73,7 @@ def test_file_mode(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
 
 
-def test_large_data_and_short_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_large_data_and_short_writes(tmp_path: Path, faults: Faults) -> None:
     """os.write may write fewer bytes than asked: every byte still ends up in the file, in order."""
     data = bytes(range(256)) * 12_289  # a bit over 3 MiB, so it goes in several chunks
     path = tmp_path / "big.bin"
@@ -85,15 +86,15 @@ def test_large_data_and_short_writes(tmp_path: Path, monkeypatch: pytest.MonkeyP
         calls.append(len(chunk))
         return os.write(fd, chunk[:4096])
 
-    monkeypatch.setattr(atomic, "_write", short_write)
+    faults.inject(write=short_write)
     atomic_write_bytes(path, data[:100_000])
     assert path.read_bytes() == data[:100_000]
     assert len(calls) == -(-100_000 // 4096)
 
 
-@pytest.mark.parametrize("step", ["_write", "_fsync", "_replace"])
-def test_disk_full_keeps_the_previous_file(step: str, target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(atomic, step, _raise(_disk_full()))
+@pytest.mark.parametrize("step", ["write", "fsync", "replace"])
+def test_disk_full_keeps_the_previous_file(step: str, target: Path, faults: Faults) -> None:
+    faults.inject(**{step: _raise(_disk_full())})
     with pytest.raises(StorageError) as info:
         atomic_write_bytes(target, NEW)
     assert target.read_bytes() == OLD
@@ -106,8 +107,8 @@ def test_disk_full_keeps_the_previous_file(step: str, target: Path, monkeypatch:
     assert isinstance(info.value.__cause__, OSError)
 
 
-def test_disk_full_on_a_new_file_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(atomic, "_write", _raise(_disk_full()))
+def test_disk_full_on_a_new_file_leaves_nothing(tmp_path: Path, faults: Faults) -> None:
+    faults.inject(write=_raise(_disk_full()))
     with pytest.raises(StorageError) as info:
         atomic_write_bytes(tmp_path / "new.json", NEW)
     assert list(tmp_path.iterdir()) == []
@@ -115,7 +116,7 @@ def test_disk_full_on_a_new_file_leaves_nothing(tmp_path: Path, monkeypatch: pyt
     assert str(info.value).endswith("the disk is full. Nothing was written under that name.")
 
 
-def test_locked_file_replace_is_retried(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_locked_file_replace_is_retried(target: Path, monkeypatch: pytest.MonkeyPatch, faults: Faults) -> None:
     calls = []
 
     def flaky_replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
@@ -124,7 +125,7 @@ def test_locked_file_replace_is_retried(target: Path, monkeypatch: pytest.Monkey
             raise PermissionError(errno.EACCES, "The process cannot access the file")
         os.replace(src, dst)
 
-    monkeypatch.setattr(atomic, "_replace", flaky_replace)
+    faults.inject(replace=flaky_replace)
     monkeypatch.setattr(atomic, "REPLACE_RETRY_DELAY", 0.0)
     atomic_write_bytes(target, NEW)
     assert len(calls) == 3
@@ -132,14 +133,14 @@ def test_locked_file_replace_is_retried(target: Path, monkeypatch: pytest.Monkey
     assert orphan_temp_files(target.parent) == []
 
 
-def test_file_locked_for_good(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_locked_for_good(target: Path, monkeypatch: pytest.MonkeyPatch, faults: Faults) -> None:
     calls = []
 
     def locked(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
         calls.append(dst)
         raise PermissionError(errno.EACCES, "The process cannot access the file")
 
-    monkeypatch.setattr(atomic, "_replace", locked)
+    faults.inject(replace=locked)
     monkeypatch.setattr(atomic, "REPLACE_RETRY_DELAY", 0.0)
     with pytest.raises(StorageError) as info:
         atomic_write_bytes(target, NEW)
@@ -150,14 +151,14 @@ def test_file_locked_for_good(target: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert orphan_temp_files(target.parent) == []
 
 
-def test_other_errors_are_not_retried(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_other_errors_are_not_retried(target: Path, faults: Faults) -> None:
     calls = []
 
     def broken(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
         calls.append(dst)
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(atomic, "_replace", broken)
+    faults.inject(replace=broken)
     with pytest.raises(StorageError, match="Input/output error"):
         atomic_write_bytes(target, NEW)
     assert len(calls) == 1
@@ -183,15 +184,15 @@ def test_read_only_folder(tmp_path: Path) -> None:
         folder.chmod(0o700)
 
 
-def test_interrupt_removes_the_temp_and_propagates(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(atomic, "_fsync", _raise(KeyboardInterrupt()))
+def test_interrupt_removes_the_temp_and_propagates(target: Path, faults: Faults) -> None:
+    faults.inject(fsync=_raise(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         atomic_write_bytes(target, NEW)
     assert target.read_bytes() == OLD
     assert orphan_temp_files(target.parent) == []
 
 
-def test_a_failing_folder_fsync_does_not_fail_the_write(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_folder_fsync_does_not_fail_the_write(target: Path, faults: Faults) -> None:
     """The folder fsync comes after the replace: the new file is complete, so a failure there is ignored."""
     calls = []
 
@@ -201,7 +202,7 @@ def test_a_failing_folder_fsync_does_not_fail_the_write(target: Path, monkeypatc
             raise OSError(errno.EINVAL, "Invalid argument")
         os.fsync(fd)
 
-    monkeypatch.setattr(atomic, "_fsync", fsync_file_only)
+    faults.inject(fsync=fsync_file_only)
     atomic_write_bytes(target, NEW)
     assert target.read_bytes() == NEW
 
@@ -212,3 +213,18 @@ def test_orphan_temp_files(tmp_path: Path) -> None:
     (tmp_path / "record.json").write_bytes(OLD)
     assert orphan_temp_files(tmp_path) == [leftover]
     assert orphan_temp_files(tmp_path / "missing") == []
+
+
+def test_the_fault_seam_tells_every_step_in_order_and_puts_the_real_calls_back(target: Path) -> None:
+    real = atomic.os_calls()
+    steps: list[str] = []
+    with atomic.using_os_calls(step=steps.append) as calls:
+        assert calls.write is real.write and calls.step is not real.step
+        atomic_write_bytes(target, NEW)
+    assert steps == list(atomic.STEPS)
+    assert atomic.os_calls() == real
+    with pytest.raises(StorageError), atomic.using_os_calls(write=_raise(_disk_full())):
+        with atomic.using_os_calls(fsync=_raise(KeyboardInterrupt())):  # nested: the inner one goes first
+            pass
+        atomic_write_bytes(target, OLD)
+    assert atomic.os_calls() == real and target.read_bytes() == NEW

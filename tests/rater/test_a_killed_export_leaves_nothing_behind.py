@@ -29,7 +29,7 @@ def _export_killed_mid_write(session: RatingSession, destination: Path) -> None:
             if step == "fsynced" and atomic.orphan_temp_files(destination.parent):  # the zip's, not the note's
                 os._exit(9)
 
-        atomic._step_hook = kill
+        atomic.install_os_calls(atomic.OsCalls(step=kill))  # the child ends at the kill: nothing to put back
         try:
             session.export_plan().run(destination)
         finally:

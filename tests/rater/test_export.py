@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.kit.bundles import make_bundle
+from tests.kit.faults import Faults
 from tests.kit.sessions import new_session
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.documents import load_bytes
@@ -71,12 +72,12 @@ def test_export_holds_every_revision_with_hashes(rated: RatingSession, tmp_path:
 
 
 def test_failed_export_leaves_nothing_under_the_final_name(
-    rated: RatingSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    rated: RatingSession, tmp_path: Path, faults: Faults
 ) -> None:
     def disk_full(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(atomic, "_write", disk_full)
+    faults.inject(write=disk_full)
     dest = tmp_path / "out.zip"
     with pytest.raises(StorageError, match="disk is full"):
         do_export(rated, dest)

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from tests.kit.bundles import MODEL_NAMES, make_bundle, tree_text
+from tests.kit.faults import Faults
 from tests.kit.sessions import fill, new_session
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import WmcdpError
@@ -196,7 +197,8 @@ def test_time_is_accumulated_across_visits_and_excludes_idle(session: RatingSess
     assert session.session_seconds == pytest.approx(190)
 
 
-def test_failed_write_keeps_the_rating_and_retry_works(session: RatingSession, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_write_keeps_the_rating_and_retry_works(
+        session: RatingSession, monkeypatch: pytest.MonkeyPatch, faults: Faults) -> None:
     session.open_task("T-0001")
     fill(session)
     assert session.save_draft()
@@ -204,7 +206,7 @@ def test_failed_write_keeps_the_rating_and_retry_works(session: RatingSession, m
     def read_only(src: Any, dst: Any) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(atomic, "_replace", read_only)
+    faults.inject(replace=read_only)
     monkeypatch.setattr(atomic, "REPLACE_RETRY_DELAY", 0.0)
     session.set_note("best_aspect", "typed after the disk broke")
     assert not session.save_draft()
@@ -213,7 +215,7 @@ def test_failed_write_keeps_the_rating_and_retry_works(session: RatingSession, m
     assert not outcome.ok and outcome.error
     assert session.current is not None and session.current.notes["best_aspect"] == "typed after the disk broke"
     assert not (session.store.records_dir / "T-0001.r1.json").exists()
-    monkeypatch.undo()
+    faults.clear()
     assert session.save_draft() and session.save_error is None
     assert session.submit().ok
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.kit.faults import Faults
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError, StorageError
 from wmcdp_desktop.core.models.draft import Draft
@@ -116,17 +117,17 @@ def test_unreadable_draft_is_quarantined_not_lost(store: RaterStore) -> None:
     assert [e["event"] for e in store.read_audit()] == ["draft_quarantined"]
 
 
-def test_failed_draft_write_keeps_the_last_good_draft(store: RaterStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_draft_write_keeps_the_last_good_draft(store: RaterStore, faults: Faults) -> None:
     good = draft()
     store.save_draft(good)
 
     def disk_full(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(atomic, "_write", disk_full)
+    faults.inject(write=disk_full)
     with pytest.raises(StorageError, match="disk is full"):
         store.save_draft(draft(active_seconds=99.0))
-    monkeypatch.undo()
+    faults.clear()
     assert store.load_draft("T-0001") == good
     assert atomic.orphan_temp_files(store.drafts_dir) == []
 

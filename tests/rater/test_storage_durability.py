@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.kit.bundles import make_bundle
+from tests.kit.faults import Faults
 from tests.kit.sessions import new_session
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.rater.session import RatingSession
@@ -38,7 +39,7 @@ def _kind(fd: int) -> str:
 
 
 @pytest.fixture
-def fsynced(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def fsynced(monkeypatch: pytest.MonkeyPatch, faults: Faults) -> Iterator[list[str]]:
     calls: list[str] = []
     real = os.fsync
 
@@ -46,7 +47,7 @@ def fsynced(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         calls.append(_kind(fd))
         real(fd)
 
-    monkeypatch.setattr(atomic, "_fsync", recording)
+    faults.inject(fsync=recording)
     monkeypatch.setattr(os, "fsync", recording)
     yield calls
 

@@ -35,7 +35,7 @@ def _event(name: str) -> bool:
 def _install() -> None:
     from wmcdp_desktop.core import atomic
 
-    real_write = atomic._write
+    real_write = atomic.os_calls().write
 
     def write(fd: int, data: bytes) -> int:
         if _event("mid-write"):
@@ -48,8 +48,7 @@ def _install() -> None:
         if _event(step):
             os._exit(KILLED)
 
-    atomic._write = write
-    atomic._step_hook = hook
+    atomic.install_os_calls(atomic.OsCalls(write=write, step=hook))
 
     # Appends to the audit log (rater/storage.py writes them with os.write): torn in the middle too.
     real_os_write = os.write

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.faults import Faults
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.atomic import TEMP_PREFIX, atomic_write_bytes, orphan_temp_files
 from wmcdp_desktop.core.errors import StorageError
@@ -72,15 +73,13 @@ def _enospc(*_args: object) -> None:
     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
-@pytest.mark.parametrize("where", ["_write", "_fsync", "_replace"])
-def test_disk_full_injected(where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally) -> None:
+@pytest.mark.parametrize("where", ["write", "fsync", "replace"])
+def test_disk_full_injected(where: str, tmp_path: Path, tally: Tally) -> None:
     with tally.fault(f"disk full (ENOSPC) injected at {where.strip('_')}"):
         target = tmp_path / "record.json"
         target.write_bytes(OLD)
-        with monkeypatch.context() as m:
-            m.setattr(atomic, where, _enospc)
-            with pytest.raises(StorageError) as info:
-                atomic_write_bytes(target, NEW)
+        with atomic.using_os_calls(**{where: _enospc}), pytest.raises(StorageError) as info:
+            atomic_write_bytes(target, NEW)
         message = str(info.value)
         assert "disk is full" in message and "record.json" in message and "previous version is kept" in message
         tally.records(1, 0 if target.read_bytes() == OLD else 1)
@@ -126,13 +125,13 @@ def test_disk_full_on_a_real_tiny_filesystem(tmp_path: Path, tally: Tally) -> No
 
 @pytest.mark.parametrize("k", [1, 2, atomic.REPLACE_RETRIES - 1, atomic.REPLACE_RETRIES, atomic.REPLACE_RETRIES + 5])
 def test_replace_fails_like_a_locked_file_on_windows(
-    k: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally
+    k: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, faults: Faults, tally: Tally
 ) -> None:
     with tally.fault(f"replace refused (PermissionError) {'<' if k < atomic.REPLACE_RETRIES else '>='} retry limit"):
         target = tmp_path / "record.json"
         target.write_bytes(OLD)
         calls = {"n": 0}
-        real_replace = atomic._replace
+        real_replace = atomic.os_calls().replace
 
         def locked(src: str, dst: str) -> None:
             calls["n"] += 1
@@ -140,7 +139,7 @@ def test_replace_fails_like_a_locked_file_on_windows(
                 raise PermissionError(errno.EACCES, "The process cannot access the file", str(dst))
             real_replace(src, dst)
 
-        monkeypatch.setattr(atomic, "_replace", locked)
+        faults.inject(replace=locked)
         monkeypatch.setattr(atomic, "REPLACE_RETRY_DELAY", 0.001)
         if k < atomic.REPLACE_RETRIES:
             atomic_write_bytes(target, NEW)

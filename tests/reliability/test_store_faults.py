@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.kit.bundles import write_bundle
+from tests.kit.faults import Faults
 from tests.kit.sessions import RATER, audit_hash_problems, fill, first_dim, new_session, valid_records
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError, StorageError
@@ -72,7 +73,7 @@ def _prepared(bundle: Path, data: Path):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("errno_", [errno.EROFS, errno.EACCES, errno.ENOSPC])
 def test_injected_write_errors_keep_the_rating(
-    errno_: int, bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally
+    errno_: int, bundle: Path, tmp_path: Path, faults: Faults, tally: Tally
 ) -> None:
     s = _prepared(bundle, tmp_path / "data")
 
@@ -81,8 +82,8 @@ def test_injected_write_errors_keep_the_rating(
 
     _edit_fail_retry(
         s,
-        lambda: monkeypatch.setattr(atomic, "_write", broken),
-        monkeypatch.undo,
+        lambda: faults.inject(write=broken),
+        faults.clear,
         tally,
         f"save and submit fail ({errno.errorcode[errno_]} injected), then retry",
     )
@@ -229,11 +230,8 @@ def test_other_process_refused_then_stale_lock_after_kill_9_recovered(tmp_path: 
             proc.stdout.close()
 
 
-@pytest.mark.parametrize("where", ["_write", "_fsync", "_replace"])
-def test_export_on_a_full_disk_leaves_no_zip(
-    where: str, bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally
-) -> None:
-
+@pytest.mark.parametrize("where", ["write", "fsync", "replace"])
+def test_export_on_a_full_disk_leaves_no_zip(where: str, bundle: Path, tmp_path: Path, tally: Tally) -> None:
     with tally.fault(f"results export with the disk full (ENOSPC at {where.strip('_')})"):
         s = _prepared(bundle, tmp_path / "data")
         out = tmp_path / "usb"
@@ -246,10 +244,8 @@ def test_export_on_a_full_disk_leaves_no_zip(
         def export() -> None:
             s.export_results(dest)
 
-        with monkeypatch.context() as m:
-            m.setattr(atomic, where, full)
-            with pytest.raises(StorageError) as info:
-                export()
+        with atomic.using_os_calls(**{where: full}), pytest.raises(StorageError) as info:
+            export()
         assert "disk is full" in str(info.value) and "results.zip" in str(info.value)
         assert list(out.iterdir()) == []  # no partial zip, no temp file
         export()  # space is back

@@ -17,20 +17,20 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.kit.bundles import write_bundle
+from tests.kit.faults import Faults
 from tests.kit.sessions import RATER, fill, valid_records
-from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 from .helpers import LOCK_HOLDER, REPO
 from .tally import Tally
-from .uikit import close_message_boxes, export_and_wait, guard
+from .uikit import close_message_boxes, export_and_wait
 
 pytestmark = [pytest.mark.reliability, pytest.mark.usefixtures("ui_guard")]
 
 
 def test_disk_full_in_the_window_keeps_the_rating_and_retry_saves(
-    make_window: Callable[[list[str]], MainWindow], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Tally, qtbot: Any
+    make_window: Callable[[list[str]], MainWindow], tmp_path: Path, faults: Faults, tally: Tally, qtbot: Any
 ) -> None:
     bundle = write_bundle(tmp_path / "bundle", 2)
     window = make_window([str(bundle), "--data-dir", str(tmp_path / "data"), "--rater", RATER])
@@ -43,15 +43,14 @@ def test_disk_full_in_the_window_keeps_the_rating_and_retry_saves(
         def full(*_a: object) -> int:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-        monkeypatch.setattr(atomic, "_write", full)
+        faults.inject(write=full)
         s.set_note("main_concern", "typed while the disk is full")
         assert window.rating.save_now() is False
         assert page.save_banner.isVisibleTo(window)
         assert "disk is full" in page.save_text.text() and "Traceback" not in page.save_text.text()
         assert "Not saved" in window.status_bar.save_label.text()
         assert s.current is not None and s.current.notes["main_concern"] == "typed while the disk is full"
-        monkeypatch.undo()
-        guard(monkeypatch, tmp_path)  # undo() removed the guard's patches too: put them back
+        faults.clear()
         qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
         assert s.save_error is None and not page.save_banner.isVisibleTo(window)
         draft = s.store.load_draft("t0000")

@@ -18,6 +18,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from wmcdp_desktop.core.errors import StorageError
@@ -31,11 +32,75 @@ TEMP_PREFIX = ".tmp-"
 REPLACE_RETRIES = 5
 REPLACE_RETRY_DELAY = 0.05
 
-# Indirection points for fault-injection tests (disk full, locked files, kill at step N).
-_write: Callable[[int, bytes], int] = os.write
-_fsync: Callable[[int], None] = os.fsync
-_replace: Callable[[str | os.PathLike[str], str | os.PathLike[str]], None] = os.replace
-_step_hook: Callable[[str], None] = lambda step: None  # noqa: E731  (called at each step; tests inject kills)
+STEPS = ("written", "fsynced", "before_replace", "replaced")
+"""The steps of :func:`atomic_writer`, in order, as :attr:`OsCalls.step` is told of them."""
+
+
+def _no_step(step: str) -> None:
+    """The default :attr:`OsCalls.step`: nothing happens between steps."""
+
+
+@dataclass(frozen=True)
+class OsCalls:
+    """The operating-system calls every atomic write goes through, and a hook called at each step.
+
+    The fault-injection seam: :func:`using_os_calls` swaps some of them for a block, to see what a full disk
+    (``write`` raising ``ENOSPC``), a file held locked (``replace`` raising ``PermissionError``), a failing
+    ``fsync`` or a kill at a step (``step`` ending the process at ``"fsynced"``, say) leaves behind. The
+    reliability drills, the benchmarks (counting fsyncs) and the tests use it; the app never changes it.
+    """
+
+    write: Callable[[int, bytes], int] = os.write
+    fsync: Callable[[int], None] = os.fsync
+    replace: Callable[[str | os.PathLike[str], str | os.PathLike[str]], None] = os.replace
+    step: Callable[[str], None] = _no_step
+    """Called with each of :data:`STEPS` as the write reaches it."""
+
+
+_calls = OsCalls()
+
+
+def os_calls() -> OsCalls:
+    """The calls atomic writes make now (the real ones unless a block of :func:`using_os_calls` is running)."""
+    return _calls
+
+
+def install_os_calls(calls: OsCalls) -> OsCalls:
+    """Make atomic writes use ``calls`` from now on; returns the ones used before (to put back). For a process
+    that is killed before it could put them back (a kill drill); elsewhere :func:`using_os_calls`."""
+    global _calls
+    before, _calls = _calls, calls
+    return before
+
+
+@contextlib.contextmanager
+def using_os_calls(
+    *,
+    write: Callable[[int, bytes], int] | None = None,
+    fsync: Callable[[int], None] | None = None,
+    replace: Callable[[str | os.PathLike[str], str | os.PathLike[str]], None] | None = None,
+    step: Callable[[str], None] | None = None,
+) -> Iterator[OsCalls]:
+    """Within the block, atomic writes use the given calls in place of the current ones (the others kept)::
+
+        def disk_full(fd: int, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        with using_os_calls(write=disk_full):
+            atomic_write_bytes(path, b"...")   # StorageError: the disk is full; the old file kept
+
+    The calls in force before are back when the block ends, however it ends."""
+    now = os_calls()
+    before = install_os_calls(OsCalls(
+        write=now.write if write is None else write,
+        fsync=now.fsync if fsync is None else fsync,
+        replace=now.replace if replace is None else replace,
+        step=now.step if step is None else step,
+    ))
+    try:
+        yield os_calls()
+    finally:
+        install_os_calls(before)
 
 
 def plain_os_error(exc: OSError) -> str:
@@ -68,7 +133,7 @@ def fsync_dir(directory: Path) -> None:
     except OSError:
         return
     try:
-        _fsync(fd)
+        _calls.fsync(fd)
     except OSError:
         pass
     finally:
@@ -98,7 +163,7 @@ class AtomicFile:
             self._digest.update(view)
         try:
             while view:
-                written = _write(self._fd, view[:1 << 20].tobytes() if len(view) > 1 << 20 else bytes(view))
+                written = _calls.write(self._fd, view[:1 << 20].tobytes() if len(view) > 1 << 20 else bytes(view))
                 view = view[written:]
         except OSError as exc:
             if self._path is None:
@@ -161,24 +226,24 @@ def atomic_writer(path: Path, *, mode: int | None = None, sync_dir: bool = True,
         out = AtomicFile(fd, path, sha256=sha256)
         try:
             yield out
-            _step_hook("written")
-            _fsync(fd)
-            _step_hook("fsynced")
+            _calls.step("written")
+            _calls.fsync(fd)
+            _calls.step("fsynced")
         finally:
             out.closed = True
             os.close(fd)
         if mode is not None and os.name == "posix":
             os.chmod(tmp, mode)
-        _step_hook("before_replace")
+        _calls.step("before_replace")
         for attempt in range(REPLACE_RETRIES):
             try:
-                _replace(tmp, path)
+                _calls.replace(tmp, path)
                 break
             except PermissionError:
                 if attempt == REPLACE_RETRIES - 1:
                     raise
                 time.sleep(REPLACE_RETRY_DELAY * (attempt + 1))
-        _step_hook("replaced")
+        _calls.step("replaced")
         if sync_dir:
             fsync_dir(directory)
     except OSError as exc:

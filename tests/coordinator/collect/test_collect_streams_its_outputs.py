@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.kit.exports import export_zip, record_obj
+from tests.kit.faults import Faults
 from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.collect import codebook
 from wmcdp_desktop.coordinator.collect import merge as collect
@@ -71,9 +72,9 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def _disk_full_after(monkeypatch: pytest.MonkeyPatch, free: int) -> Callable[[int, bytes], int]:
+def _disk_full_after(faults: Faults, free: int) -> Callable[[int, bytes], int]:
     """Every atomic write takes ``free`` more bytes, then fails as a full disk does; returns the real writer."""
-    real_write = atomic._write
+    real_write = atomic.os_calls().write
     budget = [free]
 
     def full(fd: int, data: bytes) -> int:
@@ -82,7 +83,7 @@ def _disk_full_after(monkeypatch: pytest.MonkeyPatch, free: int) -> Callable[[in
         budget[0] -= len(data)
         return real_write(fd, data)
 
-    monkeypatch.setattr(atomic, "_write", full)
+    faults.inject(write=full)
     return real_write
 
 
@@ -110,7 +111,7 @@ def test_outputs_do_not_depend_on_how_many_records_are_read_back_at_a_time(
 
 
 def test_a_full_disk_part_way_leaves_the_previous_outputs_and_no_temporary_file(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], faults: Faults) -> None:
     exports, key = _exports(tmp_path, capsys)
     out = tmp_path / "c"
     assert _collect(capsys, key, out, exports[0]) == 0
@@ -118,14 +119,14 @@ def test_a_full_disk_part_way_leaves_the_previous_outputs_and_no_temporary_file(
     dry = tmp_path / "dry"
     assert _collect(capsys, key, dry, exports[1], exports[2]) == 0
     cache_bytes = sum(p.stat().st_size for p in (dry / "collected-exports").iterdir())
-    real_write = _disk_full_after(monkeypatch, cache_bytes + 2_000)  # the new cache entries, not every table
+    _disk_full_after(faults, cache_bytes + 2_000)  # the new cache entries, not every table
     code = main(["results", "collect", exports[1], exports[2], "--key", key, "--out", str(out)])
     err = capsys.readouterr().err
     assert code != 0 and "the disk is full" in err and "Traceback" not in err
     after = {name: data for name, data in _files(out).items() if not name.startswith("collected-exports/")}
     assert after == before, "every output is the previous one, whole"
     assert not [p for p in out.rglob("*") if p.name.startswith((".tmp-", ".wmcdp-collect-"))]
-    monkeypatch.setattr(atomic, "_write", real_write)
+    faults.clear()
     assert _collect(capsys, key, out, exports[1], exports[2]) == 0  # given again once there is room: all there
     at_once = tmp_path / "at-once"
     assert _collect(capsys, key, at_once, *exports) == 0
@@ -150,11 +151,11 @@ def test_only_the_outputs_and_the_cache_are_left_in_the_collection(
 
 
 def test_a_full_disk_while_the_records_wait_in_the_temporary_file_is_said_plainly(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, faults: Faults) -> None:
     exports, key = _exports(tmp_path, capsys)
     dry = tmp_path / "dry"
     assert _collect(capsys, key, dry, exports[1]) == 0
-    _disk_full_after(monkeypatch, sum(p.stat().st_size for p in (dry / "collected-exports").iterdir()))  # its cache entry
+    _disk_full_after(faults, sum(p.stat().st_size for p in (dry / "collected-exports").iterdir()))  # its cache entry
     monkeypatch.setattr(collect.Spool, "BUFFER", 1)  # each record written to the temporary file as it is read
     out = tmp_path / "c"
     code = main(["results", "collect", exports[1], "--key", key, "--out", str(out)])
@@ -182,11 +183,11 @@ def test_a_collection_folder_that_cannot_take_the_temporary_file_is_said_plainly
 
 
 def test_a_full_disk_names_the_table_being_written(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], faults: Faults) -> None:
     exports, key = _exports(tmp_path, capsys)
     dry = tmp_path / "dry"
     assert _collect(capsys, key, dry, exports[0]) == 0
-    _disk_full_after(monkeypatch, sum(p.stat().st_size for p in (dry / "collected-exports").iterdir()))  # the cache entry
+    _disk_full_after(faults, sum(p.stat().st_size for p in (dry / "collected-exports").iterdir()))  # the cache entry
     out = tmp_path / "c"
     code = main(["results", "collect", exports[0], "--key", key, "--out", str(out)])
     err = capsys.readouterr().err

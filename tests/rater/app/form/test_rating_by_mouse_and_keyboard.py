@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from referencing import Registry, Resource
 
 from tests.kit.bundles import MODEL_NAMES, make_bundle, tree_text
+from tests.kit.faults import Faults
 from tests.rater.app.window_helpers import (
     CTRL,
     all_text,
@@ -443,14 +444,14 @@ def test_keyboard_shortcuts_navigation_save_find_and_font(
 
 
 def test_failed_write_shows_a_plain_message_keeps_the_rating_and_retry_works(
-    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch, data_dir: Path
+    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch, faults: Faults, data_dir: Path
 ) -> None:
     assert window.page is not None and window.session is not None
 
     def read_only(src: Any, dst: Any) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(atomic, "_replace", read_only)
+    faults.inject(replace=read_only)
     monkeypatch.setattr(atomic, "REPLACE_RETRY_DELAY", 0.0)
     type_rationale(qtbot, window, "kept in memory")
     qtbot.keyClick(window.focusWidget(), Qt.Key.Key_S, CTRL)
@@ -459,7 +460,7 @@ def test_failed_write_shows_a_plain_message_keeps_the_rating_and_retry_works(
     assert "Retry" in window.page.save_text.text()
     assert not (data_dir / "bundles/B-test/R01/drafts/T-0001.json").exists()
     assert window.session.current is not None and window.session.current.notes["brief_rationale"] == "kept in memory"
-    monkeypatch.undo()
+    faults.clear()
     qtbot.mouseClick(by_name(window, QPushButton, "Retry saving"), Qt.MouseButton.LeftButton)
     assert not banner.isVisible()
     assert "kept in memory" in (data_dir / "bundles/B-test/R01/drafts/T-0001.json").read_text(encoding="utf-8")
