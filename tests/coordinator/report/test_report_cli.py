@@ -319,7 +319,9 @@ def test_progress_reaches_the_terminal_in_stages(tmp_path: Path) -> None:
     lines = stream.getvalue().split("\n")
     assert lines[0].startswith("\rReading ratings [") and lines[0].endswith("12/12")
     assert lines[1].startswith("\rIntervals [") and re.search(r"\[#+\] (\d+)/\1$", lines[1])
-    assert lines[2:] == [""]
+    assert lines[2].startswith("\rGold, behaviour and blinding [") and lines[2].endswith("5/5")
+    assert lines[3].startswith("\rWriting the report [") and re.search(r"\[#+\] (\d+)/\1$", lines[3])
+    assert lines[4:] == [""]  # no charts asked for: no Charts stage
 
 
 def test_demo_study_smoke(tmp_path: Path) -> None:
@@ -397,3 +399,22 @@ def test_report_help_says_it_reads_ratings_parquet(capsys: pytest.CaptureFixture
         main(["report", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "ratings.parquet" in help_text and "(reads ratings.jsonl)" not in help_text
+
+
+@pytest.mark.parametrize("bootstrap", [20, 0])
+def test_every_phase_of_the_report_reports_its_progress(tmp_path: Path, bootstrap: int) -> None:
+    """The charts and the writing too (6 of 16 s of a big report went by without a word)."""
+    from wmcdp_desktop.coordinator.report.report import run
+
+    collected, study = _make(tmp_path, Spec(n_items=3, raters=2))
+    heard: list[tuple[str, int, int]] = []
+    run(collected, study, tmp_path / "out", None, bootstrap, lambda stage, done, total: heard.append((stage, done, total)))
+    stages = list(dict.fromkeys(stage for stage, _, _ in heard))
+    expected = ["Reading ratings", "Gold, behaviour and blinding", "Charts", "Writing the report"]
+    assert [s for s in stages if s in expected] == expected, stages
+    for stage in expected:
+        last = [(done, total) for s, done, total in heard if s == stage][-1]
+        assert last[0] == last[1] > 0, (stage, last)  # each stage ends complete
+    assert ("Charts", 4, 4) in heard
+    if bootstrap:
+        assert "Intervals" in stages

@@ -153,10 +153,32 @@ def _interval_notes(ds: Dataset, bootstrap: int, fixed_raters: bool) -> list[Not
     return notes
 
 
+CHARTS = 4
+"""Charts the report draws (:func:`_add_charts`), each a step of the ``Charts`` stage."""
+
+
+def _stage(progress: StageProgress | None, label: str, total: int) -> Callable[[], None]:
+    """A step counter for one stage of ``progress`` (at 0 of ``total`` now; each call is one step done)."""
+    done = 0
+    if progress is not None:
+        progress(label, 0, total)
+
+    def step() -> None:
+        nonlocal done
+        done = min(total, done + 1)
+        if progress is not None:
+            progress(label, done, total)
+
+    return step
+
+
 def _add_charts(sections: list[Section], ds: Dataset, agr: agreement.AgreementResults,
-                mod: per_model.ModelResults, beh: behaviour.BehaviourResults, fixed_raters: bool) -> None:
-    """The charts, each in its section: alpha per dimension, model profiles, failure modes, time per rater."""
+                mod: per_model.ModelResults, beh: behaviour.BehaviourResults, fixed_raters: bool,
+                step: Callable[[], None] = lambda: None) -> None:
+    """The charts, each in its section: alpha per dimension, model profiles, failure modes, time per rater;
+    ``step`` is called after each (:data:`CHARTS` in all)."""
     png = charts.alpha_chart(agr.alpha_rows)
+    step()
     if png:
         sections[0].charts.append(Chart("alpha", f"Alpha per dimension with 95% intervals {scope_text(fixed_raters)}.",
                                         png))
@@ -166,10 +188,12 @@ def _add_charts(sections: list[Section], ds: Dataset, agr: agreement.AgreementRe
     png = charts.profile_chart([f"{d.id} {d.label}" for d in dims], mod.profile, (lo, hi))
     if png:
         sections[1].charts.append(Chart("profiles", f"Mean score per dimension and model, 95% intervals {scope_text(fixed_raters)}.", png))
+    step()
     png = charts.failure_heatmap(list(mod.fm_present), [f.label for f in ds.rubric.failure_modes],
                                  mod.fm_present)
     if png:
         sections[1].charts.append(Chart("failure_modes", "Share of ratings tagging each failure mode.", png))
+    step()
     png = charts.time_chart(beh.times)
     if png:
         timed = sum(1 for v in beh.times.values() if v.size)
@@ -178,6 +202,7 @@ def _add_charts(sections: list[Section], ds: Dataset, agr: agreement.AgreementRe
             f"Active seconds per task for {shown} of {timed} raters: the {shown // 2} with the shortest and the "
             f"{shown // 2} with the longest median time (every rater is in the table).")
         sections[3].charts.append(Chart("time", caption, png))
+    step()
 
 
 def _meta(ds: Dataset, unr: unrated.UnratedResults, seed: int, bootstrap: int, fixed_raters: bool) -> dict[str, object]:
@@ -219,13 +244,19 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
     t1 = time.perf_counter()
     mod = per_model.analyse_models(ds, seed, bootstrap, advance, fixed_raters=fixed_raters)
     t2 = time.perf_counter()
+    step = _stage(progress, "Gold, behaviour and blinding", 5)
     gol = gold.analyse_gold(ds)
+    step()
     beh = behaviour.analyse_behaviour(ds)
+    step()
     unr = unrated.analyse_unrated(ds)
+    step()
     dis = _disagreements(ds)
+    step()
     t3 = time.perf_counter()
     timings.update(agreement=t1 - t0, models=t2 - t1, gold_behaviour=t3 - t2)
     bli = blinding.analyse_blinding(ds)
+    step()
     for part in (agr, mod, gol, beh, unr, bli):
         notes.extend(part.notes)
 
@@ -256,7 +287,7 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         sections.append(Section("blinding", "5. Blinding", blinding.INTRO, bli.tables))
     if with_charts:
         t4 = time.perf_counter()
-        _add_charts(sections, ds, agr, mod, beh, fixed_raters)
+        _add_charts(sections, ds, agr, mod, beh, fixed_raters, _stage(progress, "Charts", CHARTS))
         timings["charts"] = time.perf_counter() - t4
 
     report = Report(_meta(ds, unr, seed, bootstrap, fixed_raters), notes, sections, timings=timings)
@@ -306,9 +337,10 @@ def check_out_dir(out_dir: Path) -> None:
         raise WmcdpError(f"{out_dir}: is a file, not a folder; the report needs a folder")
 
 
-def write_report(report: Report, out_dir: Path) -> list[Path]:
+def write_report(report: Report, out_dir: Path, progress: StageProgress | None = None) -> list[Path]:
     """Write the tables, summary and HTML report, owner-only (0600) whatever the umask: they give results
-    per model, unblinded, like the key and ``results collect``'s outputs."""
+    per model, unblinded, like the key and ``results collect``'s outputs. ``progress`` hears each file
+    written (stage ``Writing the report``)."""
     from wmcdp_desktop.coordinator.report.html_report import render_html
 
     check_out_dir(out_dir)
@@ -319,14 +351,20 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
         raise WmcdpError(f"cannot create the report folder {out_dir}: {exc.strerror or exc}") from None
     written: list[Path] = []
     tables = out_dir / "tables"
-    for t in report.tables():
+    all_tables = report.tables()
+    step = _stage(progress, "Writing the report", len(all_tables) + 3)
+    for t in all_tables:
         path = child_path(tables, f"{t.name}.csv")
         atomic_write_text(path, table_csv(t), mode=OWNER_ONLY)
         written.append(path)
+        step()
     notes_t = Table("notes", "Notes", ["section", "note"], [[n.section, n.text] for n in report.notes])
     atomic_write_text(tables / "notes.csv", table_csv(notes_t), mode=OWNER_ONLY)
+    step()
     atomic_write_text(out_dir / "summary.json", summary_json(report), mode=OWNER_ONLY)
+    step()
     atomic_write_bytes(out_dir / "report.html", render_html(report).encode("utf-8"), mode=OWNER_ONLY)
+    step()
     written += [tables / "notes.csv", out_dir / "summary.json", out_dir / "report.html"]
     return written
 
@@ -376,7 +414,7 @@ def run(collected_dir: Path, study_dir: Path, out_dir: Path, seed: int | None, b
         report = compute_report(ds, seed, bootstrap, progress=progress, with_charts=with_charts,
                                 fixed_raters=fixed_raters)
         t2 = time.perf_counter()
-        write_report(report, out_dir)
+        write_report(report, out_dir, progress)
         t3 = time.perf_counter()
     report.timings.update(load=t1 - t0, compute_total=t2 - t1, write=t3 - t2)
     return report
