@@ -34,10 +34,9 @@ def test_only_the_last_tasks_used_are_kept(bundle_path: Path) -> None:
     assert bundle.task("t0000") is first  # still kept, and now the most recent
     for tid in bundle.task_ids[5:9]:
         bundle.task(tid)
-    assert len(bundle._cache) == 5
-    assert list(bundle._cache) == ["t0000", "t0005", "t0006", "t0007", "t0008"]
+    assert bundle.tasks_in_memory == ("t0000", "t0005", "t0006", "t0007", "t0008")
     bundle.task("t0001")
-    assert list(bundle._cache) == ["t0005", "t0006", "t0007", "t0008", "t0001"]  # the least recently used went
+    assert bundle.tasks_in_memory == ("t0005", "t0006", "t0007", "t0008", "t0001")  # the least recently used went
     again = bundle.task("t0000")
     assert again.task_id == "t0000" and again is not first  # read (and checked) again
 
@@ -45,7 +44,7 @@ def test_only_the_last_tasks_used_are_kept(bundle_path: Path) -> None:
 def test_verify_keeps_no_task(bundle_path: Path) -> None:
     bundle = open_bundle(bundle_path)
     assert bundle.verify() == ([], 0)
-    assert len(bundle._cache) == 0
+    assert bundle.tasks_in_memory == ()
 
 
 def test_verify_finds_a_response_given_to_two_tasks_and_counts_calibration_tasks(tmp_path: Path,
@@ -93,7 +92,7 @@ def test_the_open_task_stays_with_the_session_when_the_bundle_forgets_it(tmp_pat
         session.set_score(dim.id, 4)
     session.set_note("brief_rationale", "Warm but keeps reassuring.")
     session.task("T-0002")  # what the task list does for a row in view: T-0001 leaves the bundle's cache
-    assert "T-0001" not in bundle._cache and session.task() is opened
+    assert "T-0001" not in bundle.tasks_in_memory and session.task() is opened
     (root / "tasks" / "T-0001.json").unlink()
     outcome = session.submit()
     assert outcome.ok and outcome.record is not None

@@ -226,6 +226,13 @@ class OpenedBundle:
     def __len__(self) -> int:
         return len(self.task_ids)
 
+    @property
+    def tasks_in_memory(self) -> tuple[str, ...]:
+        """The ids of the tasks kept in memory, the least recently used first (at most TASK_CACHE_SIZE): what
+        :meth:`task` gives back without reading the bundle again."""
+        with self._lock:
+            return tuple(self._cache)
+
     def has_task(self, task_id: str) -> bool:
         """Whether ``task_id`` is one of the bundle's tasks (a dict lookup; ``task_ids`` is a list)."""
         return task_path(task_id) in self.digests
