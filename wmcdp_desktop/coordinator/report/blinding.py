@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass, field
 
 from wmcdp_desktop.coordinator.report.blinding_chance import COLUMNS, POOLED, recognition, warning_text
+from wmcdp_desktop.coordinator.report.blinding_style import style_section
 from wmcdp_desktop.coordinator.report.common import Note, Table
 from wmcdp_desktop.coordinator.report.dataset import Dataset
 from wmcdp_desktop.coordinator.report.rating_rows import CANNOT_TELL
@@ -51,7 +52,9 @@ INTRO = (
     "is right (chance: a guess among equally likely labels). The recognition index compares how often raters "
     "named a model for its own responses with how often they named it for the others' (chance: the raters' own "
     "habits, so a favourite label is no finding), for all raters and for each; its warnings are the section's. "
-    "The leak-scan findings the coordinator accepted are listed too."
+    "Beside them, what the text alone reveals: how well a classifier tells the models apart from the rated "
+    "responses (style separability); when it can, the ratings are not called blind. The leak-scan findings the "
+    "coordinator accepted are listed too."
 )
 Z95 = 1.959963984540054
 SIGNIFICANT = 0.05
@@ -153,6 +156,11 @@ def analyse_blinding(ds: Dataset) -> BlindingResult:
             description="Model or vendor names the leak scan found in texts sent to raters and the coordinator "
             "accepted (study.json accepted_findings), with the reason given.")
         result.tables.append(accepted)
+    style_tables, style_notes = style_section(ds)
+    if style_tables or check is not None or (study is not None and study.accepted_findings):
+        # a study folder without responses/ (nothing measured) adds no section of its own
+        result.tables.extend(style_tables)
+        result.notes.extend(style_notes)
     if check is None:
         if answered:
             result.notes.append(Note("blinding", f"{count(answered, 'rating')} {agree(answered, 'answers', 'answer')} a blinding check, but study.json has "

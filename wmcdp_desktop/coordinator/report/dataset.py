@@ -14,6 +14,7 @@ import numpy as np
 
 from wmcdp_desktop.coordinator.report.common import BoolArray, FloatArray, IntArray, Note
 from wmcdp_desktop.coordinator.report.rating_rows import CannotRateRow
+from wmcdp_desktop.coordinator.study.style import StyleResult
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -68,6 +69,10 @@ class Dataset:
     """True where the rater flagged the task for the coordinator (None = no rating is flagged)."""
     cannot_rate: list[CannotRateRow] = field(default_factory=list)
     """The latest record of a (rater, task) when it is a "cannot rate": counted and listed, in no statistic."""
+    rated_style: StyleResult | None = None
+    """Style separability of the rated responses (``report/blinding_style.py``; None = not measured)."""
+    rated_style_note: str | None = None
+    """Why the rated responses' style was not measured, in plain words."""
 
     @property
     def n(self) -> int:

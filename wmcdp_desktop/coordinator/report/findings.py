@@ -81,6 +81,13 @@ def key_findings(tables: list[Table], scope: str | None = None) -> list[str]:
         worst_g = min(gold, key=lambda r: r["agreement"])
         out.append(f"Ratings agree with the gold standard in {agree / total:.0%} of {total} comparisons; lowest on "
                    f"{worst_g['criterion']} {worst_g['label']} ({worst_g['agreement']:.0%}).")
+    style = _rows(by_name, "blinding_style")
+    separable = next((r for r in style if r["separable"]), None)
+    if separable is not None:
+        out.append(f"The text alone reveals the model: a classifier tells the rated responses' models apart with "
+                   f"accuracy {separable['accuracy']:.2f} [{separable['accuracy_ci_low']:.2f}, "
+                   f"{separable['accuracy_ci_high']:.2f}] (chance {separable['chance']:.2f}); the ratings cannot be "
+                   "called blind (section 5).")
     index = _rows(by_name, "blinding_index")
     named = _rows(by_name, "blinding_recognition")
     flagged = [r for r in named if r["recognised"]]
@@ -95,5 +102,6 @@ def key_findings(tables: list[Table], scope: str | None = None) -> list[str]:
                    "tell\"; that does not show the raters were blind.")
     elif index and answers:
         out.append(f"Blinding: no model was named more often for its own responses than for the others' "
-                   f"({answers} answers to the blinding question; all raters and each rater).")
+                   f"({answers} answers to the blinding question; all raters and each rater)"
+                   + ("; but the text alone tells the models apart." if separable is not None else "."))
     return out

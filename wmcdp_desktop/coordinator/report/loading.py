@@ -14,6 +14,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from wmcdp_desktop.coordinator.report.blinding_style import measure_rated
 from wmcdp_desktop.coordinator.report.common import Note, StageProgress
 from wmcdp_desktop.coordinator.report.dataset import Dataset, GoldResponses, _data_notes, _posix
 from wmcdp_desktop.coordinator.report.rating_rows import (
@@ -242,6 +243,7 @@ def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgres
         ds = dataset_from_parquet(collected_dir, rubric, study, items, notes, gold, progress)
         if ds.records_read == 0:
             raise DocumentError.single(str(collected_dir / "ratings.parquet"), "holds no ratings")
+        measure_rated(study_dir, ds)
         return ds
     reading = None if progress is None else partial(progress, "Reading ratings")
     found = read_rating_rows(collected_dir, rubric, reading)
@@ -252,5 +254,7 @@ def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgres
                                  "the ratings were read from ratings.jsonl, every line validated again (slow on big "
                                  "studies). Run `wmcdp results collect` with the analysis extra installed to get it."))
     gold = load_gold_responses(study_dir, items, notes)
-    return dataset_from_rows(found.rows, rubric, study, items, notes, found.problems, found.lines, gold,
-                             excluded=found.excluded, cannot_rate=found.cannot_rate)
+    ds = dataset_from_rows(found.rows, rubric, study, items, notes, found.problems, found.lines, gold,
+                           excluded=found.excluded, cannot_rate=found.cannot_rate)
+    measure_rated(study_dir, ds)
+    return ds
