@@ -214,3 +214,33 @@ def test_an_empty_or_missing_folder_is_one_problem(tmp_path: Path, capsys: pytes
     code, out, _ = run(capsys, "study", "validate", str(root), "--json")
     problems = json.loads(out)["problems"]
     assert code == 1 and [p["file"] for p in problems] == [f"{folder}/"], problems
+
+
+@pytest.mark.parametrize("version", ["9.9.9", "1.0.1", "2.0.0-rc.1"])
+def test_a_schema_version_the_app_does_not_know_is_refused_naming_the_known_ones(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str) -> None:
+    root = write_study(tmp_path / "s")
+    item = root / "items" / "ITEM-001.json"
+    obj = json.loads(item.read_text(encoding="utf-8"))
+    obj["schemaVersion"] = version
+    write_json(item, obj)
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    assert code == 1
+    (problem,) = json.loads(out)["problems"]
+    assert problem["file"] == "items/ITEM-001.json" and problem["path"] == "schemaVersion"
+    assert problem["message"] == f"{version} is not a benchmark-item schema version this app knows (it knows 1.0.0)"
+
+
+def test_mixed_benchmark_versions_in_one_study_are_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = write_study(tmp_path / "s")
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    assert code == 0 and not [w for w in json.loads(out)["warnings"] if w["path"] == "benchmarkVersion"]
+    for name, version in (("ITEM-001", "1.1.0"), ("ITEM-002", "0.9.0-rc.1")):
+        obj = json.loads((root / "items" / f"{name}.json").read_text(encoding="utf-8"))
+        obj["benchmarkVersion"] = version
+        write_json(root / "items" / f"{name}.json", obj)
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    assert code == 0
+    (warning,) = [w for w in json.loads(out)["warnings"] if w["path"] == "benchmarkVersion"]
+    assert "mixes benchmark versions" in warning["message"]
+    assert "0.9.0-rc.1: 1 item (ITEM-002)" in warning["message"] and "1.1.0: 1 item (ITEM-001)" in warning["message"]

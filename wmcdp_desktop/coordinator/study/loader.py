@@ -30,10 +30,11 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from wmcdp_desktop.coordinator.leak.normalise import skeleton
+from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.documents import load_bytes, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.files import MAX_JSONL_BYTES
-from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+from wmcdp_desktop.core.models.benchmark_item import KNOWN_SCHEMA_VERSIONS, BenchmarkItem
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.case import Case
 from wmcdp_desktop.core.models.rubric import Rubric
@@ -270,6 +271,9 @@ def _check_items(items: _Items, cases: _Cases, rubric: Rubric | None, problems: 
     criterion_ids = rubric.criterion_ids if rubric is not None else set()
     for item_id, item in items.by_id.items():
         source = items.source[item_id]
+        if item.schemaVersion not in KNOWN_SCHEMA_VERSIONS:
+            problems.append(Problem(source, "schemaVersion", f"{item.schemaVersion} is not a benchmark-item schema "
+                                    f"version this app knows (it knows {', '.join(KNOWN_SCHEMA_VERSIONS)})"))
         ref = item.caseRef
         key = (ref.caseId, ref.caseVersion)
         if key not in cases.by_key and ref.caseId in broken_case_ids:
@@ -347,6 +351,14 @@ def _check_gold_responses(
 def _warnings(loaded: LoadedStudy) -> list[Problem]:
     """What a coordinator should look at but that does not stop a build."""
     warnings: list[Problem] = []
+    versions: dict[str, list[str]] = {}
+    for item_id, item in loaded.items.items():
+        versions.setdefault(item.benchmarkVersion, []).append(item_id)
+    if len(versions) > 1:
+        listed = "; ".join(f"{v}: {count(len(ids), 'item')} ({', '.join(ids[:3])}{', …' if len(ids) > 3 else ''})"
+                           for v, ids in sorted(versions.items()))
+        warnings.append(Problem("items/", "benchmarkVersion", f"the study mixes benchmark versions ({listed}): "
+                                "results from different versions of an item are not comparable"))
     by_item = loaded.responses_by_item()
     for item_id, item in loaded.items.items():
         if loaded.leave_out_reason(item) is None and not by_item.get(item_id):

@@ -141,6 +141,11 @@ class LeakageControl(Document):
     """Who may see the item, in words."""
 
 
+KNOWN_SCHEMA_VERSIONS = ("1.0.0",)
+"""The benchmark-item schema versions (``schemaVersion``) this app reads; a study with another is refused
+(``wmcdp study validate``)."""
+
+
 class BenchmarkItem(Document):
     """One AutoQA benchmark item: a clinical decision point with its gold standard."""
 
