@@ -53,7 +53,7 @@ def test_a_study_whose_models_differ_in_one_way_warns_naming_it(
     assert "the model can be told from the response text" in warning
     assert evidence in warning
     assert "chance 0.500" in warning and "grouped by item" in warning
-    assert "accepted_style" in warning
+    assert "--one-response-per-item" in warning and "accepted_style" in warning
     style = result["style"]
     assert style["separable"] and style["accuracy"] >= 0.9 and style["accuracy_ci_low"] > 0.5
 

@@ -14,7 +14,9 @@ The rules, in the order they are applied (docs/COORDINATORS.md explains them for
    ``task_id = "t-" + HMAC-SHA256(secret, "task:" + response_id)[:16 hex]``. Raters do not have the
    study content, so they cannot recompute or reverse an id; the same build gives every rater the same
    ids. The secret is not stored anywhere (the key maps ids directly).
-4. **Assignment.** Tasks are dealt model by model (models in a seeded order, each model's tasks in their
+4. **Assignment.** With ``--one-response-per-item`` no rater gets two responses to the same item (each item's
+   slots go to different raters, the least loaded first: :func:`_assign_one_per_item`; it needs
+   ``responses per item x overlap`` raters). Otherwise tasks are dealt model by model (models in a seeded order, each model's tasks in their
    own seeded order), ``overlap`` consecutive slots per task, round-robin over the raters (in a seeded
    order): each task goes to ``overlap`` different raters, any two raters' task counts differ by at most
    one, and so do, within one rater, the counts of models answering the same number of items.
@@ -226,6 +228,48 @@ def _assign(
     return assigned, raters_of
 
 
+def _assign_one_per_item(
+    tasks: dict[str, PlannedTask], item_of: dict[str, str], model_of: dict[str, str], raters: list[str], overlap: int,
+    seed: int,
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Which raters get which tasks when no rater may see two responses to the same item
+    (``--one-response-per-item``): each task ``overlap`` different raters, and the raters of one item's tasks all
+    different. Items are taken in a seeded order, each item's tasks in their own; each slot goes to the rater
+    with the fewest tasks so far who has none of this item, among those the one who has seen this model least,
+    then in a seeded order: task counts differ by at most one (each item takes its slots from the least loaded
+    raters), model counts per rater are kept close."""
+    by_item: dict[str, list[str]] = {}
+    for task_id in sorted(tasks):
+        by_item.setdefault(item_of[task_id], []).append(task_id)
+    widest = max(len(ts) for ts in by_item.values())
+    if widest * overlap > len(raters):
+        item = min(i for i, ts in by_item.items() if len(ts) == widest)
+        raise BuildOptionError(
+            "one-response-per-item",
+            f"no rater may see two responses to the same item, but item {item} has {widest} responses, each for "
+            f"{overlap} raters: that needs {widest * overlap} raters and the study has {len(raters)}; lower the "
+            "overlap (--overlap) or add raters",
+        )
+    rank = {r: k for k, r in enumerate(SeededRandom(seed, "one-per-item:raters").shuffled(raters))}
+    load = dict.fromkeys(raters, 0)
+    seen_model: dict[tuple[str, str], int] = {}
+    assigned: dict[str, list[str]] = {r: [] for r in raters}
+    raters_of: dict[str, list[str]] = {t: [] for t in tasks}
+    for item in SeededRandom(seed, "one-per-item:items").shuffled(sorted(by_item)):
+        used: set[str] = set()
+        for task_id in SeededRandom(seed, f"one-per-item:{item}").shuffled(by_item[item]):
+            model = model_of[task_id]
+            for _ in range(overlap):
+                rater = min((r for r in raters if r not in used),
+                            key=lambda r: (load[r], seen_model.get((r, model), 0), rank[r]))
+                used.add(rater)
+                load[rater] += 1
+                seen_model[(rater, model)] = seen_model.get((rater, model), 0) + 1
+                assigned[rater].append(task_id)
+                raters_of[task_id].append(rater)
+    return assigned, raters_of
+
+
 def _order(rater: str, task_ids: list[str], item_of: dict[str, str], model_of: dict[str, str], seed: int) -> list[str]:
     """One rater's presentation order.
 
@@ -286,9 +330,14 @@ def plan_build(
     seed: int | None = None,
     overlap: int | None = None,
     unassigned: bool = False,
+    one_response_per_item: bool = False,
 ) -> BuildPlan:
     """Decide tasks, ids, assignment and order (no writing). Raises :class:`BuildOptionError` on an option
-    that does not fit the study, :class:`WmcdpError` when there is nothing to send."""
+    that does not fit the study, :class:`WmcdpError` when there is nothing to send. ``one_response_per_item``:
+    no rater gets two responses to the same item (:func:`_assign_one_per_item`)."""
+    if one_response_per_item and unassigned:
+        raise BuildOptionError("one-response-per-item", "cannot be used with --unassigned: the one bundle holds "
+                                                        "every response of every item")
     seed = study.study.seed if seed is None else seed
     if seed < 0:
         raise BuildOptionError("seed", f"the seed must be 0 or more, not {seed}")
@@ -325,7 +374,10 @@ def plan_build(
 
     item_of = {t.task_id: t.item.benchmarkItemId for t in tasks.values()}
     model_of = {t.task_id: t.response.model_source for t in tasks.values()}
-    assigned, raters_of = _assign(tasks, model_of, raters, overlap, seed, unassigned)
+    if one_response_per_item:
+        assigned, raters_of = _assign_one_per_item(tasks, item_of, model_of, raters, overlap, seed)
+    else:
+        assigned, raters_of = _assign(tasks, model_of, raters, overlap, seed, unassigned)
     assignment = {rater: _order(rater, task_ids, item_of, model_of, seed) for rater, task_ids in assigned.items()}
     return BuildPlan(
         study=study,
@@ -660,6 +712,7 @@ def build(
     bundle_file: Path | None = None,
     key_path: Path | None = None,
     progress: StageProgress | None = None,
+    one_response_per_item: bool = False,
 ) -> BuildResult:
     """Plan, build, check blinding, then write bundles and the key (0600). Nothing is written on error.
     ``progress(stage, done, total)`` hears every phase: the leak scan, making the bundles, checking them, writing."""
@@ -676,7 +729,8 @@ def build(
     if scanned.findings:
         raise DocumentError(scanned.problems())
     assert scanned.matcher is not None
-    plan = plan_build(study, seed=seed, overlap=overlap, unassigned=unassigned)
+    plan = plan_build(study, seed=seed, overlap=overlap, unassigned=unassigned,
+                      one_response_per_item=one_response_per_item)
     style = check_style(study, plan.seed)
     # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
     # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds

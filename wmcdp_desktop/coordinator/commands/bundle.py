@@ -58,7 +58,9 @@ def register(sub: Any) -> None:
         description=BUILD_DESCRIPTION, prog="wmcdp bundle build", body=_build,
         examples=[("wmcdp bundle build my-study --out bundles", "every rater's bundle and the key"),
                   ("wmcdp bundle build my-study --out bundles --raters R-002", "re-issue one rater's bundle"),
-                  ("wmcdp bundle build my-study --out demo --unassigned", "one bundle for any rater (pilots)")])
+                  ("wmcdp bundle build my-study --out demo --unassigned", "one bundle for any rater (pilots)"),
+                  ("wmcdp bundle build my-study --out bundles --one-response-per-item",
+                   "no rater sees two responses to one item")])
     b.add_argument("study_dir", type=Path, metavar="STUDY_DIR", help="the study folder")
     b.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the bundles and the key")
     b.add_argument("--seed", type=int, metavar="N", help="randomisation seed (default: the study's seed)")
@@ -68,6 +70,13 @@ def register(sub: Any) -> None:
         metavar="ID,...",
         help="write only these raters' bundles (assignment is still computed over all raters, so a "
         "re-issued bundle is identical to the original, and so is the key written with it)",
+    )
+    b.add_argument(
+        "--one-response-per-item",
+        action="store_true",
+        help="no rater sees two responses to the same item (no side-by-side contrast of length or style; "
+        "needs responses-per-item x overlap raters, and each rater compares fewer models within an item). "
+        "Re-issue a bundle (--raters) with the same options",
     )
     b.add_argument(
         "--unassigned",
@@ -117,6 +126,7 @@ def _build(args: argparse.Namespace) -> int:
                 bundle_file=args.bundle_file,
                 key_path=args.key,
                 progress=bar.stage,
+                one_response_per_item=args.one_response_per_item,
             )
         except BuildOptionError as exc:  # the build checks its options; said here in the command's terms
             raise UsageError(f"--{exc.option}: {exc}") from None

@@ -11,9 +11,12 @@ from wmcdp_desktop.coordinator.study.style import StyleResult, StyleText, measur
 from wmcdp_desktop.core.errors import Problem
 
 CHOICES = (
-    "Choices (docs/COORDINATORS.md, 'Style separability'): show formatting the same way for every model (the "
-    "rater app renders every response alike); edit or normalise the responses; or accept the finding in "
-    "study.json accepted_style with a reason and the accuracy accepted (up_to_accuracy)."
+    "Choices (docs/COORDINATORS.md, 'Style separability'): build with --one-response-per-item so that no rater "
+    "sees two responses to the same item side by side (no length or style contrast within an item; needs more "
+    "raters, and each rater compares fewer models); show formatting the same way for every model (the rater app "
+    "renders every response alike; study.json render_markdown false shows all as plain text); edit or "
+    "normalise the responses; or accept the finding in study.json accepted_style with a reason and the "
+    "accuracy accepted (up_to_accuracy)."
 )
 WHERE = "responses"
 """The file a style warning names: the study's responses folder (the finding is about all of them)."""
