@@ -85,6 +85,7 @@ def world(sentinel: Sentinel, capsys: pytest.CaptureFixture[str]) -> dict[str, A
 def test_hostile_ids_through_every_entry_write_nothing_outside(
     sentinel: Sentinel, world: dict[str, Any], qtbot: Any, capsys: pytest.CaptureFixture[str], tally: Tally
 ) -> None:
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QDialog
 
     from wmcdp_desktop.rater.app import main as app_module
@@ -105,8 +106,9 @@ def test_hostile_ids_through_every_entry_write_nothing_outside(
         with tally.hostile("hostile id: the rater dialog"):
             dialog = RaterDialog(None, None)
             qtbot.addWidget(dialog)
+            dialog.show()  # the OK button must be on screen for Return to press it
             dialog.id_edit.setText(hostile)
-            dialog._accept()
+            qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
             assert dialog.result() != QDialog.DialogCode.Accepted and dialog.problem.text()
         # the settings file: the app starts with defaults and rates, submits and exports in the data folder
         with tally.hostile("hostile id: settings.json"):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMainWindow, QPlainTextEdit, QWidget
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QCheckBox, QMainWindow, QPlainTextEdit, QWidget
 
 from wmcdp_desktop.rater.app.form.sliders import DimensionRow
 from wmcdp_desktop.rater.app.rating.blinding_question import BlindingQuestion
@@ -181,3 +181,13 @@ def rendered_text_contrast(widget: QWidget) -> float:
         for x in range(3, image.width() - 3):
             best = max(best, contrast(background, image.pixelColor(x, y)))
     return best
+
+
+def click_check(qtbot: Any, box: QCheckBox) -> None:
+    """Tick or untick ``box`` with the mouse, on the box itself."""
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(10, box.height() // 2))
+
+
+def record_files(data_dir: Path) -> list[Path]:
+    """Every record file the window wrote in ``data_dir``, sorted."""
+    return sorted(data_dir.glob("bundles/*/*/records/*.json"))

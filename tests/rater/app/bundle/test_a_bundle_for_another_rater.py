@@ -3,10 +3,13 @@ window adds nothing to it), and the bundle on screen stays open with the rating 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import (
+    QPlainTextEdit,
+)
 
 from tests.kit.bundles import make_bundle
 from tests.rater.app.window_helpers import by_name, open_and_wait, show_page, type_rationale
@@ -37,3 +40,12 @@ def test_the_bundle_on_screen_stays_open_with_the_rating_typed(
     show_page(window, "Notes")
     assert by_name(window, QPlainTextEdit, "Brief rationale (required)").toPlainText() == "Half-written, not saved yet"
     assert session.current is not None and session.current.notes["brief_rationale"] == "Half-written, not saved yet"
+
+
+def test_a_bundle_for_another_rater_is_refused_plainly(
+    make_window: Callable[..., MainWindow], tmp_path: Path, sample_docs: Any, data_dir: Path
+) -> None:
+    other = make_bundle(tmp_path / "other", sample_docs, rater_id="R02")
+    window = make_window([str(other), "--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.session is None
+    assert "prepared for rater 'R02'" in window.messages[-1]

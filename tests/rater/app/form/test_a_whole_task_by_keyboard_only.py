@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QWidget,
+)
 
-from tests.rater.app.window_helpers import CTRL
+from tests.rater.app.window_helpers import (
+    CTRL,
+    record_files,
+    rows,
+)
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 
@@ -82,3 +91,37 @@ def test_rate_flag_and_cannot_rate_by_keyboard_only(qtbot: Any, window: MainWind
     unable = json.loads(session.store.record_path("T-0002", 1).read_text(encoding="utf-8"))
     assert unable["record_kind"] == "cannot_rate" and unable["cannot_rate"]["reason"] == "outside_expertise"
     assert session.current_id == "T-0003"
+
+
+def test_whole_rating_by_keyboard_only(qtbot: Any, window: MainWindow, data_dir: Path) -> None:
+    """Tab through the screen from the task list and rate with keys only; Ctrl+Enter submits."""
+    assert window.page is not None
+    window.page.task_list.list.setFocus()
+
+    def tab_to(target: QWidget) -> None:
+        for _ in range(300):
+            if window.focusWidget() is target:
+                return
+            qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Tab)
+        pytest.fail(f"Tab never reached {target.accessibleName()!r}")
+
+    for i, row in enumerate(rows(window)):
+        tab_to(row.slider)
+        qtbot.keyClick(row.slider, Qt.Key.Key_1 + i % 5)  # type: ignore[operator]
+    fm_row = window.page.form.failure_modes.rows["WM-FM-MISSED-RISK"]
+    tab_to(fm_row.check)
+    qtbot.keyClick(fm_row.check, Qt.Key.Key_Space)
+    tab_to(fm_row.severity)
+    qtbot.keyClick(fm_row.severity, Qt.Key.Key_Down)
+    tab_to(fm_row.note)
+    qtbot.keyClicks(fm_row.note, "no safety check")
+    rationale = window.page.form.notes.edits["brief_rationale"]  # on the Notes page: Tab opens it
+    tab_to(rationale)
+    qtbot.keyClicks(rationale, "keyboard only")
+    qtbot.keyClick(rationale, Qt.Key.Key_Return, CTRL)
+    files = record_files(data_dir)
+    assert [f.name for f in files] == ["T-0001.r1.json"]
+    record = json.loads(files[0].read_text(encoding="utf-8"))
+    assert [record["scoring"][r.dim.field] for r in rows(window)] == [1, 2, 3, 4, 5, 1, 2, 3]
+    assert record["failure_mode_annotations"]["WM-FM-MISSED-RISK"] == "minor"
+    assert record["failure_mode_evidence_notes"] == {"WM-FM-MISSED-RISK": "no safety check"}

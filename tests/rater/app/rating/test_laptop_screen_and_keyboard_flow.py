@@ -25,7 +25,6 @@ from wmcdp_desktop.rater.app.text.accessible import is_read_only
 from wmcdp_desktop.rater.app.text.i18n import format_datetime
 from wmcdp_desktop.rater.app.widgets import fitted_size
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
-from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
 
 
 def in_view(area: QScrollArea, widget: QWidget) -> bool:
@@ -149,49 +148,6 @@ def test_tasks_are_named_by_domain_and_scenario(qtbot: Any, window: MainWindow) 
     window.rating.go_to("T-0002")
     assert tasks.row_text(1).startswith("2. OCD · reassurance\n")
     assert tasks.row_text(0).startswith("1. OCD · reassurance\n")
-
-
-def test_rater_dialog_explains_spaces_and_grows_to_show_the_message(qtbot: Any) -> None:
-    dialog = RaterDialog(None, None)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    assert dialog.width() >= 480  # room for the fields and the placeholder
-    qtbot.keyClicks(dialog.id_edit, "Dr Smith")
-    qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
-    assert dialog.result() != RaterDialog.DialogCode.Accepted and dialog.isVisible()
-    assert "cannot contain spaces" in dialog.problem.text() and "Dr_Smith" in dialog.problem.text()
-    # nothing squeezed: the dialog is at least as tall as its contents want, with the message shown
-    assert dialog.height() >= dialog.sizeHint().height()
-    dialog.id_edit.setText("dr_smith")
-    qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
-    assert dialog.result() == RaterDialog.DialogCode.Accepted and dialog.rater_id() == "dr_smith"
-
-
-def test_rater_dialog_other_bad_ids_get_the_general_rule(qtbot: Any) -> None:
-    dialog = RaterDialog(None, None)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    cases = {
-        "": "Enter your rater id.",
-        "-x": "must start with a letter or digit, not -",
-        "dr/smith": "cannot contain /",
-        "../../../../x": "cannot contain /",
-        "D:evil": "cannot contain :",
-        "CON": "CON is a reserved name on Windows",
-        "com1.txt": "com1 is a reserved name on Windows",
-        "r01.": "cannot end with a dot",
-        "Hélène": "cannot contain é",
-        "a\u200bb": "invisible character (U+200B)",
-        "x" * 129: "has 129 characters",
-    }
-    for bad, words in cases.items():
-        dialog.id_edit.setText(bad)
-        qtbot.keyClick(dialog.id_edit, Qt.Key.Key_Return)
-        assert dialog.result() != RaterDialog.DialogCode.Accepted, bad
-        assert words in dialog.problem.text(), (bad, dialog.problem.text())
-        if bad and words.startswith("cannot contain"):
-            assert "letters A-Z, digits, - _ and ." in dialog.problem.text()
 
 
 def test_save_status_after_restoring_a_draft_and_times_in_local_time(

@@ -89,7 +89,7 @@ def test_dialogs(palette: str, qtbot: Any, window: MainWindow, tmp_path: Path) -
     rater.show()
     _clean(rater, f"rater id dialog ({palette})")
     rater.id_edit.setText("has a space")
-    rater._accept()
+    qtbot.keyClick(rater.id_edit, Qt.Key.Key_Return)
     assert rater.problem.isVisible()
     _clean(rater, f"rater id dialog with its problem ({palette})")
     about = AboutDialog(window)
