@@ -97,7 +97,7 @@ def test_items_only_interval_of_a_mean_is_the_anova_t_interval() -> None:
     y, c = _balanced(1)
     n_i, n_r = y.shape
     sh = shuffles(*_grid(n_i, n_r), n_r, seed=1, count=0)
-    lo, hi, why = per_model._mean_interval(y.ravel(), c.ravel(), sh, n_i, fixed_raters=True)
+    lo, hi, why = per_model.mean_interval(y.ravel(), c.ravel(), sh, n_i, fixed_raters=True)
     assert why is None and lo is not None and hi is not None
     ms_items = n_r * ((y.mean(1) - y.mean()) ** 2).sum() / (n_i - 1)
     half = 2.200985160082949 * np.sqrt(ms_items / (n_i * n_r))  # t(0.975, 11)
@@ -113,8 +113,8 @@ def test_raters_like_these_widen_the_interval_by_the_rater_part() -> None:
     y = 3 + rng.normal(0, 0.5, (n_i, 1)) + np.array([[-0.8, -0.3, 0.0, 0.4, 0.9]]) + rng.normal(0, 0.6, (n_i, n_r))
     c = np.ones_like(y)
     sh = shuffles(*_grid(n_i, n_r), n_r, seed=5, count=400)
-    lo_f, hi_f, _ = per_model._mean_interval(y.ravel(), c.ravel(), sh, n_i, fixed_raters=True)
-    lo, hi, why = per_model._mean_interval(y.ravel(), c.ravel(), sh, n_i, fixed_raters=False)
+    lo_f, hi_f, _ = per_model.mean_interval(y.ravel(), c.ravel(), sh, n_i, fixed_raters=True)
+    lo, hi, why = per_model.mean_interval(y.ravel(), c.ravel(), sh, n_i, fixed_raters=False)
     assert why is None and lo is not None and hi is not None and lo_f is not None and hi_f is not None
     assert hi - lo > 2 * (hi_f - lo_f)
     grand = y.mean()
@@ -136,13 +136,13 @@ def test_no_evident_rater_part_is_pooled_into_the_noise(monkeypatch: pytest.Monk
     y = 3 + rng.normal(0, 0.6, (20, 1)) + rng.normal(0, 0.7, (20, 3))  # no rater effect; F = 1.27 < 1.44
     c = np.ones_like(y)
     sh = shuffles(*_grid(20, 3), 3, seed=1, count=200)
-    fixed = per_model._mean_interval(y.ravel(), c.ravel(), sh, 20, fixed_raters=True)
-    like = per_model._mean_interval(y.ravel(), c.ravel(), sh, 20, fixed_raters=False)
+    fixed = per_model.mean_interval(y.ravel(), c.ravel(), sh, 20, fixed_raters=True)
+    like = per_model.mean_interval(y.ravel(), c.ravel(), sh, 20, fixed_raters=False)
     assert like == pytest.approx(fixed)
     from wmcdp_desktop.coordinator.report import intervals
 
     monkeypatch.setattr(intervals, "POOL_QUANTILE", 1e-12)  # never pool: the noisy rater term widens it
-    unpooled = per_model._mean_interval(y.ravel(), c.ravel(), sh, 20, fixed_raters=False)
+    unpooled = per_model.mean_interval(y.ravel(), c.ravel(), sh, 20, fixed_raters=False)
     assert unpooled[1] - unpooled[0] > 1.05 * (fixed[1] - fixed[0])  # type: ignore[operator]
 
 

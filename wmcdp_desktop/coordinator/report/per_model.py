@@ -92,9 +92,11 @@ def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
     return out
 
 
-def _mean_interval(s: FloatArray, c: FloatArray, sh: Shuffles, n_items: int, fixed_raters: bool,
-                   ) -> tuple[float | None, float | None, str | None]:
-    """Interval of the mean of every rating, from per-cell sums ``s`` and counts ``c``."""
+def mean_interval(s: FloatArray, c: FloatArray, sh: Shuffles, n_items: int, fixed_raters: bool,
+                  ) -> tuple[float | None, float | None, str | None]:
+    """Interval of the mean of every rating, from per-cell sums ``s`` and counts ``c`` (item and rater
+    jackknife, :func:`two_way_interval`; with ``fixed_raters=False`` the rater term from the label shuffles
+    ``sh``): (low, high, why there is none). The per-model and per-slice means of the report use it."""
     total_s, total_c = float(s.sum()), float(c.sum())
     theta = total_s / total_c
     item_s, item_c = _per_item(sh, s, n_items), _per_item(sh, c, n_items)
@@ -243,8 +245,8 @@ def _model_scores(ds: Dataset, name: str, rows: IntArray, item_sums: _Cells, cel
             wmean = float((vals * w).sum() / w.sum())
             note = None
             if b > 0 and cell is not None and wcell is not None:
-                lo, hi, note = _mean_interval(cell.sums[:, d], cell.counts[:, d], sh, n_items, fixed_raters)
-                wlo, whi, _ = _mean_interval(wcell.sums[:, d], wcell.counts[:, d], sh, n_items, fixed_raters)
+                lo, hi, note = mean_interval(cell.sums[:, d], cell.counts[:, d], sh, n_items, fixed_raters)
+                wlo, whi, _ = mean_interval(wcell.sums[:, d], wcell.counts[:, d], sh, n_items, fixed_raters)
         table.rows.append([name, dim.id, dim.label, n_items_d, int(vals.size), n_na, mean, lo, hi, med,
                            wmean, wlo, whi, note])
         prof.append((mean, lo, hi))
@@ -326,7 +328,7 @@ def _slices(ds: Dataset, sh: Shuffles, b: int, fixed_raters: bool, scope: str) -
             note = None
             if b > 0 and counts[-1]:
                 cell = _cells(ds, rows, sh)
-                lo, hi, note = _mean_interval(cell.sums[:, -1], cell.counts[:, -1], sh, n_items, fixed_raters)
+                lo, hi, note = mean_interval(cell.sums[:, -1], cell.counts[:, -1], sh, n_items, fixed_raters)
             elif not counts[-1]:
                 note = "no overall judgment scores (all N/A)"
             table.rows.append([kind, name, model, int((np.bincount(ds.item[rows], minlength=n_items) > 0).sum()),

@@ -9,7 +9,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 
 from tests.kit.bundles import bundle_docs, write_bundle_folder
 from wmcdp_desktop.rater.app.rating import task_list
@@ -107,7 +107,7 @@ def test_an_unexpected_failure_reading_one_task_does_not_stop_the_naming(qtbot: 
 
     window.session.bundle.task = flaky  # type: ignore[method-assign]
     tasks.titles.clear()
-    tasks._naming.start()
+    tasks.resize(tasks.width(), tasks.height() + 1)  # the rater resizes the list: the rows in view are named again
     qtbot.waitUntil(lambda: tasks.row_text(7).startswith("8. Anxiety · "), timeout=3000)
     assert tasks.row_text(2).startswith("3. T-0003\n")
 
@@ -123,7 +123,10 @@ def test_slow_tasks_are_named_one_turn_at_a_time(qtbot: Any, make_window: Any, t
     tasks = window.page.task_list
     real = window.session.bundle.task
     turn = [0]
-    tasks._naming.timeout.connect(lambda: turn.__setitem__(0, turn[0] + 1))  # runs after the naming slot
+    turns = QTimer(tasks)  # a zero timer ticks once a turn of the event loop
+    turns.setInterval(0)
+    turns.timeout.connect(lambda: turn.__setitem__(0, turn[0] + 1))
+    turns.start()
     read_in_turn: list[int] = []
 
     def slow(task_id: str) -> Any:
@@ -133,6 +136,6 @@ def test_slow_tasks_are_named_one_turn_at_a_time(qtbot: Any, make_window: Any, t
 
     window.session.bundle.task = slow  # type: ignore[method-assign]
     tasks.titles.clear()
-    tasks._naming.start()
+    tasks.resize(tasks.width(), tasks.height() + 1)  # the rater resizes the list: the rows in view are named again
     qtbot.waitUntil(lambda: len(read_in_turn) >= 5, timeout=5000)
     assert len(read_in_turn) == len(set(read_in_turn))  # one slow read per turn, never several in a row
