@@ -12,6 +12,7 @@ import pytest
 
 from tests.coordinator.study import stylefix
 from wmcdp_desktop.coordinator.commands.main import main
+from wmcdp_desktop.coordinator.study.style import StyleText, measure_style
 
 
 def validate(capsys: pytest.CaptureFixture[str], root: Path) -> tuple[int, dict[str, Any]]:
@@ -197,3 +198,30 @@ def test_bundle_build_warns_too(tmp_path: Path, capsys: pytest.CaptureFixture[st
     (warning,) = style_warnings(result)
     assert "formatting alone predicts the model" in warning
     assert result["style"]["separable"]
+
+
+@pytest.mark.parametrize(
+    ("name", "texts", "separable"),
+    [
+        ("emoji only", [StyleText(f"I{i}", m, "🙂" if m == "a" else "🙃") for i in range(20) for m in "ab"], True),
+        ("one character, the same", [StyleText(f"I{i}", m, "x") for i in range(20) for m in "ab"], False),
+        ("Arabic against Chinese", [StyleText(f"I{i}", m, ("مرحبا بك " if m == "a" else "你好，欢迎 ") * 5)
+                                    for i in range(20) for m in "ab"], True),
+        ("two items only", [StyleText(f"I{i}", m, f"text {m}") for i in range(2) for m in "ab"], False),
+        ("one model mostly", [StyleText(f"I{i}", "a", "same words") for i in range(30)]
+         + [StyleText(f"I{i}", "b", "same words") for i in range(5)], False),
+        ("a 5 MB response", [StyleText(f"I{i}", m, "word " * 1_000_000 if i == 0 else "short text here")
+                             for i in range(10) for m in "ab"], False),
+    ],
+)
+def test_odd_texts_are_measured_without_a_traceback(name: str, texts: list[StyleText], separable: bool) -> None:
+    result = measure_style(texts, 3)
+    assert result.not_measured is None, name
+    assert result.separable is separable, (name, result.accuracy, result.ci_low)
+
+
+def test_a_model_that_answers_one_item_is_not_measured_and_says_why() -> None:
+    texts = [StyleText(f"I{i}", "a", "hello there") for i in range(20)] + [StyleText("I0", "b", "bye now")]
+    result = measure_style(texts, 3)
+    assert result.not_measured is not None and "too few items" in result.not_measured
+    assert not result.separable and result.evidence() == []

@@ -62,6 +62,8 @@ def print_style(style: StyleCheck) -> None:
     result = style.result
     if result.not_measured is None and not result.separable:
         print(f"style separability: {result.summary()}: not separable.")
+    elif result.not_measured is not None and not style.warnings:
+        print(f"{result.summary()}.")
     if style.accepted:
         print(style.accepted)
 
