@@ -69,3 +69,19 @@ def test_it_cannot_be_combined_with_unassigned(tmp_path: Path, capsys: pytest.Ca
                  "--one-response-per-item"])
     _, err = capsys.readouterr()
     assert code == 2 and "cannot be used with --unassigned" in err
+
+
+def test_the_build_says_how_often_a_rater_sees_responses_side_by_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    study = write_study(tmp_path / "s", n_items=4, n_raters=6, overlap=2)
+    code, result, _ = build(capsys, study, tmp_path / "a")
+    side = result["side_by_side"]
+    assert code == 0 and isinstance(side, dict) and set(side) == {f"R{i}" for i in range(1, 7)}
+    assert any(v["items_with_two_or_more_responses"] for v in side.values())
+    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "b")]) == 0
+    assert "side by side: raters get two or more responses to the same item in R" in capsys.readouterr().out
+    code, result, _ = build(capsys, study, tmp_path / "c", "--one-response-per-item")
+    assert all(v["items_with_two_or_more_responses"] == 0 for v in result["side_by_side"].values())  # type: ignore[union-attr]
+    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "d"), "--one-response-per-item"]) == 0
+    assert "side by side" not in capsys.readouterr().out

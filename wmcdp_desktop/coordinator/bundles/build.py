@@ -140,6 +140,19 @@ class BuildPlan:
     left_out: list[LeftOutItem]
     raters_of: dict[str, list[str]] = field(default_factory=dict)
 
+    def side_by_side(self) -> dict[str, tuple[int, int]]:
+        """Per rater (``""`` for the unassigned bundle): of how many of the items in their bundle they get two
+        or more responses, and how many items their bundle holds (the contrast of length or style within an
+        item that ``--one-response-per-item`` removes)."""
+        out: dict[str, tuple[int, int]] = {}
+        for rater, task_ids in self.assignment.items():
+            per_item: dict[str, int] = {}
+            for task_id in task_ids:
+                item = self.tasks[task_id].item.benchmarkItemId
+                per_item[item] = per_item.get(item, 0) + 1
+            out[rater] = (sum(1 for n in per_item.values() if n >= 2), len(per_item))
+        return out
+
 
 def _secret(study: LoadedStudy, seed: int) -> bytes:
     h = hashlib.sha256(b"wmcdp-blinding-secret-v1\0")

@@ -157,6 +157,8 @@ def _build(args: argparse.Namespace) -> int:
                 "leak_warnings": [f.as_obj() for f in result.scan.warned],
                 "blinding_check_labels": blinding_labels(study),
                 "style": result.style.as_obj() if result.style else None,
+                "side_by_side": {rater or "unassigned": {"items_with_two_or_more_responses": two, "items": items}
+                                 for rater, (two, items) in sorted(result.plan.side_by_side().items())},
                 "warnings": [problem_obj(w) for w in warnings],
             }
         )
@@ -172,6 +174,13 @@ def _build(args: argparse.Namespace) -> int:
     )
     for item in left_out:
         print(f"  left out {item['benchmark_item_id']}: {item['reason']}")
+    side = result.plan.side_by_side()
+    together = {r: v for r, v in side.items() if v[0]}
+    if together:
+        print("side by side: raters get two or more responses to the same item in "
+              + ", ".join(f"{rater or 'the unassigned bundle'} {two} of {items}" for rater, (two, items)
+                          in sorted(together.items()))
+              + " items (--one-response-per-item removes this)")
     for entry in bundles:
         who = entry["rater_id"] or "any rater (unassigned)"
         print(f"wrote {entry['file']}  ({who}, {entry['tasks']} tasks)")
