@@ -8,27 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.kit.exports import export_zip, record_obj
-from tests.kit.studies import write_study
+from tests.kit.exports import record_obj
+from tests.kit.studies import build_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.results import reader as results_reader
-from wmcdp_desktop.core.bundle_reader import open_bundle
 
 
 def _exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[str], str]:
-    study = write_study(tmp_path / "study", n_items=5, n_raters=3, overlap=2)
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
+    built = build_study(tmp_path, n_items=5, n_raters=3, overlap=2)
     paths = []
     for n, rater in enumerate(("R1", "R2", "R3")):
-        b = open_bundle(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")
+        b = built.bundles[rater]
         recs = [record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, score=1 + (n + i) % 5)
                 for i, t in enumerate(b.task_ids)]
-        path = tmp_path / f"wmcdp-results-{rater}.zip"
-        path.write_bytes(export_zip(recs, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
-                                    bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids)))
+        path = built.export(rater, recs, f"wmcdp-results-{rater}.zip")
         paths.append(str(path))
-    return paths, str(tmp_path / "out" / "STUDY-T1-unblinding-key.json")
+    return paths, str(built.key)
 
 
 def _collect(capsys: pytest.CaptureFixture[str], key: str, out: Path, *exports: str) -> dict[str, object]:

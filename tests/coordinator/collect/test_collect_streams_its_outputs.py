@@ -13,15 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.kit.exports import export_zip, record_obj
+from tests.kit.exports import record_obj
 from tests.kit.faults import Faults
-from tests.kit.studies import write_study
+from tests.kit.studies import build_study
 from wmcdp_desktop.coordinator.collect import codebook
 from wmcdp_desktop.coordinator.collect import merge as collect
 from wmcdp_desktop.coordinator.collect import outputs as collect_outputs
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core import atomic
-from wmcdp_desktop.core.bundle_reader import open_bundle
 
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -37,12 +36,10 @@ def _cannot_rate(rec: dict[str, Any]) -> dict[str, Any]:
 
 def _exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[str], str]:
     """Three raters' exports: ratings, a "cannot rate", a flag with formula-like text, a revision."""
-    study = write_study(tmp_path / "study", n_items=6, n_raters=3, overlap=2)
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
+    built = build_study(tmp_path, n_items=6, n_raters=3, overlap=2)
     paths = []
     for n, rater in enumerate(("R1", "R2", "R3")):
-        b = open_bundle(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")
+        b = built.bundles[rater]
         recs = []
         for i, t in enumerate(b.task_ids):
             rec = record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, score=1 + (n + i) % 5)
@@ -55,11 +52,9 @@ def _exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[s
                 recs.append(record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, revision=2,
                                        score=5, submitted_at="2026-11-29T11:00:00Z",
                                        supersedes=rec["envelope"]["record_id"]))
-        path = tmp_path / f"wmcdp-results-{rater}.zip"
-        path.write_bytes(export_zip(recs, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
-                                    bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids)))
+        path = built.export(rater, recs, f"wmcdp-results-{rater}.zip")
         paths.append(str(path))
-    return paths, str(tmp_path / "out" / "STUDY-T1-unblinding-key.json")
+    return paths, str(built.key)
 
 
 def _collect(capsys: pytest.CaptureFixture[str], key: str, out: Path, *exports: str, extra: tuple[str, ...] = ()) -> int:

@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.kit.exports import export_zip, record_obj
-from tests.kit.studies import MODELS, write_study
+from tests.kit.exports import record_obj
+from tests.kit.studies import MODELS, build_study
 from wmcdp_desktop.coordinator.collect import codebook
 from wmcdp_desktop.coordinator.commands.main import main
-from wmcdp_desktop.core.bundle_reader import open_bundle
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -30,30 +29,23 @@ GUESSES: list[dict[str, str] | None] = [{"answer": "label", "label": "System A"}
 
 def _collect(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str,
              guesses: bool = False) -> tuple[Path, dict[str, Any]]:
-    study = write_study(tmp_path / "study", n_items=4, n_raters=3, overlap=2)
-    if guesses:  # the study asks the blinding check, and the raters answer it
-        study_json = json.loads((study / "study.json").read_text(encoding="utf-8"))
-        study_json["blinding_check"] = {"labels": [{"label": "System A", "model_source": MODELS[0]},
-                                                   {"label": "System B", "model_source": MODELS[1]},
-                                                   {"label": "System C (decoy)"}]}
-        (study / "study.json").write_text(json.dumps(study_json), encoding="utf-8")
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
+    # with guesses the study asks the blinding check, and the raters answer it
+    check = {"blinding_check": {"labels": [{"label": "System A", "model_source": MODELS[0]},
+                                           {"label": "System B", "model_source": MODELS[1]},
+                                           {"label": "System C (decoy)"}]}}
+    built = build_study(tmp_path, n_items=4, n_raters=3, overlap=2, study_extra=check if guesses else None)
     exports = []
     for n, rater in enumerate(("R1", "R2", "R3")):
-        b = open_bundle(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")
+        b = built.bundles[rater]
         recs = [record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, score=2 + (n + i) % 3)
                 for i, t in enumerate(b.task_ids)]
         recs[0]["clinician_notes"]["brief_rationale"] = "=1+1, \"quoted\"\nand | pipes"
         for i, rec in enumerate(recs if guesses else []):
             if GUESSES[i % len(GUESSES)] is not None:
                 rec["blinding_guess"] = GUESSES[i % len(GUESSES)]
-        path = tmp_path / f"export-{rater}.zip"
-        path.write_bytes(export_zip(recs, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
-                                    bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids)))
-        exports.append(str(path))
+        exports.append(str(built.export(rater, recs, f"export-{rater}.zip")))
     out = tmp_path / "results"
-    code = main(["results", "collect", *exports, "--key", str(tmp_path / "out" / "STUDY-T1-unblinding-key.json"),
+    code = main(["results", "collect", *exports, "--key", str(built.key),
                  "--out", str(out), "--json", *extra])
     result = json.loads(capsys.readouterr().out)
     assert code == 0, result["problems"]

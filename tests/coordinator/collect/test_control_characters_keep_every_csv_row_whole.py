@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.kit.exports import export_zip, record_obj
-from tests.kit.studies import FAILURE_MODES, write_study
+from tests.kit.exports import record_obj
+from tests.kit.studies import FAILURE_MODES, build_study
 from wmcdp_desktop.coordinator.commands.main import main
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.csv_text import csv_field, csv_line
 
 CONTROLS = [chr(c) for c in (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, 0xFEFF)]
@@ -30,12 +29,10 @@ def _text(n: int, field: str) -> str:
 
 
 def _records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[str], Path]:
-    study = write_study(tmp_path / "study", n_items=4, n_raters=3, overlap=2)
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
+    built = build_study(tmp_path, n_items=4, n_raters=3, overlap=2)
     exports, n = [], 0
     for rater in ("R1", "R2", "R3"):
-        b = open_bundle(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")
+        b = built.bundles[rater]
         recs = []
         for i, t in enumerate(b.task_ids):
             rec = record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, score=2 + i % 3)
@@ -53,11 +50,9 @@ def _records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[s
                                           "suggested_better_clinical_move": _text(n, "move"), "confidence_rating": 3}
                 rec["failure_mode_evidence_notes"] = {fm: _text(n, fm) for fm in FAILURE_MODES}
             recs.append(rec)
-        path = tmp_path / f"export-{rater}.zip"
-        path.write_bytes(export_zip(recs, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
-                                    bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids)))
+        path = built.export(rater, recs, f"export-{rater}.zip")
         exports.append(str(path))
-    return exports, tmp_path / "out" / "STUDY-T1-unblinding-key.json"
+    return exports, built.key
 
 
 def r_style_rows(text: str) -> list[list[str]]:

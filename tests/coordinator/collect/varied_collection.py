@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.kit.exports import export_zip, record_obj
-from tests.kit.studies import FAILURE_MODES, write_study
+from tests.kit.exports import record_obj
+from tests.kit.studies import FAILURE_MODES, build_study
 from wmcdp_desktop.coordinator.commands.main import main
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS
 from wmcdp_desktop.core.models.common import SEVERITIES
 
@@ -45,21 +44,18 @@ def varied(records: list[dict[str, Any]], n: int) -> None:
 
 
 def collection(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> Path:
-    study = write_study(tmp_path / "study", n_items=5, n_raters=3, overlap=2)
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
+    built = build_study(tmp_path, n_items=5, n_raters=3, overlap=2)
     exports = []
     for n, rater in enumerate(("R1", "R2", "R3")):
-        b = open_bundle(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")
+        b = built.bundles[rater]
         recs = [record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, score=1 + (n + i) % 5)
                 for i, t in enumerate(b.task_ids)]
         varied(recs, n)
-        path = tmp_path / f"export-{rater}.zip"
-        path.write_bytes(export_zip(recs, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
-                                    bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids)))
+        path = built.export(rater, recs, f"export-{rater}.zip")
         exports.append(str(path))
     out = tmp_path / "results"
     capsys.readouterr()
-    code = main(["results", "collect", *exports, "--key", str(tmp_path / "out" / "STUDY-T1-unblinding-key.json"),
+    code = main(["results", "collect", *exports, "--key", str(built.key),
                  "--out", str(out), "--json", *extra])
     result = json.loads(capsys.readouterr().out)
     assert code == 0, result["problems"]

@@ -9,21 +9,19 @@ from pathlib import Path
 import pytest
 
 from tests.kit.exports import record_obj
-from tests.kit.studies import write_study
+from tests.kit.studies import build_study
 from wmcdp_desktop.coordinator.commands.main import main
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.rater import export as export_mod
 from wmcdp_desktop.rater import storage, timing
 
 
 def test_app_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    study = write_study(tmp_path / "study", n_raters=2, overlap=1)
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
-    key = tmp_path / "out" / "STUDY-T1-unblinding-key.json"
+    built = build_study(tmp_path, n_raters=2, overlap=1)
+    key = built.key
     exports = []
     for rater in ("R1", "R2"):
-        bundle = open_bundle(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")
+        bundle = built.bundles[rater]
         store = storage.RaterStore(tmp_path / "data", bundle.manifest.bundle_id, rater)
         for task_id in bundle.task_ids[:3]:
             obj = record_obj(bundle.task(task_id), rater, bundle.manifest.bundle_id, bundle.manifest_sha256)

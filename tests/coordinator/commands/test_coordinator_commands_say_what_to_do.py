@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.kit.sessions import new_session
-from tests.kit.studies import write_study
+from tests.kit.studies import build_study, write_study
 from wmcdp_desktop.coordinator.bundles.build import build
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.study.loader import load_study
@@ -22,9 +22,7 @@ from wmcdp_desktop.rater.timing import FakeClock
 def _rated_data_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                        export_to: Path | None = None) -> tuple[Path, Path, int]:
     """A real rater data folder (settings, lock files, drafts, records, audit log) and the rater's bundle."""
-    study = write_study(tmp_path / "study", n_items=4, n_raters=2, overlap=1)
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
+    build_study(tmp_path, n_items=4, n_raters=2, overlap=1)
     bundle_path = tmp_path / "out" / "STUDY-T1-R1.wmcdp"
     bundle = open_bundle(bundle_path)
     data = tmp_path / "data"

@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 
 from tests.kit.exports import export_zip, record_obj
-from tests.kit.studies import write_study
+from tests.kit.studies import build_study
 from wmcdp_desktop.coordinator.commands.common import InertStream
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.inert import inert
 
 LIVE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -39,11 +38,9 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str]:
 
 @pytest.fixture
 def study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    folder = write_study(tmp_path / "study", n_items=3, n_raters=1, overlap=1)
-    assert main(["bundle", "build", str(folder), "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
-    b = open_bundle(tmp_path / "out" / "STUDY-T1-R1.wmcdp")
-    return {"bundle": b, "key": tmp_path / "out" / "STUDY-T1-unblinding-key.json", "root": tmp_path}
+    built = build_study(tmp_path, n_items=3, n_raters=1, overlap=1)
+    b = built.bundles["R1"]
+    return {"bundle": b, "key": built.key, "root": tmp_path}
 
 
 def _export(study: dict[str, Any], name: str, *, rater: str = "R1", note: str | None = None,

@@ -11,35 +11,32 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.kit.exports import export_zip, record_obj
-from tests.kit.studies import write_study
+from tests.kit.exports import record_obj
+from tests.kit.studies import build_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.report.collected_parquet import dataset_from_parquet
 from wmcdp_desktop.coordinator.report.loading import load_dataset, load_items, load_study_and_rubric
-from wmcdp_desktop.core.bundle_reader import open_bundle
 
 pytest.importorskip("pyarrow")
 
 
 def _collected(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
-    study = write_study(tmp_path / "study", n_items=8, n_raters=4, overlap=3)
-    assert main(["bundle", "build", str(study), "--out", str(tmp_path / "out")]) == 0
+    built = build_study(tmp_path, n_items=8, n_raters=4, overlap=3)
+    study = built.folder
     exports = []
     rng = np.random.default_rng(5)
     for rater in ("R1", "R2", "R3", "R4"):
-        b = open_bundle(tmp_path / "out" / f"STUDY-T1-{rater}.wmcdp")
+        b = built.bundles[rater]
         recs: list[dict[str, Any]] = []
         for t in b.task_ids:
             rec = record_obj(b.task(t), rater, b.manifest.bundle_id, b.manifest_sha256, score=int(rng.integers(1, 6)))
             rec["scoring"]["overall_clinical_judgment_score"] = int(rng.integers(1, 6))
             rec["clinician_notes"]["confidence_rating"] = int(rng.integers(1, 6))
             recs.append(rec)
-        path = tmp_path / f"export-{rater}.zip"
-        path.write_bytes(export_zip(recs, study_id=b.manifest.study_id, rater_id=rater, bundle_id=b.manifest.bundle_id,
-                                    bundle_sha256=b.manifest_sha256, tasks_in_bundle=len(b.task_ids)))
+        path = built.export(rater, recs, f"export-{rater}.zip")
         exports.append(str(path))
     out = tmp_path / "results"
-    assert main(["results", "collect", *exports, "--key", str(tmp_path / "out" / "STUDY-T1-unblinding-key.json"),
+    assert main(["results", "collect", *exports, "--key", str(built.key),
                  "--out", str(out)]) == 0
     capsys.readouterr()
     return out, study

@@ -24,10 +24,9 @@ from typing import Any
 import pytest
 
 from tests.kit.exports import export_zip, record_obj
-from tests.kit.studies import write_json, write_study
+from tests.kit.studies import build_study, write_json
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.results.reader import read_records
-from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError
 
@@ -45,9 +44,8 @@ class Mixed:
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> Mixed:
     root = tmp_path_factory.mktemp("mixed")
-    study = write_study(root / "study", n_items=4, n_raters=3, overlap=2)
-    assert main(["bundle", "build", str(study), "--out", str(root / "out")]) == 0
-    bundles = {r: open_bundle(root / "out" / f"STUDY-T1-{r}.wmcdp") for r in ("R1", "R2", "R3")}
+    built = build_study(root, n_items=4, n_raters=3, overlap=2)
+    bundles = {r: built.bundles[r] for r in ("R1", "R2", "R3")}
 
     def recs(rater: str, **kw: Any) -> list[dict[str, Any]]:
         b = bundles[rater]
