@@ -418,3 +418,25 @@ def test_every_phase_of_the_report_reports_its_progress(tmp_path: Path, bootstra
     assert ("Charts", 4, 4) in heard
     if bootstrap:
         assert "Intervals" in stages
+
+
+@pytest.mark.parametrize("how_many", ["every", "some"])
+def test_items_with_no_gold_yet_are_left_out_of_gold_agreement_with_a_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], how_many: str) -> None:
+    collected, study = _make(tmp_path, Spec(n_items=3, raters=2))
+    items = sorted((study / "items").glob("*.json"))
+    for path in items if how_many == "every" else items[:1]:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["goldStandard"]["criterionGold"] = []
+        doc["goldStandard"]["ambiguityStatus"] = "insufficient_evidence"  # the spelling of "no gold yet"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+    assert _report(collected, study, tmp_path / "out", "--no-charts", "--bootstrap", "0", "--json") == 0
+    result = json.loads(capsys.readouterr().out)
+    gold_notes = [n["text"] for n in result["notes"] if n["section"] == "gold"]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    if how_many == "every":
+        assert any(n.startswith("Gold agreement skipped: no item has gold yet") for n in gold_notes), gold_notes
+        assert all(not rows for name, rows in summary["tables"].items() if name.startswith("gold")), summary["tables"].keys()
+    else:
+        assert any(f"1 item has no gold yet and is left out of the gold agreement: {items[0].stem}" in n
+                   for n in gold_notes), gold_notes

@@ -244,3 +244,36 @@ def test_mixed_benchmark_versions_in_one_study_are_a_warning(tmp_path: Path, cap
     (warning,) = [w for w in json.loads(out)["warnings"] if w["path"] == "benchmarkVersion"]
     assert "mixes benchmark versions" in warning["message"]
     assert "0.9.0-rc.1: 1 item (ITEM-002)" in warning["message"] and "1.1.0: 1 item (ITEM-001)" in warning["message"]
+
+
+def test_no_gold_yet_has_one_spelling_and_other_empty_gold_is_warned(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    root = write_study(tmp_path / "s")
+    for name, status in (("ITEM-001", "insufficient_evidence"), ("ITEM-002", "clear")):
+        obj = json.loads((root / "items" / f"{name}.json").read_text(encoding="utf-8"))
+        obj["goldStandard"]["criterionGold"] = []
+        obj["goldStandard"]["ambiguityStatus"] = status
+        write_json(root / "items" / f"{name}.json", obj)
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    assert code == 0
+    warnings = {(w["file"], w["path"]): w["message"] for w in json.loads(out)["warnings"]}
+    assert warnings[("items/", "goldStandard")].startswith("no gold yet for 1 item (ITEM-001)")
+    assert "write ambiguityStatus 'insufficient_evidence'" in warnings[("items/ITEM-002.json", "goldStandard.criterionGold")]
+    assert ("items/ITEM-001.json", "goldStandard.criterionGold") not in warnings
+
+
+@pytest.mark.parametrize(("field", "value", "path"), [
+    ("clinical_domain_id", "ANY-THING", "clinical_domain_id"), ("clinical_domain_id", "wm-dom-ocd", "clinical_domain_id"),
+    ("clinical_domain_id", "WM-DOM-", "clinical_domain_id"), ("scenario_type_ids", ["WM-SCN-OK", "reassurance"],
+                                                              "scenario_type_ids[1]")])
+def test_ids_off_the_vocabulary_are_warned(tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str,
+                                           value: object, path: str) -> None:
+    root = write_study(tmp_path / "s")
+    case = root / "cases" / "CASE-001.json"
+    obj = json.loads(case.read_text(encoding="utf-8"))
+    obj[field] = value
+    write_json(case, obj)
+    code, out, _ = run(capsys, "study", "validate", str(root), "--json")
+    assert code == 0
+    (warning,) = [w for w in json.loads(out)["warnings"] if w["file"] == "cases/CASE-001.json"]
+    assert warning["path"] == path and "does not follow the WM-CDP vocabulary" in warning["message"]

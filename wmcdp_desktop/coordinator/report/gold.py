@@ -23,6 +23,7 @@ import numpy as np
 from wmcdp_desktop.coordinator.report.common import BoolArray, FloatArray, IntArray, Note, Table
 from wmcdp_desktop.coordinator.report.dataset import Dataset
 from wmcdp_desktop.core.counts import agree, count
+from wmcdp_desktop.core.models.benchmark_item import NO_GOLD_STATUS, has_no_gold_yet
 from wmcdp_desktop.core.models.rubric import Dimension
 from wmcdp_desktop.core.verdicts import scale_bands
 
@@ -135,6 +136,15 @@ def analyse_gold(ds: Dataset) -> GoldResults:
     if not ds.items:
         notes.append(Note("gold", "No benchmark items were read: nothing to compare with gold."))
         return GoldResults(tables, notes)
+    no_gold = sorted(i for i, item in ds.items.items() if has_no_gold_yet(item))
+    if len(no_gold) == len(ds.items):
+        notes.append(Note("gold", "Gold agreement skipped: no item has gold yet (every item's criterionGold is empty, "
+                                  f"ambiguityStatus {NO_GOLD_STATUS!r})."))
+        return GoldResults(tables, notes)
+    if no_gold:
+        notes.append(Note("gold", f"{count(len(no_gold), 'item')} {agree(len(no_gold), 'has', 'have')} no gold yet and "
+                                  f"{agree(len(no_gold), 'is', 'are')} left out of the gold agreement: "
+                                  f"{', '.join(no_gold[:10])}{' …' if len(no_gold) > 10 else ''}."))
     labels = {d.id: d.label for d in ds.dimensions} | {f.id: f.label for f in ds.rubric.failure_modes}
 
     # Verdicts of every rating on every criterion (n, 8 + F): vectorised once.

@@ -34,7 +34,12 @@ from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.documents import load_bytes, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.files import MAX_JSONL_BYTES
-from wmcdp_desktop.core.models.benchmark_item import KNOWN_SCHEMA_VERSIONS, BenchmarkItem
+from wmcdp_desktop.core.models.benchmark_item import (
+    KNOWN_SCHEMA_VERSIONS,
+    NO_GOLD_STATUS,
+    BenchmarkItem,
+    has_no_gold_yet,
+)
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.case import Case
 from wmcdp_desktop.core.models.rubric import Rubric
@@ -43,6 +48,10 @@ from wmcdp_desktop.core.strict_json import jsonl_line
 
 M = TypeVar("M", bound=BaseModel)
 
+DOMAIN_ID = re.compile(r"WM-DOM-[A-Z0-9]+(?:-[A-Z0-9]+)*")
+"""The WM-CDP vocabulary of clinical domains (``WM-DOM-OCD``); another spelling is warned."""
+SCENARIO_ID = re.compile(r"WM-SCN-[A-Z0-9]+(?:-[A-Z0-9]+)*")
+"""The WM-CDP vocabulary of scenario types (``WM-SCN-REASSURANCE``)."""
 CALIBRATION_SPLIT = "calibration"
 """Items of this split carry calibration feedback (shown to the rater after submitting)."""
 NEVER_SENT_SPLIT = "held_out_project"
@@ -359,6 +368,27 @@ def _warnings(loaded: LoadedStudy) -> list[Problem]:
                            for v, ids in sorted(versions.items()))
         warnings.append(Problem("items/", "benchmarkVersion", f"the study mixes benchmark versions ({listed}): "
                                 "results from different versions of an item are not comparable"))
+    no_gold = [item_id for item_id, item in loaded.items.items() if has_no_gold_yet(item)]
+    if no_gold:
+        warnings.append(Problem("items/", "goldStandard", f"no gold yet for {count(len(no_gold), 'item')} "
+                                f"({', '.join(no_gold[:5])}{', …' if len(no_gold) > 5 else ''}): the report leaves "
+                                "them out of the gold agreement and says so"))
+    for item_id, item in loaded.items.items():
+        gold = item.goldStandard
+        if not gold.criterionGold and gold.ambiguityStatus != NO_GOLD_STATUS:
+            warnings.append(Problem(loaded.item_sources[item_id], "goldStandard.criterionGold", (
+                f"is empty but ambiguityStatus is {gold.ambiguityStatus!r}: for an item with no gold yet write "
+                f"ambiguityStatus {NO_GOLD_STATUS!r} (docs/FORMATS.md, \"No gold yet\"); otherwise add the verdicts")))
+    for key, case in sorted(loaded.cases.items()):
+        source = loaded.case_sources[key]
+        if not DOMAIN_ID.fullmatch(case.clinical_domain_id):
+            warnings.append(Problem(source, "clinical_domain_id", f"{case.clinical_domain_id!r} does not follow the "
+                                    "WM-CDP vocabulary (WM-DOM-<NAME>, e.g. WM-DOM-OCD): check the spelling; the "
+                                    "tables group ratings by it"))
+        for k, scenario in enumerate(case.scenario_type_ids):
+            if not SCENARIO_ID.fullmatch(scenario):
+                warnings.append(Problem(source, f"scenario_type_ids[{k}]", f"{scenario!r} does not follow the WM-CDP "
+                                        "vocabulary (WM-SCN-<NAME>, e.g. WM-SCN-REASSURANCE): check the spelling"))
     by_item = loaded.responses_by_item()
     for item_id, item in loaded.items.items():
         if loaded.leave_out_reason(item) is None and not by_item.get(item_id):

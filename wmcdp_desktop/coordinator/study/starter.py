@@ -177,6 +177,9 @@ whether it is required: docs/FORMATS.md ("Field tables") and the JSON Schemas in
 ## Next steps
 
 1. Replace the two example cases and items with your own (one file per item; ids: letters, digits, `.`, `_`, `-`).
+   No gold yet for an item? Write `"criterionGold": []` with `"ambiguityStatus": "insufficient_evidence"`
+   (docs/FORMATS.md, "No gold yet"): `study validate` lists such items and the report leaves them out of
+   the gold agreement.
 2. Put each model's responses in `responses/<model>.jsonl`, one line per item; `model_source` names the model.
 3. Add real rater ids to `study.json` (`R-001`, ...: never a person's name) and choose `overlap`.
 4. `wmcdp study validate {folder}` until it says the study is valid, then `wmcdp bundle build`.

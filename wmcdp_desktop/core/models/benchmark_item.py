@@ -146,6 +146,18 @@ KNOWN_SCHEMA_VERSIONS = ("1.0.0",)
 (``wmcdp study validate``)."""
 
 
+NO_GOLD_STATUS = "insufficient_evidence"
+"""``goldStandard.ambiguityStatus`` of an item with no gold yet: its ``criterionGold`` is empty (the one
+spelling of "no gold yet"; docs/FORMATS.md)."""
+
+
+def has_no_gold_yet(item: BenchmarkItem) -> bool:
+    """Whether ``item`` is spelled as having no gold yet (empty ``criterionGold``, ``ambiguityStatus``
+    :data:`NO_GOLD_STATUS`)."""
+    gold = item.goldStandard
+    return not gold.criterionGold and gold.ambiguityStatus == NO_GOLD_STATUS
+
+
 class BenchmarkItem(Document):
     """One AutoQA benchmark item: a clinical decision point with its gold standard."""
 
