@@ -200,3 +200,26 @@ def test_the_report_warns_for_one_rater_who_recognises_a_model(tmp_path: Path, c
     assert not any(scope in ("rater-2", "rater-3") for scope, _ in flagged)
     notes = [n["text"] for n in summary["notes"] if n["section"] == "blinding"]
     assert any(n.startswith("Warning: rater rater-1 recognised model-a") for n in notes)
+
+
+def test_a_rarely_chosen_label_given_to_its_own_model_is_found() -> None:
+    # raters favour "ChatGPT" blindly, but name "Gemini" (rarely) almost only for gemini's responses: the even
+    # chance of 1/4 hides it (12 of 60 guesses right, 20%), the raters' own chance does not (12 of 60 vs 1 of 60)
+    rng = np.random.default_rng(5)
+    models: list[str | None] = []
+    guesses: list[str | None] = []
+    for model in MODELS:
+        got = answers(rng, np.array([0.7, 0.15, 0.0, 0.15, 0.0]), 60)
+        if model == "gemini":
+            got = ["Gemini"] * 12 + got[12:]
+        elif model == "gpt":
+            got = ["Gemini", *got[1:]]
+        models += [model] * 60
+        guesses += got
+    rows = recognition(models, guesses, ["R1"] * len(models), STANDS_FOR)
+    gemini = next(r for r in rows if r.scope == POOLED and r.model == "gemini")
+    assert gemini.flagged and gemini.named_for_model == 12 and gemini.named_for_others == 1
+    right = 12
+    guessed = sum(1 for m, g in zip(models, guesses, strict=True) if m == "gemini" and g != CANNOT_TELL)
+    p_even = sum(math.comb(guessed, k) * 0.25**k * 0.75 ** (guessed - k) for k in range(right, guessed + 1))
+    assert p_even > 0.5
