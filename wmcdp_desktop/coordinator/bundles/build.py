@@ -57,13 +57,13 @@ from typing import Any, TypeVar
 
 from wmcdp_desktop.coordinator.leak.scan import Match, Matcher, ScanResult, walk_strings
 from wmcdp_desktop.coordinator.study.leak_scan import scan_study
-from wmcdp_desktop.coordinator.study.loader import CALIBRATION_SPLIT, LoadedStudy
+from wmcdp_desktop.coordinator.study.loader import CALIBRATION_SPLIT, LoadedStudy, load_study
 from wmcdp_desktop.coordinator.study.style_check import StyleCheck, check_style
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
-from wmcdp_desktop.core.models.bundle_manifest import format_version_for
+from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_FORMAT_VERSION, FORMAT_1_1, BundleManifest
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.task import CalibrationFeedback, CriterionFeedback, Task
 from wmcdp_desktop.core.models.unblinding_key import (
@@ -513,9 +513,8 @@ def bundle_file_name(study_id: str, rater_id: str | None) -> str:
     return study_id[: MAX_NAME_BYTES - len(tail)] + tail
 
 
-def build_bundles(plan: BuildPlan, raters: list[str] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> list[BuiltBundle]:
-    """Make the bytes of the bundles (for ``raters``, default all; the unassigned one for an unassigned plan).
+def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None = None) -> list[BuiltBundle]:
+    """Make the bytes of every bundle of the plan (one per rater, or the unassigned one).
     ``progress(done, total)`` counts task documents, then bundles."""
     study = plan.study
     rubric_bytes = dumps_canonical(study.rubric.to_json_obj()).encode("utf-8")
@@ -532,8 +531,6 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None,
         if progress is not None:
             progress(len(plan.tasks) + k, total)
         rater_id = rater or None
-        if raters is not None and rater_id not in raters:
-            continue
         files: dict[str, bytes] = {"rubric.json": rubric_bytes}
         for t in order:
             files[f"tasks/{t}.json"] = task_bytes[t]
@@ -542,31 +539,30 @@ def build_bundles(plan: BuildPlan, raters: list[str] | None = None,
             for name, data in sorted(files.items())
         ]
         digest = hashlib.sha256(dumps_canonical([rater, order, listing]).encode()).hexdigest()
-        manifest: dict[str, object] = {
-            "document_type": "wmcdp_bundle",
-            "bundle_id": _bundle_id(study.study.study_id, rater_id, digest),
-            "study_id": study.study.study_id,
-            "study_title": study.study.title,
-            "created_at": study.study.created_at,
-            "task_order": order,
-            "files": listing,
-        }
-        if labels is not None:
-            manifest[LABELS_FIELD] = labels
-        if study.study.render_markdown is False:
-            manifest["render_markdown"] = False
-        manifest["format_version"] = format_version_for(manifest)
-        if rater_id:
-            manifest["rater_id"] = rater_id
-            if role.get(rater_id):
-                manifest["rater_role_or_background"] = role[rater_id]
-        manifest_bytes = dumps_canonical(manifest).encode("utf-8")
+        plain = study.study.render_markdown is False
+        manifest = _doc(
+            BundleManifest,
+            document_type="wmcdp_bundle",
+            # the oldest format that has every field written (1.2.0 only for render_markdown)
+            format_version=BUNDLE_FORMAT_VERSION if plain else FORMAT_1_1,
+            bundle_id=_bundle_id(study.study.study_id, rater_id, digest),
+            study_id=study.study.study_id,
+            study_title=study.study.title,
+            created_at=study.study.created_at,
+            task_order=order,
+            files=listing,
+            blinding_check_labels=labels,
+            render_markdown=False if plain else None,
+            rater_id=rater_id,
+            rater_role_or_background=(role.get(rater_id) or None) if rater_id else None,
+        )
+        manifest_bytes = dumps_canonical(manifest.to_json_obj()).encode("utf-8")
         files["bundle.json"] = manifest_bytes
         out.append(
             BuiltBundle(
                 file_name=bundle_file_name(study.study.study_id, rater_id),
                 rater_id=rater_id,
-                bundle_id=str(manifest["bundle_id"]),
+                bundle_id=manifest.bundle_id,
                 manifest_sha256=hashlib.sha256(manifest_bytes).hexdigest(),
                 data=deterministic_zip(files),
                 files=files,
@@ -707,11 +703,45 @@ class BuildResult:
     plan: BuildPlan
     bundles: list[BuiltBundle]
     bundle_paths: list[Path]
+    """Where each of :attr:`bundles` was written."""
     key_path: Path
     scan: ScanResult = field(default_factory=ScanResult)
     """The leak scan: its accepted findings and warnings are listed in the build's output."""
     style: StyleCheck | None = None
     """Style separability of the responses sent (a warning, never a refusal)."""
+
+    @property
+    def study_id(self) -> str:
+        return self.plan.study.study.study_id
+
+    @property
+    def warnings(self) -> list[Problem]:
+        """The study's warnings, the leak scan's, then the style check's."""
+        return self.plan.study.warnings + self.scan.warnings + (self.style.warnings if self.style else [])
+
+    @property
+    def blinding_labels(self) -> list[str] | None:
+        return blinding_labels(self.plan.study)
+
+
+def build_study(
+    study_dir: Path,
+    out_dir: Path,
+    *,
+    seed: int | None = None,
+    overlap: int | None = None,
+    raters: list[str] | None = None,
+    unassigned: bool = False,
+    bundle_file: Path | None = None,
+    key_path: Path | None = None,
+    reading: Callable[[int, int], None] | None = None,
+    progress: StageProgress | None = None,
+) -> BuildResult:
+    """``wmcdp bundle build`` as one call: read the study folder (``reading(done, total)`` hears it), then
+    :func:`build`."""
+    study = load_study(study_dir, progress=reading)
+    return build(study, out_dir, seed=seed, overlap=overlap, raters=raters, unassigned=unassigned,
+                 bundle_file=bundle_file, key_path=key_path, progress=progress)
 
 
 def build(
@@ -748,7 +778,7 @@ def build(
     # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
     # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds
     # every rater's export (it may overwrite the original key in the same folder).
-    all_bundles = build_bundles(plan, None, stage("Making bundles"))
+    all_bundles = build_bundles(plan, stage("Making bundles"))
     problems = bundle_leak_problems(all_bundles, scanned.matcher, scanned.accepted_texts(), scanned.scanned,
                                     stage("Checking bundles"))
     if problems:

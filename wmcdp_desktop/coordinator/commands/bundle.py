@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.coordinator.bundles.build import BuildOptionError, blinding_labels, build
+from wmcdp_desktop.coordinator.bundles.build import BuildOptionError, build_study
 from wmcdp_desktop.coordinator.commands.common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -20,7 +20,6 @@ from wmcdp_desktop.coordinator.commands.common import (
     problem_obj,
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
-from wmcdp_desktop.coordinator.study.loader import load_study
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError, Problem
@@ -114,10 +113,9 @@ def _build(args: argparse.Namespace) -> int:
     if args.bundle_file is not None and not args.unassigned:
         raise UsageError("--bundle-file is only for --unassigned")
     with ProgressBar("Reading study", enabled=False if args.json else None) as bar:
-        study = load_study(args.study_dir, progress=bar)
         try:
-            result = build(
-                study,
+            result = build_study(
+                args.study_dir,
                 args.out,
                 seed=args.seed,
                 overlap=args.overlap,
@@ -125,12 +123,13 @@ def _build(args: argparse.Namespace) -> int:
                 unassigned=args.unassigned,
                 bundle_file=args.bundle_file,
                 key_path=args.key,
+                reading=bar,
                 progress=bar.stage,
                 one_response_per_item=args.one_response_per_item,
             )
         except BuildOptionError as exc:  # the build checks its options; said here in the command's terms
             raise UsageError(f"--{exc.option}: {exc}") from None
-    warnings = study.warnings + result.scan.warnings + (result.style.warnings if result.style else [])
+    warnings = result.warnings
     bundles = [
         {
             "file": str(path),
@@ -146,7 +145,7 @@ def _build(args: argparse.Namespace) -> int:
         print_json(
             {
                 "ok": True,
-                "study_id": study.study.study_id,
+                "study_id": result.study_id,
                 "seed": result.plan.seed,
                 "overlap": result.plan.overlap,
                 "tasks": len(result.plan.tasks),
@@ -155,7 +154,7 @@ def _build(args: argparse.Namespace) -> int:
                 "left_out": left_out,
                 "accepted_findings": [a.as_obj() for a in result.scan.accepted],
                 "leak_warnings": [f.as_obj() for f in result.scan.warned],
-                "blinding_check_labels": blinding_labels(study),
+                "blinding_check_labels": result.blinding_labels,
                 "style": result.style.as_obj() if result.style else None,
                 "side_by_side": {rater or "unassigned": {"items_with_two_or_more_responses": two, "items": items}
                                  for rater, (two, items) in sorted(result.plan.side_by_side().items())},

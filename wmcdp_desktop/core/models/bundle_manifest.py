@@ -11,7 +11,7 @@ from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlank
 
 BUNDLE_FORMAT_VERSION = "1.2.0"
 """1.1.0 added the optional ``blinding_check_labels``, 1.2.0 the optional ``render_markdown``. A bundle is
-written with the oldest version that describes it (:func:`format_version_for`), so that a bundle without
+written with the oldest version that describes it (``coordinator/bundles/build.py``), so that a bundle without
 the newer fields still opens in an app that knows only the older format."""
 FORMAT_1_1 = "1.1.0"
 
@@ -64,8 +64,3 @@ class BundleManifest(Document):
     render_markdown: bool | None = None
     """``false``: responses and scenario turns are shown exactly as written (the study's ``render_markdown``),
     and the rater cannot switch to rendered text; absent: rendered as markdown (format 1.2.0 on)."""
-
-
-def format_version_for(manifest: dict[str, object]) -> str:
-    """The bundle format version a manifest is written with: the oldest that has all its fields."""
-    return BUNDLE_FORMAT_VERSION if "render_markdown" in manifest else FORMAT_1_1
