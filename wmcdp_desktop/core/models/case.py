@@ -1,4 +1,4 @@
-"""The case / scenario (``cases/<caseId>.json``): context and the conversation so far."""
+"""The case / scenario (a file in ``cases/``, usually ``<case_id>.json``): context and the conversation so far."""
 
 from __future__ import annotations
 

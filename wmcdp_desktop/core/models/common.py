@@ -151,7 +151,8 @@ class CaseRef(Document):
     """Points at the scenario (case) a benchmark item is built on."""
 
     caseId: Identifier
-    """Id of the case document (``cases/<caseId>.json`` in a study)."""
+    """``case_id`` of the case document (a file in ``cases/`` of the study, found by the id and version inside
+    it; ``<caseId>.json`` is the usual name, any name ending in ``.json`` works)."""
     caseVersion: SemVer
     """Version of the case."""
     sha256: Sha256 | None = None
