@@ -734,6 +734,7 @@ def build_study(
     unassigned: bool = False,
     bundle_file: Path | None = None,
     key_path: Path | None = None,
+    one_response_per_item: bool = False,
     reading: Callable[[int, int], None] | None = None,
     progress: StageProgress | None = None,
 ) -> BuildResult:
@@ -741,7 +742,8 @@ def build_study(
     :func:`build`."""
     study = load_study(study_dir, progress=reading)
     return build(study, out_dir, seed=seed, overlap=overlap, raters=raters, unassigned=unassigned,
-                 bundle_file=bundle_file, key_path=key_path, progress=progress)
+                 bundle_file=bundle_file, key_path=key_path, one_response_per_item=one_response_per_item,
+                 progress=progress)
 
 
 def build(
