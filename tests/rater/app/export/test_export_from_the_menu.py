@@ -1,4 +1,5 @@
-"""Exporting the results from the menu writes an export that wmcdp results validate accepts."""
+"""Exporting the results from the menu writes an export that wmcdp results validate accepts; the message after it
+names what is left out (drafts not submitted)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tests.rater.app.window_helpers import (
+    export_and_wait,
+    rows,
     set_all_scores_by_keyboard,
     submit_by_keyboard,
     type_rationale,
@@ -39,3 +43,23 @@ def test_export_results_from_the_menu(
     from wmcdp_desktop.coordinator.commands.main import main as wmcdp
 
     assert wmcdp(["results", "validate", str(target)]) == 0
+
+
+def test_export_message_names_what_is_left_out(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
+    """A started task and a revision in progress are not exported: the message says so in plain words."""
+    assert window.session is not None
+    set_all_scores_by_keyboard(qtbot, window, "4")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    window.rating.go_to("T-0001")
+    window.rating.revise()
+    rows(window)[0].slider.setFocus()
+    qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_2)
+    window.rating.go_to("T-0003")
+    rows(window)[0].slider.setFocus()
+    qtbot.keyClick(rows(window)[0].slider, Qt.Key.Key_5)
+    assert export_and_wait(qtbot, window, tmp_path / "results.zip")
+    message = window.messages[-1]
+    assert message.startswith("Exported 1 submitted rating of 3 tasks (with every earlier revision) to:")
+    assert "Not included: 1 task started but not submitted yet." in message
+    assert "Not included: 1 revision you have not submitted yet (the earlier submitted rating is included)." in message

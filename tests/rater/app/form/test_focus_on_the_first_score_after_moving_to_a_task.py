@@ -9,17 +9,19 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QRadioButton
+from PySide6.QtWidgets import QApplication, QComboBox, QRadioButton
 
 from tests.rater.app.window_helpers import (
     CTRL,
     blinding_question,
     bundle_with_blinding_labels,
+    by_name,
     rows,
     set_all_scores_by_keyboard,
     submit_by_keyboard,
     type_rationale,
 )
+from wmcdp_desktop.rater.app.text.accessible import is_read_only
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 
@@ -117,3 +119,55 @@ def test_focus_after_submit_through_the_blinding_question(
         else:
             assert window.session.current_id != here
         digit_sets_the_first_score(qtbot, window, 2)
+
+
+def test_after_submit_the_next_task_starts_at_its_first_score(qtbot: Any, window: MainWindow) -> None:
+    """Ctrl+Enter from the confidence box: the next task must not keep the focus on its (unseen) confidence box."""
+    assert window.page is not None and window.session is not None
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    confidence = by_name(window, QComboBox, "Confidence in this rating")
+    confidence.setFocus()
+    qtbot.keyClick(confidence, Qt.Key.Key_Down)
+    window.page.form.scroll_area.verticalScrollBar().setValue(window.page.form.scroll_area.verticalScrollBar().maximum())
+    qtbot.keyClick(confidence, Qt.Key.Key_Return, CTRL)
+    assert window.session.current_id == "T-0002"
+    first = rows(window)[0].slider
+    assert window.focusWidget() is first
+    assert window.page.form.scroll_area.verticalScrollBar().value() == 0
+    qtbot.keyClick(first, Qt.Key.Key_Down)  # lands on the visible first score, not the confidence box
+    assert window.session.current is not None and window.session.current.confidence is None
+    assert rows(window)[0].value() is not None
+
+
+def test_revise_and_discard_leave_the_focus_at_the_start_of_the_form(qtbot: Any, window: MainWindow) -> None:
+    assert window.page is not None and window.session is not None
+    form = window.page.form
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)
+    window.rating.go_to("T-0001")
+    form.revise_button.setFocus()
+    qtbot.keyClick(form.revise_button, Qt.Key.Key_Space)
+    assert window.session.current is not None and window.session.current.base_revision == 1
+    assert window.focusWidget() is rows(window)[0].slider  # not the pause button
+    form.discard_button.setFocus()
+    qtbot.keyClick(form.discard_button, Qt.Key.Key_Space)
+    assert window.session.current is None
+    slider = rows(window)[0].slider
+    assert window.focusWidget() is slider and is_read_only(slider)  # read-only: nothing a key could change
+    qtbot.keyClick(slider, Qt.Key.Key_5)
+    assert rows(window)[0].value() == 3 and window.session.current is None
+
+
+def test_moving_from_the_form_to_a_submitted_task_keeps_the_focus_in_the_form(qtbot: Any, window: MainWindow) -> None:
+    """Ctrl+PgUp from a score onto a submitted (read-only) task: the focus goes to the form, not elsewhere."""
+    assert window.page is not None and window.session is not None
+    set_all_scores_by_keyboard(qtbot, window, "3")
+    type_rationale(qtbot, window)
+    submit_by_keyboard(qtbot, window)  # T-0001 submitted, T-0002 open with the focus on its first score
+    first = rows(window)[0].slider
+    assert window.focusWidget() is first
+    qtbot.keyClick(first, Qt.Key.Key_PageUp, CTRL)
+    assert window.session.current_id == "T-0001" and window.session.current is None
+    assert window.focusWidget() is rows(window)[0].slider and is_read_only(rows(window)[0].slider)

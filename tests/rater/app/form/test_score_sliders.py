@@ -1,5 +1,6 @@
 """The score sliders: unset until the rater sets one (and submit blocked until then), unset again on request, N/A
-only where the rubric allows it, the anchors in view on focus, and the mouse wheel never changes a score."""
+only where the rubric allows it, the anchors in view on focus, the mouse wheel never changes a score; N/A hides the handle and unticking it
+brings the score back; a digit off the scale is explained, not silently ignored."""
 
 from __future__ import annotations
 
@@ -106,3 +107,35 @@ def test_scrolling_the_form_with_the_wheel_never_changes_a_score(qtbot: Any, win
     assert row.value() is None and confidence.currentIndex() == -1
     assert window.session is not None and window.session.current is not None
     assert window.session.current.scores == {} and window.session.current.confidence is None
+
+
+def test_na_hides_the_slider_handle_and_unticking_brings_the_score_back(qtbot: Any, window: MainWindow) -> None:
+    """With N/A ticked, an earlier score must not look recorded: the slider is drawn like an unset one."""
+    row = next(r for r in rows(window) if r.na is not None)
+    assert row.na is not None
+    row.slider.setFocus()
+    qtbot.keyClick(row.slider, Qt.Key.Key_3)
+    assert window.page is not None
+    window.page.task_list.list.setFocus()  # compare pictures without a focus frame
+    with_score = row.slider.grab().toImage()
+    row.na.setChecked(True)
+    assert row.value() == "N/A" and not row.slider.isEnabled()
+    na_image = row.slider.grab().toImage()
+    row.na.setChecked(False)
+    assert row.value() == 3 and row.slider.grab().toImage() == with_score
+    row.slider.set_score(None)
+    row.slider.setEnabled(False)
+    assert na_image == row.slider.grab().toImage()  # exactly like an unset (disabled) slider: no handle
+    assert na_image != with_score
+
+
+def test_a_digit_off_the_scale_is_explained_not_silently_ignored(qtbot: Any, window: MainWindow) -> None:
+    row = rows(window)[0]
+    lo, hi = row.dim.scale.min, row.dim.scale.max
+    assert hi < 9
+    row.slider.setFocus()
+    qtbot.keyClick(row.slider, Qt.Key.Key_9)
+    assert row.value() is None
+    assert not row.problem.isHidden() and f"9 is not on this scale: type {lo} to {hi}." in row.problem.text()
+    qtbot.keyClick(row.slider, Qt.Key.Key_0 + hi)  # type: ignore[operator]
+    assert row.value() == hi and row.problem.isHidden()

@@ -1,4 +1,4 @@
-"""A calibration task is not marked as one before submit; its feedback follows the submit."""
+"""A calibration task is not marked as one before submit; its feedback follows the submit, in view and focused."""
 
 from __future__ import annotations
 
@@ -26,3 +26,17 @@ def test_calibration_is_not_marked_before_submit_and_feedback_follows(qtbot: Any
     shown = view.text.toPlainText()
     assert "yours: 2   ·   adjudicated: 4–5   ·   ✗ differs" in shown
     assert "Validates the parent's fatigue." in shown
+
+
+def test_after_a_calibration_submit_the_feedback_is_in_view_and_focused(qtbot: Any, window: MainWindow) -> None:
+    assert window.page is not None and window.session is not None
+    form = window.page.form
+    window.rating.go_to("T-0002")
+    set_all_scores_by_keyboard(qtbot, window, "2")
+    type_rationale(qtbot, window)
+    form.scroll_area.verticalScrollBar().setValue(form.scroll_area.verticalScrollBar().maximum())
+    assert form.scroll_area.verticalScrollBar().value() > 0
+    submit_by_keyboard(qtbot, window)
+    assert window.session.current_id == "T-0002" and form.calibration.isVisible()
+    assert form.scroll_area.verticalScrollBar().value() == 0
+    assert window.focusWidget() is form.calibration.text

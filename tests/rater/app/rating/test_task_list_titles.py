@@ -1,11 +1,12 @@
 """The task list names the rows it shows by their task's title, reading only those tasks, a few per turn
 of the event loop; rows out of view keep their id until scrolled to; a task that cannot be read keeps its
-id without an error (opening it explains)."""
+id without an error (opening it explains); a row is named by its domain and scenario types."""
 
 from __future__ import annotations
 
 import copy
 import hashlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,6 @@ def test_slow_tasks_are_named_one_turn_at_a_time(qtbot: Any, make_window: Any, t
                                                  sample_docs: Any) -> None:
     """A task holding a 5 MB response takes 50-70 ms to read: a turn of the event loop stops reading once it
     has spent TITLE_BUDGET, so the window keeps answering input while names fill in."""
-    import time
 
     window = _window(make_window, tmp_path, sample_docs)
     assert window.page is not None and window.session is not None
@@ -139,3 +139,22 @@ def test_slow_tasks_are_named_one_turn_at_a_time(qtbot: Any, make_window: Any, t
     tasks.resize(tasks.width(), tasks.height() + 1)  # the rater resizes the list: the rows in view are named again
     qtbot.waitUntil(lambda: len(read_in_turn) >= 5, timeout=5000)
     assert len(read_in_turn) == len(set(read_in_turn))  # one slow read per turn, never several in a row
+
+
+def test_tasks_are_named_by_domain_and_scenario(qtbot: Any, window: MainWindow) -> None:
+    """Tasks read "1. OCD · reassurance" in the list (not only an opaque id): the opened one at once, the
+    others in view a moment after the list shows (tests/rater/app/rating/test_task_list_titles.py: rows out of view)."""
+    assert window.page is not None
+    tasks = window.page.task_list
+    assert tasks.row_text(0).startswith("1. OCD · reassurance\n")
+    assert "T-0001" in (tasks.row_tooltip(0) or "")
+    qtbot.waitUntil(lambda: tasks.row_text(1).startswith("2. OCD · reassurance\n"), timeout=3000)
+    assert "T-0002" in (tasks.row_tooltip(1) or "")
+    assert set(window.page.task_list.titles) == {"T-0001", "T-0002", "T-0003"}
+    assert tasks.list.textElideMode() == Qt.TextElideMode.ElideRight  # a narrow list keeps number and domain
+    meta = window.page.task_view.meta
+    assert meta.text() == "Clinical domain: OCD    Scenario types: Reassurance"
+    assert "WM-DOM-OCD" in meta.toolTip()
+    window.rating.go_to("T-0002")
+    assert tasks.row_text(1).startswith("2. OCD · reassurance\n")
+    assert tasks.row_text(0).startswith("1. OCD · reassurance\n")

@@ -1,15 +1,17 @@
 """Drafts in the window: autosaved at most a second behind the typing, restored exactly by a new window and after a
-kill (the instance lock recovered), and a failed write says so plainly, keeps the rating, and Retry saves."""
+kill (the instance lock recovered), and a failed write says so plainly, keeps the rating, and Retry saves; the save status after a restore and the times
+are in local time."""
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
@@ -21,12 +23,15 @@ from tests.rater.app.window_helpers import (
     by_name,
     click_check,
     rows,
+    set_all_scores_by_keyboard,
     show_page,
     type_rationale,
 )
 from wmcdp_desktop.core import atomic
 from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.rater.app import main as app_module
+from wmcdp_desktop.rater.app.form.timer import local_time
+from wmcdp_desktop.rater.app.text.i18n import format_datetime
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.timing import FakeClock
 
@@ -152,3 +157,32 @@ def test_after_a_kill_the_lock_is_recovered_and_the_draft_restored(
     assert window.page is not None and window.page.form.rubric.rows["WM-RUB-003"].value() == 4
     show_page(window, "Notes")
     assert by_name(window, QPlainTextEdit, "Brief rationale (required)").toPlainText() == "typed before the crash"
+
+
+def test_save_status_after_restoring_a_draft_and_times_in_local_time(
+    qtbot: Any, make_window: Any, bundle_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"]
+    first = make_window(argv)
+    assert first.status_bar.save_label.text() == "Nothing entered yet"
+    set_all_scores_by_keyboard(qtbot, first, "3", skip=rows(first)[1].dim.id)
+    assert first.rating.save_now()
+    first.close()
+    again = make_window(argv)
+    assert again.session is not None and again.session.current is not None and again.session.current.scores
+    assert again.status_bar.save_label.text() == "All changes saved"  # the restored draft is safe (not "nothing to save")
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:
+        assert local_time("2026-11-29T23:45:40Z") == "00:45:40"
+        for locale, date_time, clock_time in (
+            ("en_US", "11/30/26 12:45\u202fAM", "12:45:40\u202fAM"),
+            ("en_GB", "30/11/2026 00:45", "00:45:40"),
+            ("es_ES", "30/11/26 0:45", "0:45:40"),
+        ):  # as the app's locale writes them (the conftest puts the default locale back)
+            QLocale.setDefault(QLocale(locale))
+            assert (format_datetime("2026-11-29T23:45:40Z"), local_time("2026-11-29T23:45:40Z")) == (date_time, clock_time)
+        assert local_time("not a time") == "not a time"
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
