@@ -89,11 +89,13 @@ def collect_results(
     names: str = "original",
     csv_na: str = "NA",
     progress: Callable[[int, int], None] | None = None,
+    writing: Callable[[int, int], None] | None = None,
 ) -> Collected:
     """Merge and unblind ``exports`` with the key at ``key_path`` into ``out_dir`` (a second collect into the
     same folder is refused while this one runs); ``receipts_file`` holds the receipt codes the raters sent,
     ``receipt`` is the receipt code of the one export given (normalised; its rater's, whoever that is);
-    ``excel_csv``, ``names`` and ``csv_na`` are those of ``outputs.write_outputs``.
+    ``excel_csv``, ``names`` and ``csv_na`` are those of ``outputs.write_outputs``; ``progress(done, total)``
+    hears the exports merged, ``writing(done, total)`` the records written.
     Raises :class:`~wmcdp_desktop.core.errors.WmcdpError` (plain words) for a key, folder or receipts file it
     cannot use; everything wrong with the exports is a problem of the result (the outputs are written)."""
     key = read_key(key_path)
@@ -109,7 +111,7 @@ def collect_results(
             work_dir=out_dir, leading=(cache_problems, bad_lines),
         )
         try:
-            paths = write_outputs(result, out_dir, excel_csv=excel_csv, names=names, csv_na=csv_na)
+            paths = write_outputs(result, out_dir, excel_csv=excel_csv, names=names, csv_na=csv_na, progress=writing)
         finally:
             result.close()
     report, summary = result.report, result.summary

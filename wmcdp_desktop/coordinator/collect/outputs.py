@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import json
 import statistics
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -281,9 +281,10 @@ last: until it is, the SHA-256 it holds does not match new tables, and ``wmcdp r
 
 
 def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = False, names: str = "original",
-                  csv_na: str = "NA") -> list[Path]:
+                  csv_na: str = "NA", progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Write every output file (owner-only), ``ratings-excel.csv`` when ``excel_csv``; returns their paths.
-    ``names``: :data:`NAMES`; ``csv_na``: a key of :data:`CSV_NA`, how ``ratings.csv`` spells an N/A score.
+    ``names``: :data:`NAMES`; ``csv_na``: a key of :data:`CSV_NA`, how ``ratings.csv`` spells an N/A score;
+    ``progress(done, total)`` hears the records written.
     Every file is complete in its temporary file before the first one replaces its previous version, so a
     failure leaves all the previous outputs. Fills in ``result.summary``; ``result.report["outputs"]`` gets the
     SHA-256 of every data file (``wmcdp report`` checks ``ratings.parquet`` against it) and
@@ -333,6 +334,8 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
                 tables[1].add(codebook.failure_mode_rows(chunk))
             for r in chunk:
                 summary.add(r)
+            if progress is not None:
+                progress(min(start + CHUNK, len(records)), len(records))
         if tables is not None:
             for table in tables:
                 table.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -269,7 +270,7 @@ def _collect(args: argparse.Namespace) -> int:
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
         result = collect_results(args.exports, args.key, args.out, receipts_file=args.receipts, receipt=receipt,
                                  excel_csv=args.excel_safe, names=args.names, csv_na=args.csv_na,
-                                 progress=bar)
+                                 progress=bar, writing=partial(bar.stage, "Writing the outputs"))
     never = result.tasks_never_rated
     warnings = [] if not never else [
         f"{count(len(never), 'task')} of the key {agree(len(never), 'was', 'were')} never rated (no rater returned a "
