@@ -82,5 +82,5 @@ def test_bundle_build_reports_every_phase(tmp_path: Path) -> None:
     study = load_study(write_study(tmp_path / "study", n_items=6, n_raters=3, overlap=2))
     heard: dict[str, tuple[int, int]] = {}
     build(study, tmp_path / "out", progress=lambda stage, done, total: heard.__setitem__(stage, (done, total)))
-    assert list(heard) == ["Leak scan", "Making bundles", "Checking bundles", "Writing bundles"]
+    assert list(heard) == ["Leak scan", "Style separability", "Making bundles", "Checking bundles", "Writing bundles"]
     assert all(done == total > 0 for done, total in heard.values())

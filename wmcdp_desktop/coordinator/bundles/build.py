@@ -776,7 +776,7 @@ def build(
     assert scanned.matcher is not None
     plan = plan_build(study, seed=seed, overlap=overlap, unassigned=unassigned,
                       one_response_per_item=one_response_per_item)
-    style = check_style(study, plan.seed)
+    style = check_style(study, plan.seed, stage("Style separability"))
     # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
     # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds
     # every rater's export (it may overwrite the original key in the same folder).

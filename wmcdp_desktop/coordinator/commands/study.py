@@ -101,7 +101,8 @@ def _validate(args: argparse.Namespace) -> int:
             return EXIT_INVALID
     with ProgressBar("Leak scan", enabled=None if not args.json else False) as bar:
         scanned = scan_study(study, bar)
-    style = check_style(study)
+    with ProgressBar("Style separability", enabled=None if not args.json else False) as bar:
+        style = check_style(study, progress=bar)
     warnings = study.warnings + scanned.warnings + style.warnings
     if scanned.findings:
         problems = scanned.problems()

@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
@@ -312,9 +312,19 @@ def _tokens(texts: Sequence[StyleText], models: list[str], totals: dict[str, int
     return out
 
 
-def measure_style(texts: Sequence[StyleText], seed: int) -> StyleResult:
+STEPS = 5
+"""What ``progress`` counts: features, token evidence, then the three cross-validated classifiers and the interval."""
+
+
+def measure_style(texts: Sequence[StyleText], seed: int,
+                  progress: Callable[[int, int], None] | None = None) -> StyleResult:
     """How well the model can be told from ``texts`` (module docstring). Never raises for want of a library
-    or of data: :attr:`StyleResult.not_measured` then says why."""
+    or of data: :attr:`StyleResult.not_measured` then says why. ``progress(done, total)`` hears each step."""
+
+    def step(done: int) -> None:
+        if progress is not None:
+            progress(done, STEPS)
+
     result = _prepare(texts, seed)
     if result.not_measured is not None:
         return result
@@ -335,6 +345,7 @@ def measure_style(texts: Sequence[StyleText], seed: int) -> StyleResult:
     lengths = [length_measures(t.text) for t in texts]
     formats = [formatting_measures(t.text) for t in texts]
     _describe(result, texts, lengths, formats)
+    step(1)
     # Features from all responses at once: the vocabulary, the IDF weights and the scaling use no model
     # label, so only the regression needs fitting per fold.
     measures = StandardScaler().fit_transform(
@@ -359,6 +370,7 @@ def measure_style(texts: Sequence[StyleText], seed: int) -> StyleResult:
     word_counts = {name: {m: int(containing[k, j]) for k, m in enumerate(result.models) if containing[k, j]}
                    for j, name in enumerate(names)}
     result.tokens = _tokens(texts, result.models, result.responses_per_model, word_counts)
+    step(2)
     item_ids = sorted({t.item for t in texts})
     index_of = {item: i for i, item in enumerate(item_ids)}
     groups = np.asarray([index_of[t.item] for t in texts])
@@ -379,8 +391,10 @@ def measure_style(texts: Sequence[StyleText], seed: int) -> StyleResult:
             # the coordinator's business: the figures say what was found
             warnings.simplefilter("ignore")
             full = predict(hstack([words, csr_matrix(measures)], format="csr"), sparse)
+            step(3)
             length = predict(measures[:, :n_length], dense)
             formatting = predict(measures[:, n_length:], dense)
+            step(4)
     except ValueError:
         # a fold whose training items hold one model only: a model answers too few items to hold some out
         result.not_measured = (f"a model answers too few items to hold some out: each of the {folds} groups of "
@@ -401,4 +415,5 @@ def measure_style(texts: Sequence[StyleText], seed: int) -> StyleResult:
     # interval is never narrower than the exact (Clopper-Pearson) one over the responses
     exact = binomtest(int(correct.sum()), len(texts)).proportion_ci(confidence_level=0.95, method="exact")
     result.ci_low, result.ci_high = min(low, float(exact.low)), max(high, float(exact.high))
+    step(STEPS)
     return result

@@ -4,6 +4,7 @@ the responses raters will see, measured by :mod:`style`, and the warning (or the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from wmcdp_desktop.coordinator.study.loader import LoadedStudy
@@ -42,9 +43,11 @@ def sent_texts(study: LoadedStudy) -> list[StyleText]:
             for r in study.responses if r.response.benchmark_item_id in sent]
 
 
-def check_style(study: LoadedStudy, seed: int | None = None) -> StyleCheck:
-    """Measure the sent responses (seed: the study's unless given) and word the finding."""
-    result = measure_style(sent_texts(study), study.study.seed if seed is None else seed)
+def check_style(study: LoadedStudy, seed: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> StyleCheck:
+    """Measure the sent responses (seed: the study's unless given) and word the finding; ``progress(done,
+    total)`` hears the measurement's steps."""
+    result = measure_style(sent_texts(study), study.study.seed if seed is None else seed, progress)
     check = StyleCheck(result)
     if result.not_measured is not None:
         # one model, or a single item: nothing to tell apart; only a missing library is worth a warning
