@@ -8,31 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices, QTextDocument
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 
 def guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Fail the test if a URL is opened, a resource loaded (Python-level), or a blocking dialog shown;
-    point the default data folder into the test's tmp folder."""
-    from wmcdp_desktop.rater.app import main as app_module
+    """The window tests' guard (:func:`tests.rater.app.window_helpers.guard_the_machine`), resources included;
+    the reliability drills answer the rater dialog themselves."""
+    from tests.rater.app.window_helpers import guard_the_machine
 
-    def never_open(url: QUrl) -> bool:
-        pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")
-
-    def never_load(self: Any, kind: int, url: QUrl) -> Any:
-        pytest.fail(f"a resource was loaded: {url.toString()!r}")
-
-    def no_dialog(*args: Any, **kwargs: Any) -> Any:
-        pytest.fail("a blocking dialog was opened in a test")
-
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
-    monkeypatch.setattr(QTextDocument, "loadResource", never_load)
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(no_dialog))  # modal: would wait for a click forever
-    monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
+    guard_the_machine(monkeypatch, tmp_path, rater_dialog=False, resources=True)
 
 
 def close_message_boxes() -> None:

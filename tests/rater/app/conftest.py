@@ -12,15 +12,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from tests.kit.bundles import make_bundle
-from tests.rater.app.window_helpers import wait_opened
+from tests.rater.app.window_helpers import guard_the_machine, wait_opened
 from wmcdp_desktop.rater.app import main as app_module
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
-from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
 from wmcdp_desktop.rater.timing import FakeClock
 
 W = TypeVar("W", bound=QWidget)
@@ -28,18 +25,7 @@ W = TypeVar("W", bound=QWidget)
 
 @pytest.fixture(autouse=True)
 def _no_escape(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    def never_open(url: QUrl) -> bool:
-        pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")
-
-    def no_dialog(*args: Any, **kwargs: Any) -> Any:
-        pytest.fail("a blocking dialog was opened in a test")
-
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(no_dialog))  # modal: would wait for a click forever
-    monkeypatch.setattr(RaterDialog, "exec", lambda self: pytest.fail("the rater dialog was opened in a test"))
-    monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
+    guard_the_machine(monkeypatch, tmp_path)
 
 
 @pytest.fixture

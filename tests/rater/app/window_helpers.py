@@ -191,3 +191,36 @@ def click_check(qtbot: Any, box: QCheckBox) -> None:
 def record_files(data_dir: Path) -> list[Path]:
     """Every record file the window wrote in ``data_dir``, sorted."""
     return sorted(data_dir.glob("bundles/*/*/records/*.json"))
+
+
+def guard_the_machine(monkeypatch: Any, tmp_path: Path, *, rater_dialog: bool = True,
+                      resources: bool = False) -> None:
+    """Fail the test if a URL is opened, a blocking dialog shown (file dialogs, a question, with
+    ``rater_dialog`` the rater id dialog) or, with ``resources``, a document resource loaded (Python-level);
+    point the default data folder into the test's tmp folder. Nothing may block or leave the test machine."""
+    import pytest
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices, QTextDocument
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from wmcdp_desktop.rater.app import main as app_module
+    from wmcdp_desktop.rater.app.window.rater_dialog import RaterDialog
+
+    def never_open(url: QUrl) -> bool:
+        pytest.fail(f"QDesktopServices.openUrl was called with {url.toString()!r}")
+
+    def never_load(self: Any, kind: int, url: QUrl) -> Any:
+        pytest.fail(f"a resource was loaded: {url.toString()!r}")
+
+    def no_dialog(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail("a blocking dialog was opened in a test")
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(never_open))
+    if resources:
+        monkeypatch.setattr(QTextDocument, "loadResource", never_load)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(no_dialog))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(no_dialog))  # modal: would wait for a click forever
+    if rater_dialog:
+        monkeypatch.setattr(RaterDialog, "exec", lambda self: pytest.fail("the rater dialog was opened in a test"))
+    monkeypatch.setattr(app_module, "default_data_dir", lambda: tmp_path / "default-data")
