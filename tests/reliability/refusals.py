@@ -253,7 +253,8 @@ def build_cases(root: Path, huge: int = 4 * 2**30) -> list[Case]:
     recs = json.loads(json.dumps(s.records))
     recs[0]["envelope"]["submitted_at"] = "9999-12-31T23:59:59Z"
     e11 = s.export("year-9999.zip", recs)
-    add("11-9999", "11", "a record submitted in 9999", "wmcdp", ["results", "validate", e11], 1, "9999-12-31T23:59:59Z is in the future", [e11])
+    # a wrong clock never makes a record invalid (issue 25): said as clock_suspect, exit 0
+    add("11-9999", "11", "a record submitted in 9999", "wmcdp", ["results", "validate", e11], 0, "9999-12-31T23:59:59Z is in the future", [e11])
     recs = json.loads(json.dumps(s.records))
     recs[0]["envelope"]["submitted_at"] = "2026-11-29T09:59:00Z"
     e11b = s.export("before-start.zip", recs)

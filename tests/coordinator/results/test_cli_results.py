@@ -363,7 +363,8 @@ def test_collect_duplicates_are_counted_once(built: Built, capsys: pytest.Captur
         for name, data in members.items():
             zf.writestr(name, data)
     result = collect(built, capsys, export, other, expect=1)
-    assert result["ratings"] == 10 and result["duplicates"] == 10
+    # the same chain as the one collected before (so neither is quarantined): its records count once, the replay is said
+    assert result["ratings"] == 10 and result["duplicates"] == 10 and result["quarantined"] == 0
     (problem,) = result["problems"]
     assert problem["file"] in ("again.zip!manifest.json", "export-R1.zip!manifest.json")
     assert "is the same export as" in problem["message"]
@@ -376,16 +377,14 @@ def test_collect_conflicts_are_reported(built: Built, capsys: pytest.CaptureFixt
     b = built.export("R1", built.records("R1", [task], score=5, submitted_at="2026-11-29T11:00:00+00:00"), name="b.zip")
     result = collect(built, capsys, a, b, expect=1)
     # Two exports of R1's bundle whose chains both hold but part: two histories. Which one is right cannot be
-    # told (never by the time a record claims), so neither revision is kept, and both facts are reported.
-    assert result["conflicts"] == 1 and result["ratings"] == 0
+    # told (never by the time a record claims), so both exports are quarantined and neither revision counts.
+    assert result["ratings"] == 0 and result["quarantined"] == 2
     ratings, report, _, _ = merged(built)
     assert ratings == []
-    conflict = report["conflicts"][0]
-    assert conflict["kind"] == "two records for the same revision" and conflict["kept"] is None
-    assert conflict["decided_by"] == "undecided: neither kept"
+    assert sorted(r["export"] for r in report["quarantine"]) == ["a.zip", "b.zip"]
+    assert all(r["checks"] == ["history"] for r in report["quarantine"])
     messages = [p["message"] for p in report["problems"]]
     assert any("two different histories of rater R1's bundle" in m for m in messages)
-    assert any("neither is kept (no audit chain tells them apart; times in a file are not trusted)" in m for m in messages)
 
 
 def test_collect_with_another_builds_key_is_one_problem_per_export(
@@ -435,7 +434,7 @@ def test_collect_bad_exports_are_reported_and_others_kept(built: Built, capsys: 
     junk = built.root / "junk.zip"
     junk.write_bytes(b"not a zip")
     result = collect(built, capsys, good, tampered, junk, built.root, expect=1)
-    assert result["ratings"] == 20
+    assert result["ratings"] == 10 and result["quarantined"] == 10  # the tampered export's records never count
     files = {Path(p["file"].split("!")[0]).name for p in result["problems"]}
     assert {"export-R1.zip", "junk.zip", built.root.name} <= files
     assert (built.root / "merged" / "ratings.csv").exists()
@@ -452,11 +451,12 @@ def test_collect_wrong_study_is_skipped(built: Built, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize("change", ["bundle_sha256", "rater_id", "bundle_id"])
-def test_collect_export_that_disagrees_with_the_key_is_named_and_its_records_kept(
+def test_collect_export_that_disagrees_with_the_key_is_named_and_its_records_quarantined(
     built: Built, capsys: pytest.CaptureFixture[str], change: str
 ) -> None:
     """An export whose manifest names another bundle digest, rater or bundle id (but tasks of this key):
-    one problem naming the field; its records still count (they agree with the key task by task)."""
+    one problem naming the field; its binding to the bundle and the rater does not hold, so its records are
+    quarantined (issue 25: they used to count because they agree with the key task by task)."""
     b = built.bundles["R1"]
     fields = {"study_id": "STUDY-T1", "rater_id": "R1", "bundle_id": b.manifest.bundle_id,
               "bundle_sha256": b.manifest_sha256, "tasks_in_bundle": len(b.task_ids)}
@@ -468,8 +468,11 @@ def test_collect_export_that_disagrees_with_the_key_is_named_and_its_records_kep
     path = built.root / "changed.zip"
     path.write_bytes(export_zip(recs, **fields))  # type: ignore[arg-type]
     result = collect(built, capsys, path, expect=1)
-    assert [(p["file"], p["path"]) for p in result["problems"]] == [("changed.zip!manifest.json", change)]
-    assert result["ratings"] == 10
+    assert [(p["file"], p["path"]) for p in result["problems"]] == [("changed.zip!manifest.json", change),
+                                                                   ("changed.zip", "")]
+    assert result["ratings"] == 0 and result["quarantined"] == 10
+    _, report, _, _ = merged(built)
+    assert {tuple(r["checks"]) for r in report["quarantine"]} == {("binding",)}
 
 
 def test_collect_text_output_and_missing_key(built: Built, capsys: pytest.CaptureFixture[str]) -> None:

@@ -134,4 +134,5 @@ def test_a_record_of_a_million_values_is_not_parsed(export: Export, capsys: pyte
     assert problems[-1] == {"file": str(loose), "path": "", "message": message}
     # the replaced record is also not the one the export's audit chain sealed
     assert any(p["path"] == "export_sealed.records_sha256" for p in problems)
-    assert json.loads(out)["valid_records"] == 9
+    # an export that is not what the app wrote has no valid record (issue 25: counted means verified)
+    assert json.loads(out)["valid_records"] == 0 and json.loads(out)["quarantined"] == 9

@@ -137,8 +137,9 @@ def test_every_kind_of_problem_is_reported_the_same_way_each_run(
     assert "skipped.json" not in text and ".dot.json" not in text
     code, out, _ = run(capsys, "results", "validate", *mixed.paths, *extra, "--json")
     summary = json.loads(out)
-    assert code == 1 and summary["valid_records"] > 20 and summary["exports"] == 3
-    assert set(summary["by_rater"]) == {"R1", "R2", "R3"}
+    assert code == 1 and summary["valid_records"] > 10 and summary["exports"] == 3
+    # the export with a changed record has no valid record (issue 25: counted means verified)
+    assert set(summary["by_rater"]) == {"R1", "R2"} and summary["quarantined"] > 0
     # The text lists exactly the problems of the JSON, in the same order.
     listed = [line.strip() for line in err.splitlines() if line.startswith("  ")]
     assert listed == [

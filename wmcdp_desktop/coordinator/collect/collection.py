@@ -64,6 +64,12 @@ class Collected:
     tasks_every_rater_could_not_rate: list[str]
     flags: list[Flag]
     raters: list[RaterTally]
+    quarantined: list[dict[str, Any]]
+    """Records not counted because a check of their provenance failed (collect-report.json ``quarantine``)."""
+    accepted: list[dict[str, Any]]
+    """Quarantined records the coordinator kept (``--accept``), with the reason given."""
+    clock_suspect: list[dict[str, Any]]
+    """Counted records whose times a wrong clock explains (kept, flagged)."""
     summary: dict[str, Any]
     """``summary.json`` as written."""
     parquet_note: str | None
@@ -90,12 +96,14 @@ def collect_results(
     csv_na: str = "NA",
     progress: Callable[[int, int], None] | None = None,
     writing: Callable[[int, int], None] | None = None,
+    accept: dict[str, str] | None = None,
 ) -> Collected:
     """Merge and unblind ``exports`` with the key at ``key_path`` into ``out_dir`` (a second collect into the
     same folder is refused while this one runs); ``receipts_file`` holds the receipt codes the raters sent,
     ``receipt`` is the receipt code of the one export given (normalised; its rater's, whoever that is);
     ``excel_csv``, ``names`` and ``csv_na`` are those of ``outputs.write_outputs``; ``progress(done, total)``
-    hears the exports merged, ``writing(done, total)`` the records written.
+    hears the exports merged, ``writing(done, total)`` the records written; ``accept``: record id -> the
+    coordinator's reason to count that quarantined record after all (recorded in collect-report.json).
     Raises :class:`~wmcdp_desktop.core.errors.WmcdpError` (plain words) for a key, folder or receipts file it
     cannot use; everything wrong with the exports is a problem of the result (the outputs are written)."""
     key = read_key(key_path)
@@ -108,7 +116,7 @@ def collect_results(
         result = merge_exports(
             exports, key, progress, key_source=str(key_path), receipts=receipts,
             receipts_source=receipts_source, seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
-            work_dir=out_dir, leading=(cache_problems, bad_lines),
+            work_dir=out_dir, leading=(cache_problems, bad_lines), accept=accept,
         )
         try:
             paths = write_outputs(result, out_dir, excel_csv=excel_csv, names=names, csv_na=csv_na, progress=writing)
@@ -136,5 +144,8 @@ def collect_results(
         raters=[RaterTally(rater, info["ratings"], info["cannot_rate"], info["assigned"])
                 for rater, info in summary["raters"].items()],
         summary=summary,
+        quarantined=list(report["quarantine"]),
+        accepted=list(report["accepted"]),
+        clock_suspect=list(report["clock_suspect"]),
         parquet_note=report.get("parquet") or None,
     )

@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
@@ -57,6 +58,7 @@ from wmcdp_desktop.coordinator.results.provenance import (
     replay_problems,
 )
 from wmcdp_desktop.coordinator.results.reader import ExportRead, read_export
+from wmcdp_desktop.core import record_rules
 from wmcdp_desktop.core.atomic import AtomicFile, plain_os_error
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.documents import read_file_bytes, validate_obj
@@ -64,7 +66,7 @@ from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
 from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.unblinding_key import KeyEntry, UnblindingKey
-from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts
+from wmcdp_desktop.core.record_rules import RubricRules, TaskFacts, time_problems
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 
 Ledger = Mapping[tuple[str, str], Mapping[str, Any]]
@@ -275,6 +277,7 @@ def merge_exports(
     cache_dir: Path,
     work_dir: Path,
     leading: tuple[list[Problem], list[Problem]],
+    accept: Mapping[str, str] | None = None,
 ) -> CollectResult:
     """Read, check, merge and unblind the exports (the steps of this module's description); called by
     ``collection.collect_results``, which holds the folder.
@@ -284,14 +287,15 @@ def merge_exports(
     folder recorded (``cache.load_cache``: SHA-256 -> entry), merged with those given; ``cache_dir``:
     where each export read is recorded for the next run (as soon as it is read); ``work_dir``: where the
     temporary file of the kept records goes; ``leading``: the problems of the cache's folder and of the
-    receipts file, which come first (the cache's, with those of its entries that cannot be used, by file)."""
+    receipts file, which come first (the cache's, with those of its entries that cannot be used, by file);
+    ``accept``: record id -> the coordinator's reason for keeping that quarantined record (``--accept``)."""
     folder_problems, receipt_lines = leading
     reader = _Reader(key, Spool(work_dir), cache_dir)
     try:
         reader.read_all(exports, known, progress)
         problems = [*sorted([*folder_problems, *reader.cache_problems], key=lambda p: p.file), *receipt_lines]
         _key_problems(key, key_source, problems)
-        return _merge(reader, problems, receipts, receipts_source, seen)
+        return _merge(reader, problems, receipts, receipts_source, seen, accept)
     except BaseException:
         reader.spool.close()
         raise
@@ -309,24 +313,37 @@ def _key_problems(key: UnblindingKey, key_source: str, problems: list[Problem]) 
 
 def _merge(
     reader: _Reader, problems: list[Problem], receipts: Mapping[str, set[str]] | None, receipts_source: str,
-    seen: Ledger | None,
+    seen: Ledger | None, accept: Mapping[str, str] | None = None,
 ) -> CollectResult:
     """The steps after reading: compare the exports, merge their records and describe it all (:func:`collect`)."""
     key = reader.key
     records, exports_report, chains = reader.in_order(problems)
     trust = _Trust({c.label for c in chains})
-    problems += replay_problems(chains)
-    if seen:
-        problems += ledger_problems(chains, seen)
+    failed = _Failed({d.label for d in reader.digests if d.usable})
+    for d in reader.digests:
+        if d.usable:
+            failed.note(d.problems)
+    ledger = ledger_problems(chains, seen) if seen else []
+    # An export that continues the chain an earlier collect counted keeps it: of two histories that part, the
+    # other one is the one that changed. Without such a chain neither can be told the genuine one.
+    diverged = {p.file.split("!", 1)[0] for p in ledger}
+    continuing = {c.label for c in chains if (c.rater_id, c.bundle_id) in (seen or {}) and c.label not in diverged}
+    failed.note(replay_problems(chains), "history", exempt=continuing)
+    failed.note(ledger, "history")
+    problems += failed.history
     refused: set[str] = set()
     if receipts is not None:
         found, refused = receipt_problems(chains, receipts, receipts_source)
         problems += found
-        trust.exports -= refused
-        records = [rr for rr in records if rr.export not in refused]
+        failed.note([p for p in found if p.file.split("!", 1)[0] in refused], "receipt")
         for line in exports_report:
             if line.get("label") in refused:
                 line.update(records=0, ok=False)
+    # Counted means verified: no record of an export that fails a check of its provenance is counted (unless the
+    # coordinator accepts it by its id, with a reason); it goes to the quarantine.
+    quarantine = _Quarantine(accept)
+    records = [rr for rr in records if quarantine.keep(rr, failed.of(rr.export))]
+    trust.exports -= set(failed.by_export)
     for digest in reader.digests_in_order:
         if digest.usable and digest.label not in refused:
             problems += digest.rule_problems
@@ -334,9 +351,18 @@ def _merge(
     by_record_id, duplicates, conflicts = _one_per_record_id(records, problems, trust, conflicted)
     by_revision = _one_per_revision(by_record_id, conflicts, problems, trust, conflicted)
     merged = _latest_revisions(by_revision, key, problems, conflicted)
+    off = {(o["rater_id"], o["task_id"]) for o in merged.off_assignment}
+    if off:
+        assignment = [("assignment", "the key does not assign this task to this rater (not in the rater's bundle)")]
+        merged.ratings = [k for k in merged.ratings
+                          if (k.rater_id, k.task_id) not in off or quarantine.keep(k, assignment)]
+        merged.cannot_rate = [k for k in merged.cannot_rate
+                              if (k.rater_id, k.task_id) not in off or quarantine.keep(k, assignment)]
+    problems += quarantine.problems()
     nobody, missing_by_rater, nobody_could = _coverage(key, merged.ratings, merged.cannot_rate)
     report = {
         "ok": not problems,
+        "clock_suspect": _clock_suspects([*merged.ratings, *merged.cannot_rate], reader),
         "study_id": key.study_id,
         "exports": exports_report,
         "problems": [asdict(p) for p in problems],
@@ -354,13 +380,122 @@ def _merge(
         "flagged": _flagged([*merged.ratings, *merged.cannot_rate]),
         "missing_by_rater": missing_by_rater,
         "off_assignment": merged.off_assignment,
-        "chains_seen": _chains_seen(seen or {}, chains),
+        "quarantine": quarantine.rows,
+        "accepted": quarantine.accepted,
+        # A quarantined export's chain is not remembered: a forged export must not make the genuine one that
+        # comes later look like a different history.
+        "chains_seen": _chains_seen(seen or {}, [c for c in chains if c.label not in failed.by_export]),
     }
     return CollectResult(
         key=key, spool=reader.spool, ratings=merged.ratings, revisions=merged.revisions,
         cannot_rate=merged.cannot_rate, problems=problems, report=report, read=reader.read,
         already_collected=reader.already, unusable_cache_entries=len(reader.cache_problems),
     )
+
+
+CHECKS = {
+    "chain": "the audit chain",
+    "seal": "the export's seal",
+    "binding": "the binding to the bundle and the rater",
+    "receipt": "the receipt code",
+    "history": "the history against the other exports of this rater's bundle",
+    "export": "the export's files",
+    "assignment": "the assignment",
+}
+"""The checks of a record's provenance (``quarantine[].checks``), in plain words."""
+_BINDING_PATHS = {"bundle_id", "bundle_sha256", "rater_id", "study_id", "envelope.bundle_id", "envelope.bundle_sha256"}
+
+
+def _check_of(problem: Problem) -> str:
+    """Which provenance check an export's problem says failed."""
+    name = problem.file.split("!", 1)[1] if "!" in problem.file else ""
+    if name == "audit.jsonl" or problem.path == "audit" or "audit chain" in problem.message:
+        return "seal" if "seal" in problem.message or "export_sealed" in problem.message else "chain"
+    if problem.path in _BINDING_PATHS:
+        return "binding"
+    return "export"
+
+
+_OTHER_HISTORY = re.compile(r"^and (?P<label>.+?) hold two different histories ")
+
+
+class _Failed:
+    """The provenance checks each export fails, with the problems that say so."""
+
+    def __init__(self, labels: set[str]) -> None:
+        self.labels = labels
+        self.by_export: dict[str, list[tuple[str, str]]] = {}
+        self.history: list[Problem] = []
+        """The problems of the comparison of the exports (added to the collection's problems)."""
+
+    def note(self, problems: list[Problem], check: str | None = None, exempt: set[str] | None = None) -> None:
+        for p in problems:
+            if check == "history":
+                self.history.append(p)
+            labels = [p.file.split("!", 1)[0]]
+            other = _OTHER_HISTORY.match(p.message)
+            if check == "history" and other:  # two histories that part: neither can be told the genuine one
+                labels.append(other["label"])
+            for label in labels:
+                if label in self.labels and label not in (exempt or set()):
+                    why = f"{p.file}: {p.path + ': ' if p.path else ''}{p.message}"
+                    self.by_export.setdefault(label, []).append((check or _check_of(p), why))
+
+    def of(self, export: str | None) -> list[tuple[str, str]]:
+        return self.by_export.get(export or "", [])
+
+
+class _Quarantine:
+    """Records not counted because a check of their provenance failed (``quarantine`` in collect-report.json),
+    and those the coordinator kept anyway (``accepted``: ``--accept RECORD_ID --reason TEXT``)."""
+
+    def __init__(self, accept: Mapping[str, str] | None) -> None:
+        self.accept = dict(accept or {})
+        self.rows: list[dict[str, Any]] = []
+        self.accepted: list[dict[str, Any]] = []
+
+    def keep(self, k: Kept, failures: list[tuple[str, str]]) -> bool:
+        """True when ``k`` counts: no check failed, or the coordinator accepted it."""
+        if not failures:
+            return True
+        row = {
+            "record_id": k.record_id, "rater_id": k.rater_id, "task_id": k.task_id, "revision": k.revision,
+            "record_kind": k.kind, "export": k.export, "source": k.source,
+            "checks": sorted({c for c, _ in failures}),
+            "failed": "; ".join(sorted({f"{CHECKS[c]} does not hold" for c, _ in failures})),
+            "reasons": [why for _, why in failures][:20],
+        }
+        reason = self.accept.get(k.record_id)
+        if reason is not None:
+            self.accepted.append({**row, "accepted_because": reason})
+            return True
+        self.rows.append(row)
+        return False
+
+    def problems(self) -> list[Problem]:
+        out: list[Problem] = []
+        by_export: dict[str, int] = {}
+        for row in self.rows:
+            by_export[row["export"] or row["source"]] = by_export.get(row["export"] or row["source"], 0) + 1
+        for export, n in sorted(by_export.items()):
+            out.append(Problem(export, "", f"{count(n, 'record')} quarantined, not counted: a check of "
+                               f"{agree(n, 'its', 'their')} provenance failed (collect-report.json quarantine; keep "
+                               "one with --accept RECORD_ID --reason TEXT)"))
+        accepted_ids = {row["record_id"] for row in self.accepted}
+        for rid in sorted(set(self.accept) - accepted_ids):
+            out.append(Problem("--accept", rid, "no quarantined record has this id: nothing accepted"))
+        return out
+
+
+def _clock_suspects(kept: list[Kept], reader: _Reader) -> list[dict[str, Any]]:
+    """Counted records whose times a wrong clock on the rater's computer explains (kept, flagged)."""
+    out = []
+    for k in kept:
+        found = time_problems([("envelope.submitted_at", k.submitted_at)], k.source, reader.now)
+        if found:
+            out.append({"record_id": k.record_id, "rater_id": k.rater_id, "task_id": k.task_id, "source": k.source,
+                        "why": found[0].message})
+    return out
 
 
 def _chains_seen(seen: Ledger, chains: list[ChainSummary]) -> list[dict[str, Any]]:
@@ -418,6 +553,8 @@ class _Reader:
         self.cache_dir = cache_dir
         self.entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
         self.rules = RubricRules(key.rubric) if key.rubric is not None else None
+        self.now = record_rules.utc_now()
+        """The clock the records' times are compared with (``clock_suspect``)."""
         self.facts: dict[str, TaskFacts] = {}
         for e in key.entries:
             if e.clinical_domain_id is not None and e.scenario_type_ids is not None and e.candidate_response_sha256:
@@ -479,7 +616,7 @@ class _Reader:
                          export.chain, len(export.records))
         if usable:
             for rr in export.records:
-                found = self.rules.problems(rr.record, self.facts.get(rr.record.envelope.task_id), rr.source) \
+                found = self.rules.problems(rr.record, self.facts.get(rr.record.envelope.task_id), rr.source, check_times=False) \
                     if self.rules is not None else []
                 if found:
                     digest.rule_problems += found

@@ -136,6 +136,15 @@ def register(sub: Any) -> None:
         "spelling, as collect wrote it before; R then needs na.strings = \"N/A\") or empty. A \"cannot rate\" "
         "row's scores are always empty",
     )
+    c.add_argument(
+        "--accept", action="append", metavar="RECORD_ID",
+        help="count this quarantined record after all (a record whose export fails a check of its provenance is "
+        "never counted otherwise); repeat per record, each with its own --reason",
+    )
+    c.add_argument(
+        "--reason", action="append", metavar="TEXT",
+        help="why the --accept before it is kept (recorded in collect-report.json and shown in the report)",
+    )
     _add_receipt_flags(c)
 
 
@@ -188,8 +197,8 @@ def _validate(args: argparse.Namespace) -> int:
         # Only the bundle checks need the records themselves; without them a summary of each is kept.
         result = read_records(args.paths, progress=bar, keep_records=bool(bundles))
     problems = list(result.problems)
-    if bundles:
-        problems += bundle_problems(result.records, bundles)
+    record_rules_problems = bundle_problems(result.records, bundles) if bundles else []
+    problems += record_rules_problems
     chains = [e.chain for e in result.exports if e.chain is not None]
     problems += replay_problems(chains)
     receipts, receipts_source, bad_lines = _receipts(args, result.exports)
@@ -199,8 +208,14 @@ def _validate(args: argparse.Namespace) -> int:
         found, refused = receipt_problems(chains, receipts, receipts_source)
         problems += found
     bad_sources = {p.file for p in problems}
-    bad_exports = {p.file.removesuffix("!manifest.json") for p in problems if p.path == "bundle_id"} | refused
+    # Counted means verified, as in collect: no record of an export any check of which failed (its files, chain,
+    # seal, binding, receipt or history) is valid.
+    labels = {e.label for e in result.exports}
+    # (A record that breaks the rubric's or the bundle's rules is not valid itself; the rest of its export is.)
+    bad_exports = {label for p in problems if p not in record_rules_problems or p.file.endswith("!manifest.json")
+                   for label in _export_labels(p) if label in labels} | refused
     valid = [s for s in result.summaries if s.source not in bad_sources and s.export not in bad_exports]
+    quarantined = sum(1 for s in result.summaries if s.export in bad_exports)
     raters = Counter(s.rater_id for s in valid)
     cannot_rate = sum(1 for s in valid if s.kind == "cannot_rate")
     flagged = sum(1 for s in valid if s.flagged)
@@ -216,6 +231,8 @@ def _validate(args: argparse.Namespace) -> int:
         "by_rater": dict(sorted(raters.items())),
         "chains": {e.label: e.chain is not None for e in result.exports},
         "receipts_checked": receipts is not None,
+        "quarantined": quarantined,
+        "clock_suspect": [problem_obj(p) for p in result.clock],
         "problems": [problem_obj(p) for p in problems],
     }
     if args.json:
@@ -232,10 +249,26 @@ def _validate(args: argparse.Namespace) -> int:
         )
         if cannot_rate or flagged:
             print(f"  of which {cannot_rate} “cannot rate” and {flagged} flagged for the coordinator")
+        if quarantined:
+            print(f"  {count(quarantined, 'record')} not valid because a check of {agree(quarantined, 'its', 'their')} "
+                  "export failed (see the problems above): `results collect` quarantines them")
+        if result.clock:
+            print(f"{count(len(result.clock), 'time')} a wrong clock on the rater's computer explains (clock_suspect; "
+                  "the records are valid and collect counts them):")
+            for p in result.clock[:PROBLEMS_SHOWN]:
+                print(f"  {p}")
         for rater, n in summary["by_rater"].items():
             print(f"  {rater}: {count(n, 'valid record')}")
         _print_chains(result.exports, problems, receipts is not None)
     return EXIT_OK if not problems else EXIT_INVALID
+
+
+def _export_labels(problem: Problem) -> list[str]:
+    """The exports a problem is about: the one its file is in, and the other of two histories that part."""
+    labels = [problem.file.split("!", 1)[0]]
+    if " hold two different histories " in problem.message and problem.message.startswith("and "):
+        labels.append(problem.message[4:].split(" hold two different histories ", 1)[0])
+    return labels
 
 
 def _one_line(text: str, limit: int = 120) -> str:
@@ -265,12 +298,27 @@ PROBLEMS_SHOWN = 50
 """``results collect`` lists at most this many problems on the terminal (all of them in collect-report.json)."""
 
 
+def _accepted(args: argparse.Namespace) -> dict[str, str]:
+    """``--accept RECORD_ID --reason TEXT`` pairs (each --accept needs its own --reason)."""
+    ids, reasons = list(args.accept or []), list(args.reason or [])
+    if len(ids) != len(reasons):
+        raise UsageError("give every --accept RECORD_ID its own --reason TEXT (the reason is recorded in the "
+                         f"collection): {len(ids)} --accept and {len(reasons)} --reason given")
+    out: dict[str, str] = {}
+    for rid, reason in zip(ids, reasons, strict=True):
+        if not reason.strip():
+            raise UsageError(f"--reason for {rid} is blank: say why the record is kept")
+        out[rid] = reason.strip()
+    return out
+
+
 def _collect(args: argparse.Namespace) -> int:
     receipt = _one_export_for_receipt(args, args.exports)
+    accept = _accepted(args)
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
         result = collect_results(args.exports, args.key, args.out, receipts_file=args.receipts, receipt=receipt,
                                  excel_csv=args.excel_safe, names=args.names, csv_na=args.csv_na,
-                                 progress=bar, writing=partial(bar.stage, "Writing the outputs"))
+                                 progress=bar, writing=partial(bar.stage, "Writing the outputs"), accept=accept)
     never = result.tasks_never_rated
     warnings = [] if not never else [
         f"{count(len(never), 'task')} of the key {agree(len(never), 'was', 'were')} never rated (no rater returned a "
@@ -297,6 +345,9 @@ def _collect(args: argparse.Namespace) -> int:
                 "exports_read": result.read,
                 "exports_already_collected": result.already_collected,
                 "exports_in_collection": result.exports_in_collection,
+                "quarantined": len(result.quarantined),
+                "accepted": len(result.accepted),
+                "clock_suspect": len(result.clock_suspect),
                 "summary": result.summary,
             }
         )
@@ -320,6 +371,21 @@ def _collect(args: argparse.Namespace) -> int:
               "(listed in collect-report.json and ratings.csv).")
     for flag in result.flags:
         print(f"  flag: {flag.rater_id} on {flag.task_id}: {_one_line(flag.note)}")
+    if result.quarantined:
+        print(f"{count(len(result.quarantined), 'record')} quarantined and NOT counted (a check of where "
+              f"{agree(len(result.quarantined), 'it', 'they')} came from failed; collect-report.json \"quarantine\" "
+              "says which). To count one after all: --accept RECORD_ID --reason TEXT.")
+        for row in result.quarantined[:PROBLEMS_SHOWN]:
+            print(f"  quarantined: {row['record_id']} ({row['rater_id']} on {row['task_id']}, revision "
+                  f"{row['revision']}, from {row['export']}): {row['failed']}")
+    for row in result.accepted:
+        print(f"  accepted: {row['record_id']} ({row['rater_id']} on {row['task_id']}) although {row['failed']}: "
+              f"{_one_line(row['accepted_because'])}")
+    if result.clock_suspect:
+        print(f"{count(len(result.clock_suspect), 'record')} with times a wrong clock on the rater's computer "
+              f"explains (clock_suspect): counted, listed in collect-report.json.")
+        for row in result.clock_suspect[:PROBLEMS_SHOWN]:
+            print(f"  clock_suspect: {row['record_id']} ({row['rater_id']} on {row['task_id']}): {row['why']}")
     unable = result.tasks_every_rater_could_not_rate
     if unable:
         print(f"{count(len(unable), 'task')} every rater they went to could not rate: {', '.join(unable[:20])}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.study import Study
+from wmcdp_desktop.core.strict_json import parse_json_bytes
 
 
 def gold_response_id(item: BenchmarkItem) -> str | None:
@@ -226,6 +227,48 @@ def collected_folder_problem(collected_dir: Path) -> None:
         raise DocumentError.single(str(collected_dir), f"holds neither ratings.parquet nor ratings.jsonl: give {what}")
 
 
+SHOWN_IN_NOTES = 20
+"""Quarantined and accepted records named one by one in the report's header (all of them in collect-report.json)."""
+
+
+def collection_notes(collected_dir: Path) -> list[Note]:
+    """What collect left out or kept by the coordinator's decision, for the report's header: the quarantined
+    records (a check of their provenance failed: not in this report), those accepted anyway (with the reason
+    given), and the records whose times a wrong clock explains (in the report, flagged)."""
+    path = collected_dir / "collect-report.json"
+    try:
+        obj = parse_json_bytes(read_file_bytes(path, str(path)), str(path))
+    except DocumentError:
+        return []
+    if not isinstance(obj, dict):
+        return []
+    notes: list[Note] = []
+
+    def rows(name: str) -> list[dict[str, Any]]:
+        found = obj.get(name)
+        return [r for r in found if isinstance(r, dict)] if isinstance(found, list) else []
+
+    quarantined, accepted, clock = rows("quarantine"), rows("accepted"), rows("clock_suspect")
+    if quarantined:
+        named = "; ".join(f"{r.get('record_id')} ({r.get('rater_id')} on {r.get('task_id')}, from {r.get('export')}: "
+                          f"{r.get('failed')})" for r in quarantined[:SHOWN_IN_NOTES])
+        more = f"; and {len(quarantined) - SHOWN_IN_NOTES:,} more" if len(quarantined) > SHOWN_IN_NOTES else ""
+        notes.append(Note("data", f"Quarantined by collect, NOT in this report: {count(len(quarantined), 'record')} "
+                                  f"whose provenance failed a check ({named}{more}). collect-report.json says why; "
+                                  "`wmcdp results collect ... --accept RECORD_ID --reason TEXT` counts one after all."))
+    for r in accepted[:SHOWN_IN_NOTES]:
+        notes.append(Note("data", f"Accepted by the coordinator although {r.get('failed')}: record {r.get('record_id')} "
+                                  f"({r.get('rater_id')} on {r.get('task_id')}, from {r.get('export')}), because: "
+                                  f"{r.get('accepted_because')}"))
+    if len(accepted) > SHOWN_IN_NOTES:
+        notes.append(Note("data", f"… and {len(accepted) - SHOWN_IN_NOTES:,} more accepted records (collect-report.json)."))
+    if clock:
+        notes.append(Note("data", f"{count(len(clock), 'record')} in this report {agree(len(clock), 'has', 'have')} "
+                                  "times a wrong clock on the rater's computer explains (clock_suspect in "
+                                  "collect-report.json); their scores count, their dates may be wrong."))
+    return notes
+
+
 def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgress | None = None) -> Dataset:
     """Read everything ``wmcdp report`` needs. The ratings come from ``ratings.parquet`` when ``collect`` wrote
     it (checked against the SHA-256 in ``collect-report.json``; :mod:`~wmcdp_desktop.coordinator.report.collected_parquet`),
@@ -239,6 +282,7 @@ def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgres
 
         verified_bytes(collected_dir)  # a changed file is refused before the study's items are read
         items, notes = load_items(study_dir)
+        notes[:0] = collection_notes(collected_dir)
         gold = load_gold_responses(study_dir, items, notes)
         ds = dataset_from_parquet(collected_dir, rubric, study, items, notes, gold, progress)
         if ds.records_read == 0:
@@ -250,6 +294,7 @@ def load_dataset(collected_dir: Path, study_dir: Path, *, progress: StageProgres
     if found.lines == 0:
         raise DocumentError.single(str(collected_dir / "ratings.jsonl"), "holds no ratings")
     items, notes = load_items(study_dir)
+    notes[:0] = collection_notes(collected_dir)
     notes.insert(0, Note("data", "ratings.parquet was not found (collected without pyarrow, or by an older wmcdp): "
                                  "the ratings were read from ratings.jsonl, every line validated again (slow on big "
                                  "studies). Run `wmcdp results collect` with the analysis extra installed to get it."))

@@ -172,8 +172,8 @@ def read_rating_rows(
         except ValidationError as exc:
             return problems_from_validation_error(exc, where) if keep else []
         if isinstance(record, CannotRateRecord):
-            return rules.problems(record, None, where) or cannot_rate_row_of(record)
-        return rules.problems(record, None, where) or row_of(record, fields, fm_ids)
+            return rules.problems(record, None, where, check_times=False) or cannot_rate_row_of(record)
+        return rules.problems(record, None, where, check_times=False) or row_of(record, fields, fm_ids)
 
     out = RatingRows([], [], len(lines), 0, [])
     for done, (number, line) in enumerate(lines, start=1):

@@ -89,7 +89,7 @@ def _problems_against(records: list[ReadRecord], bundle: OpenedBundle) -> list[P
                 problems.extend(exc.problems)
                 continue
         problems.extend(record_problems(
-            rec, bundle.rubric, task, rr.source,
+            rec, bundle.rubric, task, rr.source, check_times=False,
             blinding_labels=manifest.blinding_check_labels, check_blinding=True,
         ))
     return problems

@@ -9,8 +9,9 @@ revision), ``latest`` set on exactly the newest revision of each task, counts ri
 (``coordinator/results/provenance.py``: every link, the seal, every record tied in, no revision missing).
 
 Every record read, loose or in an export, must also keep the rules a record keeps whatever its rubric
-(``record_rules.own_problems``: evidence spans, rationale, plausible times); a record that does not is
-reported and not counted as valid. The rubric's and the task's rules are applied where they are known
+(``record_rules.own_problems``: evidence spans, rationale); a record that does not is reported and not
+counted as valid. Times a wrong clock can explain (before 2020, days in the future) never make a record
+invalid: they are listed apart (``clock_suspect``: :func:`clock_suspects`), and the record counts. The rubric's and the task's rules are applied where they are known
 (``results validate --bundle``, ``results collect`` with the key).
 
 Folders are searched recursively for ``*.json``; ``drafts/`` and ``quarantine/`` folders of a rater's data
@@ -91,6 +92,8 @@ class ExportRead:
     problems: list[Problem] = field(default_factory=list)
     chain: ChainSummary | None = None
     """Its audit chain, when it holds (for the replay and receipt checks)."""
+    clock: list[Problem] = field(default_factory=list)
+    """Times of its manifest and records that a wrong clock on the rater's computer explains (kept, flagged)."""
 
 
 @dataclass
@@ -102,6 +105,8 @@ class ReadResult:
     """Record files looked at (valid or not)."""
     summaries: list[RecordSummary] = field(default_factory=list)
     """One per valid record (loose and in exports), in reading order (that of :attr:`records` when kept)."""
+    clock: list[Problem] = field(default_factory=list)
+    """Implausible times of valid records and exports (``clock_suspect``): the records count all the same."""
 
 
 def _sha(data: bytes) -> str:
@@ -159,7 +164,8 @@ def read_export(path: Path) -> ExportRead:
         return result
     listed = _read_listed_records(zf, names, result)
     problems = result.problems
-    problems += time_problems([("exported_at", manifest.exported_at)], mdisp)
+    result.clock += time_problems([("exported_at", manifest.exported_at)], mdisp)
+    result.clock += [p for rr in result.records for p in clock_suspects(rr.record, rr.source)]
     if manifest.audit is not None:
         listed.add(AUDIT_NAME)
     chain_problems, result.chain = check_export_audit(label, manifest, _audit_bytes(zf, names, manifest, label, problems))
@@ -253,7 +259,7 @@ def _read_listed_records(zf: SafeZip, names: set[str], result: ExportRead) -> se
         )
         mismatches = [Problem(disp, json_path, f"{got!r} does not match manifest.json ({want!r})")
                       for json_path, got, want in checks if got != want]
-        mismatches += own_problems(record, disp)
+        mismatches += own_problems(record, disp, check_times=False)
         problems.extend(mismatches)
         if not mismatches:
             result.records.append(ReadRecord(record, disp, _sha(data), export=label, data=data))
@@ -327,8 +333,15 @@ DATA_FOLDER_RECORDS = "bundles"
 ``bundles/`` is searched there (settings, the instance lock and logs are not records)."""
 
 
-_Outcome = tuple[TaskRecord | None, RecordSummary] | list[Problem]
-"""One record file read: ``(record or None, its summary)``, or its problems."""
+_Outcome = tuple[TaskRecord | None, RecordSummary, list[Problem]] | list[Problem]
+"""One record file read: ``(record or None, its summary, its clock_suspect times)``, or its problems."""
+
+
+def clock_suspects(record: TaskRecord, source: str) -> list[Problem]:
+    """The record's times a wrong clock explains (before 2020, more than a day ahead of this computer): said,
+    never a reason to leave the record out (``clock_suspect``)."""
+    env = record.envelope
+    return time_problems([("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)], source)
 
 
 def _read_record_file(source: str, keep_record: bool) -> _Outcome:
@@ -337,10 +350,10 @@ def _read_record_file(source: str, keep_record: bool) -> _Outcome:
         record = read_record_bytes(data, source)
     except DocumentError as exc:
         return exc.problems
-    broken = own_problems(record, source)
+    broken = own_problems(record, source, check_times=False)
     if broken:
         return broken
-    return (record if keep_record else None, summary_of(record, source, _sha(data)))
+    return (record if keep_record else None, summary_of(record, source, _sha(data)), clock_suspects(record, source))
 
 
 def read_records(
@@ -388,6 +401,7 @@ def _add_export(result: ReadResult, export: ExportRead, keep_records: bool) -> N
         result.records.extend(export.records)
     result.summaries.extend(summary_of(rr.record, rr.source, rr.sha256, rr.export) for rr in export.records)
     result.problems.extend(export.problems)
+    result.clock.extend(export.clock)
     result.files_read += len(export.manifest.files) if export.manifest else 0
 
 
@@ -396,7 +410,8 @@ def _add_record(result: ReadResult, source: str, outcome: _Outcome) -> None:
     if isinstance(outcome, list):
         result.problems.extend(outcome)
         return
-    record, summary = outcome
+    record, summary, clock = outcome
     if record is not None:
         result.records.append(ReadRecord(record, source, summary.sha256))
     result.summaries.append(summary)
+    result.clock.extend(clock)
