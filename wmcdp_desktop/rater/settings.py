@@ -56,6 +56,9 @@ class Settings(Document):
     """Seconds without input after which the task timer stops counting."""
     language: Annotated[str, Field(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$")] | None = None
     """The app's language chosen by the rater (``es``); absent = the computer's."""
+    scenario_response_split: Annotated[list[Annotated[Int, Field(ge=1, le=100_000)]], Field(min_length=2, max_length=2)] | None = None
+    """The heights the rater gave the scenario and the response (dragging the bar between them), in pixels:
+    kept as their proportion; absent = the response gets the larger share."""
     show_plain_text: bool | None = None
     """``true``: responses and scenario turns shown exactly as written ("Show as plain text"); absent =
     rendered as markdown (unless the study shows plain text)."""

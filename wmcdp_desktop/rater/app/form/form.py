@@ -31,7 +31,14 @@ from wmcdp_desktop.rater.app.form.failure_modes import FailureModesPanel
 from wmcdp_desktop.rater.app.form.notes import NotesPanel
 from wmcdp_desktop.rater.app.form.sliders import RubricPanel
 from wmcdp_desktop.rater.app.form.timer import TimerWidget, hms
-from wmcdp_desktop.rater.app.text.accessible import announce, button, describe, plain_name, set_button_text
+from wmcdp_desktop.rater.app.text.accessible import (
+    announce,
+    button,
+    describe,
+    name_scroll_bars,
+    plain_name,
+    set_button_text,
+)
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, format_datetime, number
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.widgets import ProblemLabel, WrapRow
@@ -57,7 +64,22 @@ def _page(content: QWidget, name: str) -> QScrollArea:
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the controls inside take the focus, not the page itself
     area.setAccessibleName(name)
+    name_scroll_bars(area, name)
     return area
+
+
+class _WidthWatcher(QObject):
+    """Calls ``fit(width)`` whenever ``widget`` changes width (the scores reflow to the form's width)."""
+
+    def __init__(self, widget: QWidget, fit: Callable[[int], None]) -> None:
+        super().__init__(widget)
+        self._fit = fit
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and isinstance(obj, QWidget):
+            self._fit(obj.width())
+        return False
 
 
 def _tabbable(widget: QWidget) -> bool:
@@ -149,6 +171,7 @@ class RatingForm(QWidget):
         for panel in (self.rubric, self.failure_modes, self.notes, self.calibration):
             panel.setTitle("")  # the page's tab names it (the panel keeps its accessible name)
         self.scroll_area = _page(self.rubric, self.tr("Scores page"))
+        self._fit = _WidthWatcher(self.scroll_area.viewport(), self.rubric.fit_width)
         self.fm_page = _page(self.failure_modes, self.tr("Failure modes page"))
         self.notes_page = _page(self.notes, self.tr("Notes page"))
         self.calibration_page = _page(self.calibration, self.tr("Calibration feedback page"))
@@ -162,8 +185,10 @@ class RatingForm(QWidget):
         self.tabs.addTab(self.scroll_area, self.tr("Scores"))
         self.tabs.addTab(self.fm_page, self.tr("Failure modes"))
         self.tabs.addTab(self.notes_page, self.tr("Notes"))
-        self.tabs.addTab(self.calibration_page, self.tr("Calibration feedback"))
-        self.tabs.setTabVisible(self.tabs.indexOf(self.calibration_page), False)
+        # The calibration feedback page is a tab only while there is feedback: a hidden tab is still reported to
+        # screen readers as showing (a fourth tab heard on every task).
+        self.tabs.addTab(self.calibration_page, self.tr("Calibration feedback"))  # its place in the Tab order
+        self.tabs.removeTab(self.tabs.indexOf(self.calibration_page))  # kept, hidden, in the tabs' stack
         self.pages: list[QScrollArea] = [self.scroll_area, self.fm_page, self.notes_page, self.calibration_page]
         self.stack = QStackedWidget()
         self.stack.addWidget(self.tabs)
@@ -253,11 +278,14 @@ class RatingForm(QWidget):
             self._banner(rating, editable)
             rows = s.calibration_view()
             calibration = self.tabs.indexOf(self.calibration_page)
-            self.tabs.setTabVisible(calibration, rows is not None)
             if rows is not None:
+                if calibration < 0:
+                    self.tabs.addTab(self.calibration_page, self.tr("Calibration feedback"))
                 self.calibration.show_rows(rows)
-            elif self.tabs.currentIndex() == calibration:
-                self.tabs.setCurrentIndex(0)
+            elif calibration >= 0:
+                if self.tabs.currentIndex() == calibration:
+                    self.tabs.setCurrentIndex(0)
+                self.tabs.removeTab(calibration)  # the page itself is kept (hidden) for the next calibration task
         finally:
             self._loading = False
 

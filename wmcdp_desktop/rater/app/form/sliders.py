@@ -308,6 +308,19 @@ class ScaleLabels(QWidget):
         fm = self.fontMetrics()
         return QSize(200, 2 * fm.height() + 4)
 
+    WORDED_LEVELS = 7
+    """Up to this many levels, each level's short label should fit beside the others; beyond it, its number."""
+
+    def comfortable_width(self) -> int:
+        """Room for every level's number and whole short label side by side (on a scale of more than
+        :data:`WORDED_LEVELS` levels, for every number: their labels show only where they fit)."""
+        bold = QFontMetrics(self.bold_font())
+        levels = self.levels()
+        if len(levels) > self.WORDED_LEVELS:
+            return len(levels) * (max(bold.horizontalAdvance(str(v)) for v in levels) + 2 * self.NUMBER_PAD)
+        widest = max(bold.horizontalAdvance(short_label(self.scale, v)) + self.LABEL_PAD for v in levels)
+        return widest * len(levels)
+
     def minimumSizeHint(self) -> QSize:
         return QSize(0, self.sizeHint().height())
 
@@ -602,18 +615,13 @@ class DimensionRow(QWidget):
             self.na.toggled.connect(self._on_na)
             self.na.installEventFilter(self)
             room.addWidget(self.na)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 3, 0, 3)
-        grid.setHorizontalSpacing(8)
-        grid.setVerticalSpacing(1)
-        grid.addWidget(self.label, 0, 0, 2, 1, Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.slider, 0, 1)
-        grid.addWidget(self.na_room, 0, 2)
-        grid.addWidget(self.scale_labels, 1, 1)
-        grid.addWidget(self.value_label, 2, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.anchors, 2, 1, 1, 2)
-        grid.addWidget(self.problem, 3, 0, 1, 3)
-        grid.setColumnStretch(1, 1)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 3, 0, 3)
+        self.grid.setHorizontalSpacing(8)
+        self.grid.setVerticalSpacing(1)
+        self.narrow = False
+        """The name above the slider (a narrow form: small screen, large text) instead of beside it."""
+        self._arrange()
         self._fit_columns()
         self.slider.scoreChanged.connect(self._on_slider)
         self.slider.digitRejected.connect(self._on_rejected_digit)
@@ -622,10 +630,54 @@ class DimensionRow(QWidget):
         self.slider.installEventFilter(self)
         self._refresh()
 
+    def _arrange(self) -> None:
+        """Lay the row out: the name beside the slider, or above it when :attr:`narrow`."""
+        grid = self.grid
+        for w in (self.label, self.slider, self.na_room, self.scale_labels, self.value_label, self.anchors, self.problem):
+            grid.removeWidget(w)
+        top = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        if self.narrow:
+            grid.addWidget(self.label, 0, 0, 1, 2, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(self.slider, 1, 0)
+            grid.addWidget(self.na_room, 1, 1)
+            grid.addWidget(self.scale_labels, 2, 0)
+            grid.addWidget(self.value_label, 3, 0, 1, 2, top)
+            grid.addWidget(self.anchors, 4, 0, 1, 2)
+            grid.addWidget(self.problem, 5, 0, 1, 2)
+            grid.setColumnStretch(0, 1)
+            grid.setColumnStretch(1, 0)
+        else:
+            grid.addWidget(self.label, 0, 0, 2, 1, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(self.slider, 0, 1)
+            grid.addWidget(self.na_room, 0, 2)
+            grid.addWidget(self.scale_labels, 1, 1)
+            grid.addWidget(self.value_label, 2, 0, top)
+            grid.addWidget(self.anchors, 2, 1, 1, 2)
+            grid.addWidget(self.problem, 3, 0, 1, 3)
+            grid.setColumnStretch(0, 0)
+            grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(2, 0)
+
+    def wide_width(self) -> int:
+        """The width the row needs with the name beside the slider and room for every level's label."""
+        name = self.fontMetrics().averageCharWidth() * LABEL_CHARS
+        return name + self.scale_labels.comfortable_width() + self.na_room.width() + 2 * self.grid.horizontalSpacing()
+
+    def set_narrow(self, narrow: bool) -> None:
+        if narrow != self.narrow:
+            self.narrow = narrow
+            self._arrange()
+            self._fit_columns()
+
     def _fit_columns(self) -> None:
-        """The name column and the N/A column take the same width in every row (for the font in use)."""
+        """The name column and the N/A column take the same width in every row (for the font in use); the
+        name takes the row's width when it stands above the slider."""
         name_width = self.fontMetrics().averageCharWidth() * LABEL_CHARS
-        self.label.setFixedWidth(name_width)
+        if self.narrow:
+            self.label.setMinimumWidth(0)
+            self.label.setMaximumWidth(16_777_215)
+        else:
+            self.label.setFixedWidth(name_width)
         self.value_label.setMaximumWidth(name_width)
         if self.value_label.full_text:
             self.value_label._fit()
@@ -754,6 +806,26 @@ class RubricPanel(QGroupBox):
             row.focused.connect(self.dimensionFocused)
             layout.addWidget(row)
             self.rows[dim.id] = row
+
+    def fit_width(self, width: int) -> None:
+        """The rows for ``width`` pixels of form: each dimension's name above its slider when, beside it, the
+        levels would not all fit (the form reflows on a small screen or with large text; it never needs to
+        scroll sideways, which it cannot)."""
+        self._width = width
+        margins = self.contentsMargins()
+        layout = self.layout()
+        inner = layout.contentsMargins() if layout is not None else None
+        room = width - margins.left() - margins.right() - (inner.left() + inner.right() if inner is not None else 0)
+        narrow = any(row.wide_width() > room for row in self.rows.values())
+        for row in self.rows.values():
+            row.set_narrow(narrow)
+
+    _width = 0
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self._width:
+            self.fit_width(self._width)
 
     def row_for_field(self, field: str) -> DimensionRow | None:
         for row in self.rows.values():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -114,6 +114,8 @@ class FindBar(QWidget):
 class TaskView(QWidget):
     plainTextToggled = Signal(bool)
     """The rater switched "Show as plain text" (to remember it)."""
+    splitMoved = Signal(list)
+    """The rater dragged the bar between scenario and response: the two heights (to remember them)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -175,12 +177,22 @@ class TaskView(QWidget):
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([SCENARIO_SHARE, RESPONSE_SHARE])
+        self._split_later = QTimer(self)  # remembered once the bar stops moving (not at every pixel of a drag)
+        self._split_later.setSingleShot(True)
+        self._split_later.setInterval(400)
+        self._split_later.timeout.connect(lambda: self.splitMoved.emit(self.splitter.sizes()))
+        self.splitter.splitterMoved.connect(lambda _pos, _index: self._split_later.start())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
         layout.addWidget(self.meta)
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
+
+    def set_split(self, sizes: list[int] | None) -> None:
+        """The heights of scenario and response as the rater left them (their proportion; None: the default)."""
+        if sizes and len(sizes) == 2 and min(sizes) > 0:
+            self.splitter.setSizes(sizes)
 
     def set_rendering(self, *, allowed: bool, plain: bool) -> None:
         """How bundle texts are shown: rendered (markdown) unless ``plain`` or the study does not allow it

@@ -316,6 +316,8 @@ class MainWindow(QMainWindow):
             allowed=started.session.manifest.render_markdown is not False, plain=bool(self.settings.show_plain_text)
         )
         view.plainTextToggled.connect(self.prefs.set_plain_text)
+        view.set_split(self.settings.scenario_response_split)
+        view.splitMoved.connect(self.prefs.set_scenario_response_split)
         self.stack.addWidget(rating.page)
         rescale_fonts(self)
         self.stack.setCurrentWidget(rating.page)

@@ -129,6 +129,11 @@ class Preferences(QObject):
         """Remember the rater's language (None: the computer's); used from the next start."""
         self._remember(language=code)
 
+    def set_scenario_response_split(self, sizes: list[int]) -> None:
+        """Remember where the rater left the bar between the scenario and the response."""
+        if len(sizes) == 2 and min(sizes) > 0:
+            self._remember(scenario_response_split=[min(s, 100_000) for s in sizes])
+
     def set_plain_text(self, plain: bool) -> None:
         """Remember "Show as plain text" (absent from the settings file when off)."""
         self._remember(show_plain_text=True if plain else None)
