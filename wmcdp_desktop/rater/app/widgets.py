@@ -4,18 +4,39 @@ problem shown next to a control, the window's size, and a row of two widgets tha
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QGuiApplication, QWheelEvent
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QLayout, QLayoutItem, QMessageBox, QStyle, QWidget
 
+from wmcdp_desktop.rater.app.text.accessible import items_hidden_with_view
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.text.theme import problem_color, set_fg
 
 # ----- A combo box that ignores the mouse wheel unless it has focus (scrolling the form never changes a choice).
 
 class ChoiceBox(QComboBox):
+    """A drop-down that the wheel changes only while it has the focus; Up and Down choose the previous or next
+    item in place (on some desktops Qt opens the list instead, and the text typed next went into the closed
+    list, lost); Alt+Down, F4 or a click open the list. Its list's items are not reported to screen readers
+    while it is closed (:func:`~wmcdp_desktop.rater.app.text.accessible.items_hidden_with_view`)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        items_hidden_with_view(self.view())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, mods = event.key(), event.modifiers()
+        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down) and not mods & Qt.KeyboardModifier.AltModifier and self.count():
+            step = 1 if key == Qt.Key.Key_Down else -1
+            index = (0 if step > 0 else self.count() - 1) if self.currentIndex() < 0 else self.currentIndex() + step
+            index = next((i for i in range(index, self.count() if step > 0 else -1, step)
+                          if self.model().flags(self.model().index(i, 0)) & Qt.ItemFlag.ItemIsEnabled), -1)
+            if index >= 0 and index != self.currentIndex():
+                self.setCurrentIndex(index)
+                self.activated.emit(index)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if self.hasFocus():

@@ -6,7 +6,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from wmcdp_desktop.core.models.rubric import Scale
-from wmcdp_desktop.rater.app.text.accessible import set_read_only
+from wmcdp_desktop.rater.app.text.accessible import name_scroll_bars, set_read_only
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.rater.app.text.plain_text import keep_controls_visible, safe_line
 from wmcdp_desktop.rater.app.widgets import ChoiceBox, ProblemLabel
@@ -33,6 +33,7 @@ class NoteEdit(QPlainTextEdit):
         self.setMinimumHeight(height)
         self.setMaximumHeight(height + self.fontMetrics().lineSpacing() * 3)
         keep_controls_visible(self)
+        name_scroll_bars(self, name)
 
 
 class NotesPanel(QGroupBox):

@@ -20,7 +20,10 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QPoint,
     QStringListModel,
@@ -31,7 +34,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QListView, QProgressBar, QVBoxLayout, QWidget
 
-from wmcdp_desktop.rater.app.text.accessible import plain_name
+from wmcdp_desktop.rater.app.text.accessible import name_scroll_bars, plain_name
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.plain_text import plain_tooltip, safe_line
 from wmcdp_desktop.rater.labels import task_full_title, task_title
@@ -87,8 +90,10 @@ class TaskListModel(QStringListModel):
         if not index.isValid() or not 0 <= index.row() < len(self.task_ids):
             return None
         tid = self.task_ids[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.text(index.row())
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self.spoken(index.row())
         if role == Qt.ItemDataRole.ToolTipRole:
             title = self.full_titles.get(tid) or self.titles.get(tid)
             if title is None:
@@ -126,6 +131,13 @@ class TaskListModel(QStringListModel):
         state = self.session.state(tid)
         return f"{row + 1}. {self.titles.get(tid) or tid}\n     {MARKS[state]} {self.state_text(tid)}"
 
+    def spoken(self, row: int) -> str:
+        """The row as a screen reader says it: one line, single spaces, no state glyph ("1. OCD · reassurance
+        seeking, Not started")."""
+        tid = self.task_ids[row]
+        state = self.state_text(tid).replace("⚑", "").replace("  ·  ", ", ")
+        return " ".join(f"{row + 1}. {self.titles.get(tid) or tid}, {state}".split())
+
     def row_of(self, task_id: str) -> int:
         return self._row[task_id]
 
@@ -152,6 +164,7 @@ class TaskList(QWidget):
         self.title = QLabel(self.tr(TASKS))
         self.list = QListView()
         self.list.setAccessibleName(plain_name(self.tr(TASKS)))
+        name_scroll_bars(self.list, plain_name(self.tr(TASKS)))
         self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long title keeps its number and domain
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -168,6 +181,7 @@ class TaskList(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.progress)
+        self.list.installEventFilter(self)
         self.list.activated.connect(self._chosen)
         self.list.clicked.connect(self._chosen)
         self._unreadable: set[str] = set()
@@ -265,8 +279,36 @@ class TaskList(QWidget):
         pos = self.session.position()
         if pos is not None:
             blocked = self.list.blockSignals(True)
-            self.list.setCurrentIndex(self.model.index(pos))
+            self._show_open_row(self.model.index(pos))
             self.list.blockSignals(blocked)
+
+    def _show_open_row(self, index: QModelIndex) -> None:
+        """Select (highlight) the open task's row; it is also the list's current row while the list has the
+        keyboard focus. Qt reports the current row to screen readers as focused whether or not the list has
+        the focus: a second focused node beside the control that has it."""
+        selection = self.list.selectionModel()
+        selection.select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        if self.list.hasFocus():
+            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.NoUpdate)
+        else:
+            selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
+        self.list.scrollTo(index)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.list:
+            selection = self.list.selectionModel()
+            if event.type() == QEvent.Type.FocusIn:
+                rows = selection.selectedIndexes()
+                if rows and not selection.currentIndex().isValid():
+                    selection.setCurrentIndex(rows[0], QItemSelectionModel.SelectionFlag.NoUpdate)
+            elif event.type() == QEvent.Type.FocusOut:
+                selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
+        return False
+
+    def open_row(self) -> int | None:
+        """The row of the open task (highlighted in the list)."""
+        rows = self.list.selectionModel().selectedIndexes()
+        return rows[0].row() if rows else None
 
     def refresh_one(self, task_id: str | None) -> None:
         """Relabel one task (cheap: called on every edit)."""

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
     QAccessibleInterface,
     QKeyEvent,
 )
-from PySide6.QtWidgets import QAccessibleWidget, QPushButton, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QAccessibleWidget, QPushButton, QWidget
 
 
 def plain_name(text: str) -> str:
@@ -154,3 +154,33 @@ def set_read_only(widget: QWidget, read_only: bool) -> None:
 
 def is_read_only(widget: QWidget) -> bool:
     return bool(widget.property(READ_ONLY))
+
+
+class _HiddenItems(QObject):
+    """Keeps a hidden item view 0 x 0 pixels: Qt reports an item as showing while it lies inside its view's
+    rectangle, even when the view is hidden (a closed drop-down's list, a list on a page not shown)."""
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if isinstance(obj, QWidget) and event.type() == QEvent.Type.Hide:
+            obj.resize(0, 0)
+        return False
+
+
+def items_hidden_with_view(view: QWidget) -> None:
+    """Screen readers are not told of ``view``'s items while it is hidden (see :class:`_HiddenItems`); its
+    layout gives it its size again when it shows."""
+    watcher = _HiddenItems(view)
+    view.installEventFilter(watcher)
+    if not view.isVisible():
+        view.resize(0, 0)
+
+
+def name_scroll_bars(area: QAbstractScrollArea, name: str) -> None:
+    """Name ``area``'s scroll bars after it ("Scores page: vertical scroll bar"): a scroll bar is a control
+    a screen reader announces, and Qt's has no name."""
+    area.verticalScrollBar().setAccessibleName(
+        QCoreApplication.translate("Accessible", "{name}: vertical scroll bar").format(name=name)
+    )
+    area.horizontalScrollBar().setAccessibleName(
+        QCoreApplication.translate("Accessible", "{name}: horizontal scroll bar").format(name=name)
+    )

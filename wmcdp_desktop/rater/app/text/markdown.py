@@ -46,6 +46,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
 
+from wmcdp_desktop.rater.app.text.accessible import name_scroll_bars
 from wmcdp_desktop.rater.app.text.plain_text import DisplayText, safe_line
 
 FEATURES = QTextDocument.MarkdownFeature(
@@ -315,6 +316,7 @@ class BundleTextView(QTextEdit):
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAccessibleName(accessible_name)
+        name_scroll_bars(self, accessible_name)
         self.rendered = True
         """Bundle texts read as markdown (False: shown as their exact source)."""
         self.segments: list[tuple[int, DisplayText]] = []

@@ -25,6 +25,8 @@ from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTimer
 from PySide6.QtGui import QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QPlainTextEdit, QWidget
 
+from wmcdp_desktop.rater.app.text.accessible import name_scroll_bars
+
 BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 INVISIBLES = set("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u3164\uffa0")
 
@@ -406,6 +408,7 @@ class PlainTextView(QPlainTextEdit):
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAccessibleName(accessible_name)
+        name_scroll_bars(self, accessible_name)
         self.segments: list[tuple[int, DisplayText]] = []
         """(UTF-16 start in the document, DisplayText) of every untrusted text block inserted."""
 

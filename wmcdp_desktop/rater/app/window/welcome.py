@@ -14,9 +14,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wmcdp_desktop.rater.app.text.accessible import button, plain_name
+from wmcdp_desktop.rater.app.text.accessible import (
+    button,
+    items_hidden_with_view,
+    name_scroll_bars,
+    plain_name,
+)
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
-from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, plain_tooltip
+from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.rater.app.text.theme import relative_font
 
 OPEN = QT_TRANSLATE_NOOP("WelcomeScreen", "&Open bundle…")
@@ -49,6 +54,8 @@ class WelcomeScreen(QWidget):
         self.recent_title = QLabel(self.tr(RECENT))
         self.recent = QListWidget()
         self.recent.setAccessibleName(plain_name(self.tr(RECENT)))
+        name_scroll_bars(self.recent, plain_name(self.tr(RECENT)))
+        items_hidden_with_view(self.recent)  # (the welcome page hidden under an open bundle)
         self.recent.setMaximumHeight(260)
         self.recent_title.setBuddy(self.recent)
         self.recent_empty = PlainLabel(self.tr("No bundles opened yet."))
@@ -107,6 +114,7 @@ class WelcomeScreen(QWidget):
             item = QListWidgetItem(f"{Path(p).name}    —    {p}")
             item.setData(Qt.ItemDataRole.UserRole, p)
             item.setToolTip(plain_tooltip(p))
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, safe_line(Path(p).name))  # the folder is in the tooltip
             self.recent.addItem(item)
         self.recent.setVisible(bool(paths))
         self.recent_empty.setVisible(not paths)

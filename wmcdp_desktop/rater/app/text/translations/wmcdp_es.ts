@@ -35,6 +35,17 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
     </message>
 </context>
 <context>
+    <name>Accessible</name>
+    <message>
+        <source>{name}: vertical scroll bar</source>
+        <translation>{name}: barra de desplazamiento vertical</translation>
+    </message>
+    <message>
+        <source>{name}: horizontal scroll bar</source>
+        <translation>{name}: barra de desplazamiento horizontal</translation>
+    </message>
+</context>
+<context>
     <name>BlindingQuestion</name>
     <message>
         <source>One more question</source>
