@@ -73,7 +73,7 @@ def test_a_not_separable_study_says_the_figure(tmp_path: Path, capsys: pytest.Ca
     root = stylefix.write_style_study(tmp_path / "s", stylefix.identical)
     assert main(["study", "validate", str(root)]) == 0
     out, err = capsys.readouterr()
-    assert "style separability: a classifier predicts the model" in out and "not separable" in out
+    assert "style separability: a classifier (" in out and "predicts the model" in out and "not separable" in out
     assert "told from the response text" not in err
 
 
