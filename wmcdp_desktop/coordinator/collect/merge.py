@@ -360,6 +360,10 @@ def _merge(
                               if (k.rater_id, k.task_id) not in off or quarantine.keep(k, assignment)]
     problems += quarantine.problems()
     nobody, missing_by_rater, nobody_could = _coverage(key, merged.ratings, merged.cannot_rate)
+    if len(problems) > MAX_PROBLEMS_PER_COLLECTION:
+        more = len(problems) - MAX_PROBLEMS_PER_COLLECTION
+        problems[MAX_PROBLEMS_PER_COLLECTION:] = [Problem(
+            "collect", "", f"and {more:,} more problems, not listed (at most {MAX_PROBLEMS_PER_COLLECTION:,} are)")]
     report = {
         "ok": not problems,
         "clock_suspect": _clock_suspects([*merged.ratings, *merged.cannot_rate], reader),
@@ -392,6 +396,10 @@ def _merge(
         already_collected=reader.already, unusable_cache_entries=len(reader.cache_problems),
     )
 
+
+MAX_PROBLEMS_PER_COLLECTION = 10_000
+"""Problems listed per collection (collect-report.json, the terminal, ``--json``); one more line counts the rest.
+Each export lists at most ``reader.MAX_PROBLEMS_PER_EXPORT``."""
 
 CHECKS = {
     "chain": "the audit chain",

@@ -154,7 +154,7 @@ def read_export(path: Path) -> ExportRead:
         names = set(zf.names())
         manifest = _read_manifest(zf, names, label)
     except DocumentError as exc:
-        return ExportRead(path, label, None, problems=capped(exc.problems))
+        return ExportRead(path, label, None, problems=export_capped(capped(exc.problems), label))
     result = ExportRead(path, label, manifest)
     mdisp = f"{label}!{MANIFEST_NAME}"
     if manifest.format_version.split(".", 1)[0] != SUPPORTED_FORMAT_MAJOR:
@@ -176,8 +176,21 @@ def read_export(path: Path) -> ExportRead:
     for name in sorted(names - listed - {MANIFEST_NAME}):
         problems.append(Problem(f"{label}!{name}", "", "is not listed in manifest.json (unexpected file)"))
     problems += _latest_and_count_problems(manifest, mdisp)
-    result.problems = capped(problems)
+    result.problems = export_capped(capped(problems), label)
     return result
+
+
+MAX_PROBLEMS_PER_EXPORT = 200
+"""Problems listed per export zip (a hostile zip of 99,999 unlisted members gave a 16 MB collect-report.json of
+99,993 problems); one more line counts the rest (issue 25). Any problem is enough to quarantine the export."""
+
+
+def export_capped(problems: list[Problem], label: str, limit: int = MAX_PROBLEMS_PER_EXPORT) -> list[Problem]:
+    """The first ``limit`` of an export's ``problems`` and one line saying how many more it has."""
+    if len(problems) <= limit:
+        return problems
+    return [*problems[:limit], Problem(label, "", f"and {len(problems) - limit:,} more problems in this export, not "
+                                                  f"listed (at most {limit:,} are): it is quarantined whole")]
 
 
 def _read_manifest(zf: SafeZip, names: set[str], label: str) -> ResultsManifest:
