@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from wmcdp_desktop.coordinator.leak.confusables import LOOK_ALIKES
+from wmcdp_desktop.coordinator.leak.confusables import look_alikes
 from wmcdp_desktop.coordinator.leak.normalise import skeleton
 from wmcdp_desktop.coordinator.leak.scan import Matcher
 from wmcdp_desktop.coordinator.leak.terms import Term, built_in_terms, natural_spellings
@@ -111,8 +111,8 @@ def test_ordinary_text_is_not_a_leak(text: str) -> None:
 
 
 def test_the_look_alike_table_holds_letters_that_normalisation_alone_leaves_alone() -> None:
-    assert len(LOOK_ALIKES) > 500
-    for ch, to in LOOK_ALIKES.items():
+    assert len(look_alikes()) > 500
+    for ch, to in look_alikes().items():
         assert not ch.isascii() and len(ch) == 1 and to.isascii() and to.isalnum() and to == to.lower(), ch
         assert unicodedata.category(ch)[0] == "L" or unicodedata.category(ch) == "Nl", ch
         plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", ch).casefold())

@@ -8,8 +8,8 @@ spellings a reader takes for the same name are the same string:
   decimal digits of any script become ``0``-``9``;
 - **look-alike letters**: letters of any script that look like a Latin letter or a digit (Cyrillic ``С``
   U+0421, Greek ``Ρ`` U+03A1, Armenian ``օ`` U+0585, Cherokee ``Ꮯ`` U+13DF, small capitals ``ᴄ``, Latin
-  ``ɑ``...) become that letter or digit (:data:`CONFUSABLES`: Unicode's confusables data, UTS #39, in
-  :mod:`leak_confusables`, with a few hand-made choices on top);
+  ``ɑ``...) become that letter or digit (:func:`confusables`: Unicode's confusables data, UTS #39, in
+  ``resources/leak/confusables.json``, with a few hand-made choices on top);
 - **invisible characters** (format characters such as zero-width spaces and joiners, soft hyphens,
   bidirectional controls, other control characters, combining marks, variation selectors, Hangul fillers)
   are removed;
@@ -34,8 +34,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from functools import cache
 
-from wmcdp_desktop.coordinator.leak.confusables import LOOK_ALIKES
+from wmcdp_desktop.coordinator.leak.confusables import look_alikes
 
 SOFT = "\x01"
 """A space, dot, dash/hyphen or underscore in the normal form."""
@@ -64,8 +65,15 @@ _BY_HAND: dict[str, str] = {
 }
 """Cyrillic and Greek look-alikes as a reader takes them (``І`` is a capital I, where UTS #39 says ``l``)."""
 
-CONFUSABLES: dict[str, str] = {**LOOK_ALIKES, **_BY_HAND}
-"""Letters of other scripts that look like a Latin letter or digit; mapped before case folding."""
+@cache
+def confusables() -> dict[str, str]:
+    """Letters of other scripts that look like a Latin letter or digit; mapped before case folding (the
+    generated table is read the first time a character outside ASCII is folded)."""
+    return {**look_alikes(), **_BY_HAND}
+
+
+def _look_alike(ch: str) -> str | None:
+    return None if ch.isascii() else confusables().get(ch)
 
 _WORD = re.compile(r"[a-z0-9]")
 
@@ -76,8 +84,8 @@ def _is_soft(ch: str) -> bool:
 
 def _fold_one(ch: str) -> str:
     """One character of an NFKC/case-folded expansion, reduced to the normal form's alphabet."""
-    if ch in CONFUSABLES:
-        return CONFUSABLES[ch]
+    if (like := _look_alike(ch)) is not None:
+        return like
     if ch.isascii():
         if ch.isalnum():
             return ch.lower()
@@ -102,8 +110,8 @@ _PARENTHESISED = re.compile(r"\(([^\W_]+)\)")
 
 
 def _fold(ch: str) -> str:
-    if ch in CONFUSABLES:
-        return CONFUSABLES[ch]
+    if (like := _look_alike(ch)) is not None:
+        return like
     if _is_soft(ch):
         return SOFT
     if unicodedata.category(ch) in ("Cf", "Cc", "Mn", "Me"):
@@ -116,7 +124,7 @@ def _fold(ch: str) -> str:
         return HARD  # a symbol such as (TM) is punctuation here, not the letters it abbreviates
     parts = []
     for part in expanded:
-        part = CONFUSABLES.get(part, part)
+        part = _look_alike(part) or part
         for piece in unicodedata.normalize("NFKD", part.casefold()):
             parts.append(_fold_one(piece))
     out = "".join(parts)

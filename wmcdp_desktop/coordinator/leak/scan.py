@@ -17,14 +17,15 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, NamedTuple
 
 from wmcdp_desktop.coordinator.leak import transliterations
 from wmcdp_desktop.coordinator.leak.normalise import (
-    CONFUSABLES,
     HARD,
     SOFT,
     Normalised,
+    confusables,
     fold_char,
     is_word_char,
     normal_form,
@@ -229,8 +230,11 @@ _LEET_SYMBOLS = str.maketrans({"@": "a", "$": "s", "|": "l", "!": "i"})
 _JOIN_KEYS = str.maketrans("0123456789l", "oizeasgtbgi")
 """Digits written for letters (``Cl4ude``, ``G3m1n1``), and ``l`` and ``i`` taken as one letter (``I``, ``l``
 and ``1`` look alike in many fonts and scripts), when a word is put back together."""
-_AMBIGUOUS_IL = frozenset(ch for ch, to in CONFUSABLES.items() if to in "il" and not ch.isascii())
-"""Letters of other scripts that read as ``I`` or ``l``: with one of them, every word is put back together."""
+@cache
+def _ambiguous_il() -> frozenset[str]:
+    """Letters of other scripts that read as ``I`` or ``l``: with one of them, every word is put back together."""
+    return frozenset(ch for ch, to in confusables().items() if to in "il" and not ch.isascii())
+
 _SPELLED = re.compile(f"(?<![a-z0-9])(?:[a-z0-9]{SOFT}+){{3,}}[a-z0-9](?![a-z0-9])")
 """Single letters and digits each on their own (``C-L-4-U-D-E``, ``G 3 M 1 N 1``), in the normal form."""
 _ONE_CHAR = re.compile("[a-z0-9]")
@@ -388,7 +392,7 @@ class Matcher:
         # the normal form keeps its length)
         inside = _LEET_INSIDE.search(classes_of_text) if any(symbol in text for symbol in "@$|!") else None
         s2 = normal_form(text.translate(_LEET_SYMBOLS)) if inside else s
-        if not _AMBIGUOUS_IL.isdisjoint(others):
+        if not _ambiguous_il().isdisjoint(others):
             tokens = [(m.start(), m.end()) for m in _NOT_SOFT.finditer(s)]
         else:
             classes = _classes(s)
