@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel
@@ -66,3 +67,35 @@ def test_the_walk_finds_what_it_is_for(demo: MainWindow) -> None:
         demo.page.task_list.model.index(0), QItemSelectionModel.SelectionFlag.NoUpdate
     )  # as Qt left it: the current row reported focused while the focus is elsewhere
     assert any(p.startswith("more than one focused node") for p in tree_problems(demo))
+
+
+def test_a_list_hidden_from_screen_readers_comes_back_whole(qtbot: Any, demo: MainWindow) -> None:
+    """The recent bundles when the welcome page shows again, a drop-down's list each time it opens."""
+    demo.close_bundle()
+    qtbot.waitUntil(lambda: demo.welcome.isVisible(), timeout=2000)
+    recent = demo.welcome.recent
+    qtbot.waitUntil(lambda: recent.isVisible() and recent.height() > 20, timeout=2000)
+    assert recent.visualItemRect(recent.item(0)).intersects(recent.viewport().rect())
+    assert tree_problems(demo) == []
+
+
+@pytest.mark.qt_log_ignore("^This plugin does not support grabbing the keyboard$")
+def test_a_drop_down_list_opens_whole_every_time(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from wmcdp_desktop.rater.app.widgets import ChoiceBox
+
+    box = ChoiceBox()
+    qtbot.addWidget(box)
+    for text in ("minor", "moderate", "major", "critical"):
+        box.addItem(text)
+    box.show()
+    qtbot.waitExposed(box)
+    assert box.view().size().isEmpty()  # closed: its items are not reported as showing
+    for _ in range(3):
+        box.showPopup()
+        QApplication.processEvents()
+        assert box.view().height() > 40 and box.view().width() > 40
+        box.hidePopup()
+        QApplication.processEvents()
+        assert box.view().size().isEmpty()

@@ -160,9 +160,26 @@ class _HiddenItems(QObject):
     """Keeps a hidden item view 0 x 0 pixels: Qt reports an item as showing while it lies inside its view's
     rectangle, even when the view is hidden (a closed drop-down's list, a list on a page not shown)."""
 
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.size = parent.size()
+        """The view's size when it was last hidden (given back when it shows, if its layout does not)."""
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if isinstance(obj, QWidget) and event.type() == QEvent.Type.Hide:
+        if not isinstance(obj, QWidget):
+            return False
+        if event.type() == QEvent.Type.Hide:
+            if not obj.size().isEmpty():
+                self.size = obj.size()
             obj.resize(0, 0)
+        elif event.type() == QEvent.Type.Show:
+            parent = obj.parentWidget()
+            layout = parent.layout() if parent is not None else None
+            if layout is not None:  # the layout gives it its place again (its own geometry did not change)
+                layout.invalidate()
+                layout.activate()
+            if obj.size().isEmpty() and not self.size.isEmpty():
+                obj.resize(self.size)
         return False
 
 
