@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import Identifier, NonBlankStr, SemVer
+from wmcdp_desktop.core.models.common import MAX_TURNS, Identifier, NonBlankStr, SemVer
 
 Role = Literal["parent", "caregiver", "child", "adolescent", "clinician", "assistant", "teacher", "other"]
 ROLE_LABELS: dict[str, str] = {
@@ -51,8 +51,8 @@ class Scenario(Document):
 
     context: ScenarioContext
     """Background."""
-    turns: list[Turn]
-    """The conversation so far, oldest first."""
+    turns: Annotated[list[Turn], Field(max_length=MAX_TURNS)]
+    """The conversation so far, oldest first (at most 2,000 turns)."""
 
 
 class Case(Document):

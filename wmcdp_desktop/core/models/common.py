@@ -100,6 +100,11 @@ NonNegativeInt = Annotated[int, BeforeValidator(_integral), Field(ge=0)]
 SCALE_MIN, SCALE_MAX = 0, 100
 """Every rubric scale (dimensions and confidence) lies within 0..100."""
 MAX_SCALE_LEVELS = 21
+MAX_FAILURE_MODES = 200
+"""Most failure modes a rubric may have (issue 25: a rubric of 10,000 passed ``bundle verify`` and took the app
+23 s and 1.1 GB to open); refused at ``study validate``, ``bundle build``/``verify`` and in the app."""
+MAX_TURNS = 2_000
+"""Most turns a scenario may have (issue 25: 200,000 turns opened in 9.6 s and 788 MB)."""
 """A scale has at most this many levels (e.g. 0-20), each with its own anchor text."""
 MAX_COUNT = 10_000_000
 """Counts (tasks, files, raters, overlap...)."""

@@ -15,7 +15,14 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from wmcdp_desktop.core.models._base import Document
-from wmcdp_desktop.core.models.common import MAX_SCALE_LEVELS, Identifier, NonBlankStr, ScaleLevel, SemVer
+from wmcdp_desktop.core.models.common import (
+    MAX_FAILURE_MODES,
+    MAX_SCALE_LEVELS,
+    Identifier,
+    NonBlankStr,
+    ScaleLevel,
+    SemVer,
+)
 
 ScoringField = Literal[
     "emotional_attunement_validation_score",
@@ -338,8 +345,8 @@ class Rubric(Document):
     """Instructions shown to raters before and while rating."""
     dimensions: Annotated[list[Dimension], Field(min_length=8, max_length=8)]
     """The eight dimensions, ``WM-RUB-001``..``008`` in order."""
-    failure_modes: Annotated[list[FailureMode], Field(min_length=1)]
-    """The failure-mode catalogue (ids unique)."""
+    failure_modes: Annotated[list[FailureMode], Field(min_length=1, max_length=MAX_FAILURE_MODES)]
+    """The failure-mode catalogue (ids unique; at most 200)."""
     confidence_scale: Scale
     """Scale of ``clinician_notes.confidence_rating``."""
     language: LanguageCode | None = None
