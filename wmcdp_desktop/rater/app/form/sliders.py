@@ -309,17 +309,19 @@ class ScaleLabels(QWidget):
         return QSize(200, 2 * fm.height() + 4)
 
     WORDED_LEVELS = 7
-    """Up to this many levels, each level's short label should fit beside the others; beyond it, its number."""
+    """Up to this many levels, each level's number should have a few letters of its label beside it."""
+    LABEL_LETTERS = 5
+    """The letters of a short label a level should have room for (the rest is cut with "…")."""
 
     def comfortable_width(self) -> int:
-        """Room for every level's number and whole short label side by side (on a scale of more than
-        :data:`WORDED_LEVELS` levels, for every number: their labels show only where they fit)."""
+        """Room for every level's number, and on a scale of at most :data:`WORDED_LEVELS` levels a few
+        letters of each label (whole labels show where they fit; the anchor under the slider says them)."""
         bold = QFontMetrics(self.bold_font())
         levels = self.levels()
+        number = max(bold.horizontalAdvance(str(v)) for v in levels) + 2 * self.NUMBER_PAD
         if len(levels) > self.WORDED_LEVELS:
-            return len(levels) * (max(bold.horizontalAdvance(str(v)) for v in levels) + 2 * self.NUMBER_PAD)
-        widest = max(bold.horizontalAdvance(short_label(self.scale, v)) + self.LABEL_PAD for v in levels)
-        return widest * len(levels)
+            return len(levels) * number
+        return len(levels) * max(number, bold.averageCharWidth() * self.LABEL_LETTERS + self.LABEL_PAD)
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, self.sizeHint().height())
