@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.kit.bundles import RUBRIC_BYTES, bundle_files_of, task_obj
+from tests.kit.bundles import RUBRIC_BYTES, bundle_files_of, task_obj, with_manifest
 from wmcdp_desktop.coordinator.commands.main import main
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.bundle_reader import MAX_DOCUMENT_VALUES, open_bundle
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models.common import MAX_FAILURE_MODES, MAX_TURNS
 from wmcdp_desktop.core.zips.writer import deterministic_zip
@@ -57,3 +57,21 @@ def test_the_limits_themselves_are_allowed(tmp_path: Path, capsys: pytest.Captur
     path = tmp_path / "edge.wmcdp"
     path.write_bytes(deterministic_zip(bundle_files_of(_rubric(MAX_FAILURE_MODES), [_task(MAX_TURNS)])))
     assert main(["bundle", "verify", str(path)]) == 0, capsys.readouterr()
+
+
+def test_a_task_of_tiny_objects_is_refused_before_it_is_parsed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A task holding more JSON values than any real task (a 50 MB task of tiny objects cost ``bundle verify``
+    646 MB): refused by counting, before a Python object is made for each value."""
+    task = task_obj("t0000")
+    extra = ",".join(f"[{i}]" for i in range(MAX_DOCUMENT_VALUES + 10))
+    data = json.dumps(task).replace('"turns": [', '"turns": [[' + extra + "],", 1).encode()
+    files = bundle_files_of(json.loads(RUBRIC_BYTES), [task])
+    files["tasks/t0000.json"] = data
+    files = with_manifest({k: v for k, v in files.items() if k != "bundle.json"}, ["t0000"])
+    path = tmp_path / "tiny.wmcdp"
+    path.write_bytes(deterministic_zip(files))
+    assert main(["bundle", "verify", str(path)]) == 1
+    text = "\n".join(capsys.readouterr())
+    assert f"tasks/t0000.json: holds more than {MAX_DOCUMENT_VALUES:,} JSON values" in text
+    with pytest.raises(DocumentError, match="JSON values"):
+        open_bundle(path).task("t0000")

@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, validate_obj
 from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, capped
@@ -262,7 +262,7 @@ class OpenedBundle:
             raise KeyError(task_id)
         name = task_path(task_id)
         data = self._checked_bytes(name)
-        task = load_bytes(Task, data, self.display(name))
+        task = _load_bounded(Task, data, self.display(name))
         if task.task_id != task_id:
             raise DocumentError.single(
                 self.display(name), f"{task.task_id!r} does not match the file name ({task_id!r})", "task_id"
@@ -301,10 +301,10 @@ class OpenedBundle:
             try:
                 data = self._checked_bytes(name)
                 if name == RUBRIC_NAME:
-                    load_bytes(Rubric, data, self.display(name))
+                    _load_bounded(Rubric, data, self.display(name))
                 else:
                     task_id = name.removeprefix("tasks/").removesuffix(".json")
-                    task = load_bytes(Task, data, self.display(name))
+                    task = _load_bounded(Task, data, self.display(name))
                     if task.task_id != task_id:
                         problems.append(
                             Problem(self.display(name), "task_id", f"{task.task_id!r} does not match the file name")
@@ -358,6 +358,21 @@ def _array_length_problems(obj: Any, files_present: int, mdisp: str) -> list[Pro
                 mdisp, key, f"lists {len(value)} {what} but the bundle holds only {most} files besides bundle.json"
             ))
     return problems
+
+
+MAX_DOCUMENT_VALUES = 200_000
+"""JSON values (objects, arrays, list items) a task or a rubric may hold, counted before it is parsed (issue 25:
+a 50 MB task of tiny objects cost ``bundle verify`` 646 MB). A task at every other limit (2,000 turns, long texts)
+holds a few tens of thousands."""
+_D = TypeVar("_D", Task, Rubric)
+
+
+def _load_bounded(model: type[_D], data: bytes, source: str) -> _D:
+    """:func:`load_bytes`, after checking that ``data`` holds at most :data:`MAX_DOCUMENT_VALUES` JSON values."""
+    if not json_values_at_most(data, MAX_DOCUMENT_VALUES):
+        raise DocumentError.single(source, f"holds more than {MAX_DOCUMENT_VALUES:,} JSON values; a task or a rubric has "
+                                           "a few thousand (not read)")
+    return load_bytes(model, data, source)
 
 
 def _load_manifest(source: _Source, mdisp: str, files_present: int) -> tuple[BundleManifest, str]:
@@ -453,7 +468,7 @@ def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
                     Problem(source.display(RUBRIC_NAME), "", "does not match the SHA-256 in bundle.json: changed or damaged")
                 )
             else:
-                rubric = load_bytes(Rubric, data, source.display(RUBRIC_NAME))
+                rubric = _load_bounded(Rubric, data, source.display(RUBRIC_NAME))
         except DocumentError as exc:
             problems.extend(exc.problems)
     if problems or rubric is None:
