@@ -169,8 +169,10 @@ def _all_widget_text(window: QWidget) -> str:
     return "\n".join(parts)
 
 
-def _rich_widgets(window: QWidget) -> list[str]:
-    """Labels that would interpret rich text, and text views holding any HTML element."""
+def _rich_widgets(window: QWidget, *, rendered: bool = False) -> list[str]:
+    """Labels that would interpret rich text, and text views holding an HTML element they must not: never a
+    link, an image or a script; when the texts are shown as plain text, no heading or table either (the
+    rendered markdown view has those, built by Qt's markdown reader, never from the bundle's HTML)."""
     bad = []
     for label in window.findChildren(QLabel):
         from_bundle = any(marker in label.text() for marker in ("Bold?", "127.0.0.1", "SYSTEM:", "click me"))
@@ -179,7 +181,7 @@ def _rich_widgets(window: QWidget) -> list[str]:
     views: list[QPlainTextEdit | QTextEdit] = [*window.findChildren(QPlainTextEdit), *window.findChildren(QTextEdit)]
     for view in views:
         html = view.document().toHtml()
-        for tag in ("<img", "<a ", "<script", "<h1", "<table"):
+        for tag in ("<img", "<a ", "<script") + (() if rendered else ("<h1", "<table")):
             if tag in html:
                 bad.append(f"{view.accessibleName()!r} renders {tag}")
     return bad
@@ -209,8 +211,9 @@ def test_hostile_response_text_is_inert(
     for w in (view.response, view.scenario):
         w.verticalScrollBar().setValue(w.verticalScrollBar().maximum())
         w.viewport().grab()
-    # interact as a curious rater would: click and ctrl-click the "links", press Enter, double-click
-    for needle in ("click me", "bare-url", "[link]"):
+    # interact as a curious rater would, on the rendered text: click and ctrl-click the "links" (the markdown
+    # link is shown as its text and its address), press Enter, double-click
+    for needle in ("click me", "bare-url", "[link:"):
         cursor = view.response.document().find(needle)
         assert not cursor.isNull(), needle
         view.response.setTextCursor(cursor)
@@ -220,6 +223,14 @@ def test_hostile_response_text_is_inert(
         qtbot.mouseDClick(view.response.viewport(), Qt.MouseButton.LeftButton, pos=point)
         qtbot.keyClick(view.response, Qt.Key.Key_Return)
     qtbot.wait(300)
+    with tally.hostile("response text rendered as markdown: no link, image or script"):
+        assert _rich_widgets(window, rendered=True) == []
+        assert listener.connections == 0, "an http: resource was requested"
+        assert not atime_works or os.stat(secret).st_atime < 10, "the file: image was read"
+        assert session.current is not None and session.current.scores == {} and not session.dirty
+    # then as the exact source, as the rater's "Show as plain text" switch shows it
+    qtbot.mouseClick(view.plain_text, Qt.MouseButton.LeftButton)
+    assert view.plain_text.isChecked()
     shown = view.response.toPlainText()
     everything = _all_widget_text(window)
     for kind, text in texts.items():
