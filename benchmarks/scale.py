@@ -203,10 +203,10 @@ def write_exports(folder: Path, s: dict[str, Any], n_raters: int) -> tuple[Path,
     import zipfile
 
     from wmcdp_desktop.core import audit_chain
+    from wmcdp_desktop.core.digests import text_sha256
     from wmcdp_desktop.core.models.rating_record import RECORD_SCHEMA_ID, RECORD_SCHEMA_VERSION, RatingRecord
     from wmcdp_desktop.core.models.results_manifest import ResultsManifest
     from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-    from wmcdp_desktop.core.record_rules import text_sha256
     from wmcdp_desktop.core.strict_json import dumps_canonical
 
     rubric, fm_ids = s["rubric"], s["fm_ids"]

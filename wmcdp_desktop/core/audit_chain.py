@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.digests import sha256_hex
 
 GENESIS = "0" * 64
 """``prev`` of the first line of an empty log."""
@@ -51,7 +52,7 @@ _SCRYPT = {"n": 2**12, "r": 8, "p": 1, "maxmem": 16 * 1024 * 1024}
 
 def line_sha256(line: bytes) -> str:
     """The SHA-256 (hex) of one log line's bytes, without its newline."""
-    return hashlib.sha256(line).hexdigest()
+    return sha256_hex(line)
 
 
 def encode_event(obj: dict[str, Any]) -> bytes:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
+from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, validate_obj
 from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, capped
 from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, read_regular
@@ -50,10 +51,6 @@ or naming the visible rows of the task list reads each task once; a 100 KB task 
 def task_path(task_id: str) -> str:
     """Path of a task's file inside a bundle."""
     return f"tasks/{task_id}.json"
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 class _Source(Protocol):

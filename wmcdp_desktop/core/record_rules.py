@@ -17,11 +17,11 @@ coordinator's commands report such a record instead.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
+from wmcdp_desktop.core.digests import text_sha256
 from wmcdp_desktop.core.errors import Problem
 from wmcdp_desktop.core.models.common import parse_datetime
 from wmcdp_desktop.core.models.rating_record import NA, BlindingGuess, RatingRecord
@@ -48,11 +48,6 @@ class TaskFacts(NamedTuple):
             task.task_id, task.benchmark_item_id, task.clinical_domain_id, list(task.scenario_type_ids),
             task.candidate_response_id, text_sha256(task.candidate_response_text),
         )
-
-
-def text_sha256(text: str) -> str:
-    """SHA-256 (hex) of a text as UTF-8 (lone surrogates kept as they are)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)

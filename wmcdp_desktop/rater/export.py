@@ -26,12 +26,13 @@ from pathlib import Path
 from wmcdp_desktop import __version__
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.atomic import TEMP_PREFIX, atomic_write_bytes
+from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.errors import StorageError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
 from wmcdp_desktop.core.paths import check_id, name_problem
 from wmcdp_desktop.core.strict_json import dumps_canonical
-from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore, RecordFile, sha256_hex
+from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore, RecordFile
 from wmcdp_desktop.rater.timing import Clock, utc_iso
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)

@@ -52,6 +52,7 @@ from wmcdp_desktop.core.atomic import (
     orphan_temp_files,
     plain_os_error,
 )
+from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.documents import load_bytes, load_record_bytes
 from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
 from wmcdp_desktop.core.files import (
@@ -69,10 +70,6 @@ from wmcdp_desktop.rater.data_folder import APP_DIR_NAME, default_data_dir, inst
 from wmcdp_desktop.rater.timing import Clock, SystemClock, utc_iso
 
 RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9][A-Za-z0-9._-]{0,127})\.r(?P<rev>[1-9][0-9]{0,8})\.json$")
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 MAX_REVISION = 999_999_999
 """Highest revision number a record file name holds (:data:`RECORD_NAME`)."""
 

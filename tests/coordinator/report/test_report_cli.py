@@ -342,7 +342,6 @@ def test_demo_study_smoke(tmp_path: Path) -> None:
     assert summary["meta"]["ratings"] == len(recs) and summary["meta"]["models"] >= 2
     assert summary["tables"]["gold_by_criterion"], _notes(summary)
     assert "goldResponseId" not in _notes(summary)  # every named gold response was found
-    from wmcdp_desktop.coordinator.report.loading import gold_response_id
     from wmcdp_desktop.core.documents import load_file
     from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 
@@ -351,7 +350,7 @@ def test_demo_study_smoke(tmp_path: Path) -> None:
     per_item = summary["tables"]["gold_by_item"]
     assert per_item
     for row in per_item:  # 3 raters x (the gold's one response, or every response of the item)
-        assert row["ratings"] == 3 * (1 if gold_response_id(items[row["item"]]) else n_resp[row["item"]])
+        assert row["ratings"] == 3 * (1 if items[row["item"]].gold_response_id else n_resp[row["item"]])
 
 
 def test_key_findings_point_at_the_inverted_rater_and_the_better_model() -> None:

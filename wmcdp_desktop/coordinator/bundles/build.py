@@ -60,6 +60,7 @@ from wmcdp_desktop.coordinator.study.leak_scan import scan_study
 from wmcdp_desktop.coordinator.study.loader import CALIBRATION_SPLIT, LoadedStudy, load_study
 from wmcdp_desktop.coordinator.study.style_check import StyleCheck, check_style
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
+from wmcdp_desktop.core.digests import text_sha256
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -75,7 +76,6 @@ from wmcdp_desktop.core.models.unblinding_key import (
     UnblindingKey,
 )
 from wmcdp_desktop.core.paths import MAX_NAME_BYTES, check_id, child_path
-from wmcdp_desktop.core.record_rules import text_sha256
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.core.verdicts import verdict_scores
 from wmcdp_desktop.core.zips.writer import deterministic_zip
@@ -86,8 +86,6 @@ ID_SCHEME = (
     "response_id)[:16]"
 )
 KEY_MODE = OWNER_ONLY
-GOLD_RESPONSE_KEY = "goldResponseId"
-"""``metadata.goldResponseId`` of an item: the ``response_id`` its gold standard describes."""
 
 
 # ---------------------------------------------------------------- deterministic randomness
@@ -448,18 +446,12 @@ def calibration_feedback(item: BenchmarkItem, study: LoadedStudy) -> Calibration
     )
 
 
-def gold_response_id(item: BenchmarkItem) -> str | None:
-    """``metadata.goldResponseId``: the one response the item's gold standard describes (if named)."""
-    value = (item.metadata or {}).get(GOLD_RESPONSE_KEY)
-    return value if isinstance(value, str) else None
-
-
 def gets_feedback(item: BenchmarkItem, response: CandidateResponse) -> bool:
     """Calibration feedback goes on calibration items only, and only on the response the gold describes
     (``metadata.goldResponseId``; without it the gold applies to every response of the item)."""
     if item.split != CALIBRATION_SPLIT:
         return False
-    gold_id = gold_response_id(item)
+    gold_id = item.gold_response_id
     return gold_id is None or gold_id == response.response_id
 
 

@@ -13,7 +13,6 @@ output.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -32,7 +31,6 @@ from wmcdp_desktop.core.paths import child_path
 CACHE_DIR = "collected-exports"
 _SHA_NAME = re.compile(r"[0-9a-f]{64}\.json")
 CACHE_FORMAT = 1
-HASH_CHUNK = 1 << 20
 
 
 @dataclass
@@ -44,14 +42,6 @@ class KnownExport:
     export: ExportRead
     cached: bool
     """Loaded from the collection's cache (not read from its zip in this run)."""
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while chunk := fh.read(HASH_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _record_piece(rr: ReadRecord) -> bytes:

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.coordinator.collect import cache as export_cache
-from wmcdp_desktop.coordinator.collect.cache import KnownExport, canonical_key, file_sha256
+from wmcdp_desktop.coordinator.collect.cache import KnownExport, canonical_key
 from wmcdp_desktop.coordinator.results.provenance import (
     ChainSummary,
     ledger_entry,
@@ -61,6 +61,7 @@ from wmcdp_desktop.coordinator.results.reader import ExportRead, read_export
 from wmcdp_desktop.core import record_rules
 from wmcdp_desktop.core.atomic import AtomicFile, plain_os_error
 from wmcdp_desktop.core.counts import agree, count
+from wmcdp_desktop.core.digests import file_sha256
 from wmcdp_desktop.core.documents import read_file_bytes, validate_obj
 from wmcdp_desktop.core.errors import DocumentError, Problem, StorageError
 from wmcdp_desktop.core.files import MAX_LARGE_DOCUMENT_BYTES

@@ -36,15 +36,9 @@ from wmcdp_desktop.core.models.study import Study
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 
 
-def gold_response_id(item: BenchmarkItem) -> str | None:
-    """``metadata.goldResponseId``: the response an item's gold describes (None = every response)."""
-    value = (item.metadata or {}).get("goldResponseId")
-    return value if isinstance(value, str) else None
-
-
 def load_gold_responses(study_dir: Path, items: dict[str, BenchmarkItem], notes: list[Note]) -> GoldResponses:
     """For items naming ``goldResponseId``: that response's model and text, from ``responses/*.jsonl``."""
-    wanted = {i: rid for i, item in items.items() if (rid := gold_response_id(item))}
+    wanted = {i: rid for i, item in items.items() if (rid := item.gold_response_id)}
     if not wanted:
         return {}
     found: dict[str, CandidateResponse] = {}

@@ -158,6 +158,10 @@ def has_no_gold_yet(item: BenchmarkItem) -> bool:
     return not gold.criterionGold and gold.ambiguityStatus == NO_GOLD_STATUS
 
 
+GOLD_RESPONSE_KEY = "goldResponseId"
+"""The ``metadata`` key naming the one response an item's gold standard describes."""
+
+
 class BenchmarkItem(Document):
     """One AutoQA benchmark item: a clinical decision point with its gold standard."""
 
@@ -191,3 +195,9 @@ class BenchmarkItem(Document):
     """When present, the item is excluded (never sent to raters)."""
     metadata: dict[str, Any] | None = None
     """Free-form metadata."""
+
+    @property
+    def gold_response_id(self) -> str | None:
+        """``metadata.goldResponseId``: the one response the gold standard describes (None: every response)."""
+        value = (self.metadata or {}).get(GOLD_RESPONSE_KEY)
+        return value if isinstance(value, str) else None
