@@ -3,6 +3,7 @@ a refused bundle ends it with the app's own message (the built app runs the same
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,10 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from tests.kit.bundles import RUBRIC_BYTES, bundle_files_of, task_obj
+from wmcdp_desktop.core.models.common import MAX_TURNS
 from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.core.zips.writer import deterministic_zip
 from wmcdp_desktop.rater.app import main as app_module
 from wmcdp_desktop.rater.app import self_test
 
@@ -48,6 +52,23 @@ def test_self_test_reports_a_refused_bundle_and_fails(qapp: QApplication, tmp_pa
     out = capsys.readouterr().out
     assert "self-test: FAILED: the bundle was refused" in out
     assert "This bundle cannot be opened" in out and str(bad) in out
+
+
+def test_a_bundle_whose_only_task_is_refused_fails_in_plain_words(
+    qapp: QApplication, tmp_path: Path, capsys: Any
+) -> None:
+    """The bundle opens but its one task cannot be read (more turns than a scenario may have): the self-test
+    says so with the app's own message and exits 1, never a traceback about a rating nobody started."""
+    task = task_obj("t0000")
+    turn = task["scenario"]["turns"][0]  # type: ignore[index]
+    task["scenario"]["turns"] = [{**turn, "text": f"turn {i}"} for i in range(MAX_TURNS + 1)]  # type: ignore[index]
+    path = tmp_path / "one-bad-task.wmcdp"
+    path.write_bytes(deterministic_zip(bundle_files_of(json.loads(RUBRIC_BYTES), [task])))
+    assert _run(qapp, [str(path), "--data-dir", str(tmp_path / "d"), "--rater", "R01"]) == 1
+    captured = capsys.readouterr()
+    assert "self-test: FAILED: the bundle was opened but its tasks were refused" in captured.out
+    assert "scenario.turns" in captured.out and "Traceback" not in captured.out + captured.err
+    assert not list((tmp_path / "d").glob("bundles/*/*/records/*.json"))
 
 
 def test_self_test_alone_checks_the_installation_on_the_built_in_demo(

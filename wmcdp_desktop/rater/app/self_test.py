@@ -181,7 +181,7 @@ def run(app: QCoreApplication, argv: list[str], make_window: Callable[[list[str]
             if not isinstance(window, MainWindow):
                 raise SelfTestFailed(f"the app made a {type(window).__name__}, not its main window")
             return _check(app, window)
-        except SelfTestFailed as exc:
+        except (SelfTestFailed, WmcdpError) as exc:
             _say(f"FAILED: {exc}")
             return 1
         finally:
@@ -200,6 +200,9 @@ def _check(app: QCoreApplication, window: MainWindow) -> int:
         reason = "\n".join(window.messages) or "no bundle was opened (give a bundle or --demo)"
         _say(f"FAILED: the bundle was refused:\n{reason}")
         return 1
+    if window.session.current_id is None:  # the bundle opened but none of its tasks could be read
+        reason = "\n".join(window.messages) or "no task of the bundle could be opened"
+        raise SelfTestFailed(f"the bundle was opened but its tasks were refused:\n{reason}")
     _say(f"window ready with task {window.session.current_id}")
     rate_first_task(app, window)
     export = window.data_dir / EXPORT_NAME
