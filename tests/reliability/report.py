@@ -35,7 +35,9 @@ def run_suite(extra: list[str]) -> tuple[int, dict[str, Any], float]:
         env.setdefault("QT_QPA_PLATFORM", "offscreen")
         started = time.monotonic()
         proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "tests/reliability", "-m", "reliability", "-p", "no:cacheprovider", "-q", *extra],
+            [sys.executable, "-m", "pytest", "tests/reliability", "-m", "reliability", "-p", "no:cacheprovider", "-q",
+             # one process: the counts are kept in the process that ran the tests (the suite runs on every core)
+             "-n", "0", *extra],
             cwd=REPO,
             env=env,
         )
