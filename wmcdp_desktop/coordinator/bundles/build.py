@@ -716,8 +716,8 @@ class BuildResult:
         return blinding_labels(self.plan.study)
 
 
-def build_study(
-    study_dir: Path,
+def build(
+    study: LoadedStudy | Path,
     out_dir: Path,
     *,
     seed: int | None = None,
@@ -726,33 +726,15 @@ def build_study(
     unassigned: bool = False,
     bundle_file: Path | None = None,
     key_path: Path | None = None,
+    progress: StageProgress | None = None,
     one_response_per_item: bool = False,
     reading: Callable[[int, int], None] | None = None,
-    progress: StageProgress | None = None,
 ) -> BuildResult:
-    """``wmcdp bundle build`` as one call: read the study folder (``reading(done, total)`` hears it), then
-    :func:`build`."""
-    study = load_study(study_dir, progress=reading)
-    return build(study, out_dir, seed=seed, overlap=overlap, raters=raters, unassigned=unassigned,
-                 bundle_file=bundle_file, key_path=key_path, one_response_per_item=one_response_per_item,
-                 progress=progress)
-
-
-def build(
-    study: LoadedStudy,
-    out_dir: Path,
-    *,
-    seed: int | None = None,
-    overlap: int | None = None,
-    raters: list[str] | None = None,
-    unassigned: bool = False,
-    bundle_file: Path | None = None,
-    key_path: Path | None = None,
-    progress: StageProgress | None = None,
-    one_response_per_item: bool = False,
-) -> BuildResult:
-    """Plan, build, check blinding, then write bundles and the key (0600). Nothing is written on error.
+    """``wmcdp bundle build`` as one call: read the study folder when given one (``reading(done, total)`` hears
+    it), plan, build, check blinding, then write bundles and the key (0600). Nothing is written on error.
     ``progress(stage, done, total)`` hears every phase: the leak scan, making the bundles, checking them, writing."""
+    if isinstance(study, Path):
+        study = load_study(study, progress=reading)
 
     def stage(name: str) -> Callable[[int, int], None] | None:
         return None if progress is None else (lambda done, total: progress(name, done, total))

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from wmcdp_desktop.coordinator.bundles.build import BuildOptionError, build_study
+from wmcdp_desktop.coordinator.bundles.build import BuildOptionError, build
 from wmcdp_desktop.coordinator.commands.common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -114,7 +114,7 @@ def _build(args: argparse.Namespace) -> int:
         raise UsageError("--bundle-file is only for --unassigned")
     with ProgressBar("Reading study", enabled=False if args.json else None) as bar:
         try:
-            result = build_study(
+            result = build(
                 args.study_dir,
                 args.out,
                 seed=args.seed,
