@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, cast
 
-from PySide6.QtCore import QCoreApplication, QMimeData, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QMimeData, QUrl
 from PySide6.QtGui import (
     QFont,
     QTextBlockFormat,
@@ -41,13 +41,11 @@ from PySide6.QtGui import (
     QTextDocumentFragment,
     QTextFormat,
     QTextFrame,
-    QTextOption,
     QTextTable,
 )
-from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
+from PySide6.QtWidgets import QTextEdit, QWidget
 
-from wmcdp_desktop.rater.app.text.accessible import name_scroll_bars
-from wmcdp_desktop.rater.app.text.plain_text import DisplayText, safe_line
+from wmcdp_desktop.rater.app.text.plain_text import DisplayText, make_reading_view, safe_line
 
 FEATURES = QTextDocument.MarkdownFeature(
     QTextDocument.MarkdownFeature.MarkdownNoHTML.value | QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value
@@ -305,18 +303,8 @@ class BundleTextView(QTextEdit):
     def __init__(self, accessible_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setDocument(InertDocument(self))
-        self.setReadOnly(True)
-        self.setUndoRedoEnabled(False)
+        make_reading_view(self, accessible_name)
         self.setAcceptRichText(False)
-        self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setTabChangesFocus(True)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAccessibleName(accessible_name)
-        name_scroll_bars(self, accessible_name)
         self.rendered = True
         """Bundle texts read as markdown (False: shown as their exact source)."""
         self.segments: list[tuple[int, DisplayText]] = []

@@ -23,7 +23,7 @@ import unicodedata
 
 from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTimer
 from PySide6.QtGui import QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
-from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 from wmcdp_desktop.rater.app.text.accessible import name_scroll_bars
 
@@ -393,22 +393,29 @@ class PlainLabel(QLabel):
         super().setText(safe_line(text))
 
 
+def make_reading_view(view: QPlainTextEdit | QTextEdit, accessible_name: str) -> None:
+    """How every view of bundle text behaves (this module's and the rendered one, text/markdown.py): read-only,
+    selectable by mouse and keyboard, wrapped anywhere a long token needs it, reached by Tab and left by Tab,
+    named for screen readers with its scroll bars."""
+    view.setReadOnly(True)
+    view.setUndoRedoEnabled(False)
+    view.setTextInteractionFlags(
+        Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+    )
+    view.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    view.setTabChangesFocus(True)
+    view.setFrameShape(QFrame.Shape.StyledPanel)
+    view.setAccessibleName(accessible_name)
+    name_scroll_bars(view, accessible_name)
+
+
 class PlainTextView(QPlainTextEdit):
     """Read-only, selectable, keyboard-reachable plain text with safe display (see module doc)."""
 
     def __init__(self, accessible_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setReadOnly(True)
-        self.setUndoRedoEnabled(False)
-        self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setTabChangesFocus(True)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAccessibleName(accessible_name)
-        name_scroll_bars(self, accessible_name)
+        make_reading_view(self, accessible_name)
         self.segments: list[tuple[int, DisplayText]] = []
         """(UTF-16 start in the document, DisplayText) of every untrusted text block inserted."""
 
