@@ -157,14 +157,20 @@ def item_doc(item_id: str, split: str, gold: list[dict[str, Any]]) -> dict[str, 
     }
 
 
-def write_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = None) -> Path:
-    """study.json, rubric.json and items/*.json for the items of ``spec``."""
+def write_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = None,
+                blinding_labels: dict[str, str | None] | None = None) -> Path:
+    """study.json, rubric.json and items/*.json for the items of ``spec``; ``blinding_labels`` (label -> the
+    model it names, or None) adds the study's blinding question."""
     folder.mkdir(parents=True, exist_ok=True)
-    study = {
+    study: dict[str, Any] = {
         "document_type": "wmcdp_study", "study_id": "synthetic-study", "title": "Synthetic <study>",
         "raters": [{"rater_id": f"rater-{r + 1}"} for r in range(spec.raters)], "overlap": spec.raters,
         "seed": 7, "rater_splits": ["test", "calibration"], "created_at": "2026-11-01T00:00:00Z",
     }
+    if blinding_labels is not None:
+        study["blinding_check"] = {"labels": [{"label": label} if model is None else
+                                              {"label": label, "model_source": model}
+                                              for label, model in blinding_labels.items()]}
     Study.model_validate(study)
     (folder / "study.json").write_text(dumps_canonical(study), encoding="utf-8")
     (folder / "rubric.json").write_bytes(default_rubric_path().read_bytes())

@@ -156,11 +156,7 @@ def _guess(answer: str | None) -> BlindingGuess | None:
 
 def test_the_report_all_i_cant_tell_says_no_information(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=10, models=("model-a", "model-b"), raters=3)
-    study_dir = write_study(tmp_path / "study", spec)
-    obj = json.loads((study_dir / "study.json").read_text())
-    obj["blinding_check"] = {"labels": [{"label": "Alpha", "model_source": "model-a"},
-                                        {"label": "Beta", "model_source": "model-b"}]}
-    (study_dir / "study.json").write_text(json.dumps(obj))
+    study_dir = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     records = [r.model_copy(update={"blinding_guess": _guess(CANNOT_TELL)}) for r in make_ratings(spec)]
     collected = write_collected(tmp_path / "collected", records)
     assert main(["report", str(collected), "--study", str(study_dir), "--out", str(tmp_path / "out"),
@@ -179,11 +175,8 @@ def test_the_report_all_i_cant_tell_says_no_information(tmp_path: Path, capsys: 
 
 def test_the_report_warns_for_one_rater_who_recognises_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=30, models=("model-a", "model-b"), raters=3)
-    study_dir = write_study(tmp_path / "study", spec)
-    obj = json.loads((study_dir / "study.json").read_text())
-    obj["blinding_check"] = {"labels": [{"label": "Alpha", "model_source": "model-a"},
-                                        {"label": "Beta", "model_source": "model-b"}, {"label": "Gamma"}]}
-    (study_dir / "study.json").write_text(json.dumps(obj))
+    study_dir = write_study(tmp_path / "study", spec,
+                            blinding_labels={"Alpha": "model-a", "Beta": "model-b", "Gamma": None})
     records = []
     for k, r in enumerate(make_ratings(spec)):
         # rater-1 names model-a for its responses; everyone else (and rater-1 for model-b) favours Alpha blindly

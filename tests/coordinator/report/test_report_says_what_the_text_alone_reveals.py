@@ -29,12 +29,8 @@ def identical(item: str, model: str) -> str:
 def report(tmp_path: Path, capsys: pytest.CaptureFixture[str], text_of: Any, guess: str | None = None,
            with_check: bool = True) -> dict[str, Any]:
     spec = Spec(n_items=24, models=("model-a", "model-b"), raters=3)
-    study = write_study(tmp_path / "study", spec)
-    obj = json.loads((study / "study.json").read_text())
-    if with_check:
-        obj["blinding_check"] = {"labels": [{"label": "Alpha", "model_source": "model-a"},
-                                            {"label": "Beta", "model_source": "model-b"}]}
-    (study / "study.json").write_text(json.dumps(obj))
+    study = write_study(tmp_path / "study", spec,
+                        blinding_labels={"Alpha": "model-a", "Beta": "model-b"} if with_check else None)
     (study / "responses").mkdir()
     lines = [json.dumps({"response_id": f"{item}--{model}", "benchmark_item_id": item, "model_source": model,
                          "text": text_of(item, model)}, ensure_ascii=False)
@@ -88,11 +84,7 @@ def test_a_study_folder_without_responses_says_why_it_was_not_measured(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
-    study = write_study(tmp_path / "study", spec)
-    obj = json.loads((study / "study.json").read_text())
-    obj["blinding_check"] = {"labels": [{"label": "Alpha", "model_source": "model-a"},
-                                        {"label": "Beta", "model_source": "model-b"}]}
-    (study / "study.json").write_text(json.dumps(obj))
+    study = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     collected = write_collected(tmp_path / "collected", make_ratings(spec))
     assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--bootstrap", "0",
                  "--no-charts"]) == 0
@@ -106,11 +98,7 @@ def test_a_study_folder_without_responses_says_why_it_was_not_measured(
 
 def test_a_broken_responses_file_is_named_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
-    study = write_study(tmp_path / "study", spec)
-    obj = json.loads((study / "study.json").read_text())
-    obj["blinding_check"] = {"labels": [{"label": "Alpha", "model_source": "model-a"},
-                                        {"label": "Beta", "model_source": "model-b"}]}
-    (study / "study.json").write_text(json.dumps(obj))
+    study = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     (study / "responses").mkdir()
     (study / "responses" / "bad.jsonl").write_text('{"response_id": "x", \n', encoding="utf-8")
     collected = write_collected(tmp_path / "collected", make_ratings(spec))
