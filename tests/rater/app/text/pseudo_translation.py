@@ -14,10 +14,11 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from PySide6.QtCore import QTranslator
+from PySide6.QtCore import QEvent, QTranslator
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QComboBox,
     QGroupBox,
     QLabel,
@@ -129,7 +130,11 @@ def unmarked(text: str, content: list[str]) -> str:
 
 
 def cut_off(root: QWidget) -> list[str]:
-    """Labels, buttons and tabs narrower (or, wrapped, shorter) than their text needs."""
+    """Labels, buttons and tabs narrower (or, wrapped, shorter) than their text needs, once the layouts have
+    taken in the latest texts (a label's new text is laid out on the next turn of the event loop: measured
+    before that, a status line set a moment ago looks cut off though the rater never sees it so)."""
+    for _ in range(5):  # a layout that settles may ask its parent to settle too
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     out = []
     for w in root.findChildren(QWidget):
         if not w.isVisibleTo(root) or not w.isVisible():
