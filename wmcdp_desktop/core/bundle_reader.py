@@ -29,12 +29,12 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, validate_obj
 from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, capped
-from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, read_regular
+from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, describe_bytes, read_regular
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.strict_json import parse_json_bytes
-from wmcdp_desktop.core.zips.reader import SafeZip, open_zip_file
+from wmcdp_desktop.core.zips.reader import MAX_FILE_SLACK, SafeZip, open_zip_bytes, open_zip_file
 from wmcdp_desktop.core.zips.rules import DEFAULT_LIMITS, Limits, fold_name, name_problem
 
 MANIFEST_NAME = "bundle.json"
@@ -64,9 +64,12 @@ class _Source(Protocol):
 
 
 class _ZipSource:
-    def __init__(self, path: Path, limits: Limits) -> None:
+    """A bundle zip: a file read member by member, or (``data``) bytes held in memory (a decrypted bundle,
+    which is never written anywhere)."""
+
+    def __init__(self, path: Path, limits: Limits, data: bytes | None = None) -> None:
         self.label = path.name
-        self._zip: SafeZip = open_zip_file(path, self.label, limits)
+        self._zip: SafeZip = open_zip_file(path, self.label, limits) if data is None else open_zip_bytes(data, self.label, limits)
         self._lock = threading.Lock()
 
     def names(self) -> list[str]:
@@ -430,7 +433,19 @@ def open_bundle(path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
     :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT` of those of bundle.json).
     """
     path = Path(path)
-    source = _open_source(path, limits)
+    return _opened(path, _open_source(path, limits))
+
+
+def open_bundle_bytes(data: bytes, path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
+    """Open a bundle zip held in memory (an encrypted bundle once decrypted: its plain bytes are never written to
+    disk); ``path`` is the file it came from, which names it in messages. The same checks as :func:`open_bundle`."""
+    path = Path(path)
+    if len(data) > limits.max_total_bytes + MAX_FILE_SLACK:
+        raise DocumentError.single(path.name, f"is larger than {describe_bytes(limits.max_total_bytes)}; not a bundle")
+    return _opened(path, _ZipSource(path, limits, data))
+
+
+def _opened(path: Path, source: _Source) -> OpenedBundle:
     sizes = source.sizes()
     names = sizes.keys()
     if MANIFEST_NAME not in names:
