@@ -30,7 +30,8 @@ SPEC = HERE / "wmcdp.spec"
 
 # What the folder ships, by distribution (the licence files of each are copied into licenses/).
 SHIPPED = ["PySide6-Essentials", "shiboken6", "pydantic", "pydantic-core", "annotated-types",
-           "typing-extensions", "typing-inspection", "platformdirs", "filelock", "pyinstaller"]
+           "typing-extensions", "typing-inspection", "platformdirs", "filelock", "cryptography", "cffi",
+           "pyinstaller"]
 SHIPPED_WITH_ANALYSIS = ["numpy", "scipy", "matplotlib", "contourpy", "cycler", "fonttools",
                          "kiwisolver", "packaging", "pillow", "pyparsing", "python-dateutil", "pyarrow"]
 LICENSE_NAME = re.compile(r"(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)
