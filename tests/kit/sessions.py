@@ -24,13 +24,20 @@ RATER = "R-REL"
 
 
 def new_session(bundle: Path | OpenedBundle, data: Path, clock: FakeClock | None = None, *, rater: str = "R01",
-                role: str | None = None, lock: InstanceLock | None = None) -> RatingSession:
+                role: str | None = None, lock: InstanceLock | None = None, data_key: bytes | None = None,
+                export_public_key: bytes | None = None) -> RatingSession:
     """A rating session of ``rater`` (with ``role``) on ``bundle`` (a folder, a file or opened), storing in
-    ``data`` (under ``lock`` when given: the instance lock the window holds)."""
+    ``data`` (under ``lock`` when given: the instance lock the window holds). ``data_key``: the store seals
+    everything as an encrypted bundle's does (``export_public_key``: its exports are sealed to it)."""
     opened = bundle if isinstance(bundle, OpenedBundle) else open_bundle(bundle)
     clock = clock or FakeClock()
-    store = RaterStore(data, opened.manifest.bundle_id, rater, clock, lock)
-    return RatingSession(opened, store, RaterIdentity(rater, role), clock)
+    cipher = None
+    if data_key is not None:
+        from wmcdp_desktop.core.encryption.data_cipher import DataCipher
+
+        cipher = DataCipher(data_key)
+    store = RaterStore(data, opened.manifest.bundle_id, rater, clock, lock, cipher)
+    return RatingSession(opened, store, RaterIdentity(rater, role), clock, export_public_key=export_public_key)
 
 
 def fill(session: RatingSession, score: int = 4, rationale: str = "Warm but keeps reassuring.") -> None:

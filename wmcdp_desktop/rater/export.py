@@ -8,6 +8,12 @@ rater's hash-chained audit log, ending in this export's ``export_sealed`` event,
 The SHA-256 of that last line is the chain's head; the receipt code the app shows after exporting is
 derived from it (:func:`export_receipt`). Drafts are never exported (the manifest counts them). The zip
 is built in memory and written atomically: a partial zip never appears under the final name.
+
+The export of an **encrypted bundle** is the same zip, sealed in memory to the coordinator's public key (the
+bundle manifest's ``export_public_key``: :func:`~wmcdp_desktop.core.encryption.sealed_box.seal_to`) before it is
+written; only the coordinator's private key opens it, so the rater's computer never holds what opens another
+rater's work. Its file name holds no study id (:func:`sealed_export_file_name`). The receipt code is the plain
+chain's, as for a plain export.
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.atomic import TEMP_PREFIX, atomic_write_bytes
 from wmcdp_desktop.core.digests import sha256_hex
-from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
+from wmcdp_desktop.core.errors import StorageError, WmcdpError
+from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, read_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
 from wmcdp_desktop.core.paths import check_id, name_problem
 from wmcdp_desktop.core.strict_json import dumps_canonical
@@ -39,6 +45,21 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 Progress = Callable[[int, int], None]
 """``progress(done, total)`` after each record file read; it may raise to stop the export (nothing is
 written then)."""
+
+
+SEALED_EXPORT_SUFFIX = ".wmcdp-sealed"
+"""The file name ending of a sealed export (the coordinator's commands recognise it by its first bytes too)."""
+
+
+def sealed_export_file_name(rater_id: str, clock: Clock) -> str:
+    """``wmcdp-results-<rater>-<YYYYmmddTHHMMSSZ>.wmcdp-sealed``: no study id (the rater's id is the one the rater
+    typed and the coordinator sent; it says whose file it is, nothing of the study)."""
+    check_id(rater_id, "rater id")
+    stamp = utc_iso(clock).replace("-", "").replace(":", "")
+    name = f"wmcdp-results-{rater_id}-{stamp}{SEALED_EXPORT_SUFFIX}"
+    if name_problem(name) is not None:
+        name = f"wmcdp-results-{rater_id[:60]}-{stamp}{SEALED_EXPORT_SUFFIX}"
+    return name
 
 
 def export_file_name(study_id: str, rater_id: str, clock: Clock) -> str:
@@ -55,7 +76,7 @@ def export_file_name(study_id: str, rater_id: str, clock: Clock) -> str:
 PENDING_NAME = "export-in-progress.txt"
 """In the rater's folder while an export is being written: the folder the export goes to. An export killed before
 it finished leaves it (and its temporary zip, which holds the ratings); the next start or export removes both."""
-_EXPORT_TEMP = re.compile(rf"^{re.escape(TEMP_PREFIX)}.+\.zip\.(?P<pid>[0-9]+)\.[0-9]+$")
+_EXPORT_TEMP = re.compile(rf"^{re.escape(TEMP_PREFIX)}.+\.(?:zip|wmcdp-sealed)\.(?P<pid>[0-9]+)\.[0-9]+$")
 STALE_TEMP_SECONDS = 3600
 """Where a process cannot be asked whether it still runs (Windows), a temporary export this old is a leftover."""
 
@@ -157,11 +178,13 @@ def _read_records(store: RaterStore, files: list[RecordFile],
         if progress is not None:
             progress(done, len(files))
         try:
-            read.append((rf, read_regular(rf.path, MAX_DOCUMENT_BYTES)))
+            read.append((rf, store.record_bytes(rf)))
         except (FileTooLargeError, NotRegularFileError) as exc:
             if rf.path.is_dir():
                 raise StorageError(f"Could not read the record {rf.path}: {exc.strerror}.") from exc
             store.set_aside_record(rf.path, f"{rf.path}: {exc.strerror}")  # never a record the app wrote
+        except WmcdpError as exc:  # a sealed record that does not open: damaged or changed, never one the app wrote
+            store.set_aside_record(rf.path, f"{rf.path}: {exc}")
         except OSError as exc:
             raise StorageError(f"Could not read the record {rf.path}: {exc.strerror or exc}.") from exc
     latest: dict[str, int] = {}
@@ -170,7 +193,7 @@ def _read_records(store: RaterStore, files: list[RecordFile],
     entries: list[dict[str, object]] = []
     payload: list[tuple[str, bytes]] = []
     for rf, data in read:
-        name = f"records/{rf.path.name}"
+        name = f"records/{rf.name}"
         payload.append((name, data))
         entries.append({"path": name, "sha256": sha256_hex(data), "size": len(data), "task_id": rf.task_id,
                         "revision": rf.revision, "latest": rf.revision == latest[rf.task_id]})
@@ -203,6 +226,8 @@ class ExportPlan:
     drafts_not_submitted: int
     clock: Clock
     app_version: str = __version__
+    sealed_to: bytes | None = None
+    """The coordinator's public key the written file is sealed to (an encrypted bundle's export), or None."""
 
     def build(self, progress: Progress | None = None) -> tuple[bytes, ResultsManifest]:
         """The zip's bytes and its manifest. Seals the audit chain: appends the ``export_sealed`` event
@@ -257,7 +282,16 @@ class ExportPlan:
         gone = self.store.folder_problem()
         if gone is not None:  # an export of a vanished folder would say "0 ratings" as if that were all
             raise DataFolderGoneError(gone)
+        if self.store.cipher is not None and self.sealed_to is None:
+            raise StorageError(
+                "This bundle is encrypted but holds no key of your coordinator to seal the results to, so they cannot "
+                "be exported without showing the ratings in the clear. Ask your coordinator for a new bundle."
+            )
         data, manifest = self.build(progress)
+        if self.sealed_to is not None:
+            from wmcdp_desktop.core.encryption.sealed_box import seal_to
+
+            data = seal_to(self.sealed_to, data)
         remove_leftover_exports(self.store, destination.parent)
         pending = self.store.root / PENDING_NAME
         _note_pending(pending, destination.parent)

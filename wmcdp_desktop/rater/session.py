@@ -158,6 +158,7 @@ class RatingSession:
         idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
         app_version: str = __version__,
         language: str | None = None,
+        export_public_key: bytes | None = None,
     ) -> None:
         self.bundle = bundle
         self.rubric_view = bundle.rubric.in_language(language)
@@ -179,6 +180,9 @@ class RatingSession:
         self.session_seconds = 0.0
         self.task_ids = list(bundle.task_ids)
         self._index = {t: i for i, t in enumerate(self.task_ids)}
+        self.export_public_key = export_public_key
+        """The coordinator's public key an export is sealed to (an encrypted bundle's), or None: a plain export."""
+        store.know_tasks(self.task_ids)
         store.ensure()
         self._latest = {t: r for t, r in store.latest_revisions().items() if t in self._index}
         self._drafts: set[str] = set()
@@ -299,6 +303,7 @@ class RatingSession:
             task_ids=tuple(self.task_ids),
             drafts_not_submitted=self.drafts_not_submitted(),
             clock=self.clock,
+            sealed_to=self.export_public_key,
         )
 
     def export_results(self, destination: Path) -> ResultsManifest:

@@ -25,10 +25,22 @@ if a power cut loses them). A crash can at worst leave a partial last line, whic
 skips; a crash or kill of the app alone loses no line. Every line carries the SHA-256 of the line
 before it (``prev``; :mod:`wmcdp_desktop.core.audit_chain`), so an export can carry a log whose every
 byte is bound to its last line.
+
+**An encrypted bundle's folder** (the store is given a :class:`~wmcdp_desktop.core.encryption.data_cipher.DataCipher`
+made from the key derived from the rater's passphrase) holds nothing readable: the same layout, but every name that
+would hold an id is opaque (``DataCipher.opaque_name``, keyed: ``bundles/<opaque>/<opaque>/``,
+``drafts/<opaque>.sealed``, ``records/<opaque>.r<revision>.sealed``), every draft and record is sealed whole
+(authenticated encryption; the file's logical name, e.g. ``records/T-1.r2.json``, is the associated data, so a file
+moved under another name does not open), and the audit log ``audit.sealed`` is one sealed line per event, base64, so
+it stays append-only and read from its end. The hash chain is over the plain lines (what an export carries, as for a
+plain bundle); a torn or damaged sealed line is left out of the plain log (a damaged one breaks the chain there, as a
+changed plain line does). Digests in the audit log and in exports are of the plain bytes.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import hashlib
 import json
@@ -37,9 +49,10 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
@@ -54,7 +67,7 @@ from wmcdp_desktop.core.atomic import (
 )
 from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.documents import load_bytes, load_record_bytes
-from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError
+from wmcdp_desktop.core.errors import AlreadyRunningError, DocumentError, StorageError, WmcdpError
 from wmcdp_desktop.core.files import (
     MAX_DOCUMENT_BYTES,
     MAX_JSONL_BYTES,
@@ -69,7 +82,15 @@ from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.rater.data_folder import APP_DIR_NAME, default_data_dir, instance_info_path  # noqa: F401
 from wmcdp_desktop.rater.timing import Clock, SystemClock, utc_iso
 
+if TYPE_CHECKING:
+    from wmcdp_desktop.core.encryption.data_cipher import DataCipher
+
 RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9][A-Za-z0-9._-]{0,127})\.r(?P<rev>[1-9][0-9]{0,8})\.json$")
+SEALED_RECORD_NAME = re.compile(r"^(?P<task>[A-Za-z0-9]{1,128})\.r(?P<rev>[1-9][0-9]{0,8})\.sealed$")
+"""A record file of an encrypted bundle's folder: the task's opaque name, the revision."""
+SEALED_SUFFIX = ".sealed"
+PLAIN_AUDIT_NAME = "audit.jsonl"
+SEALED_AUDIT_NAME = "audit.sealed"
 MAX_REVISION = 999_999_999
 """Highest revision number a record file name holds (:data:`RECORD_NAME`)."""
 
@@ -236,6 +257,12 @@ class RecordFile:
     revision: int
     path: Path
 
+    @property
+    def name(self) -> str:
+        """The record's file name as an export and the audit log name it (``<task>.r<revision>.json``); the file
+        itself has this name too, except in an encrypted bundle's folder."""
+        return f"{self.task_id}.r{self.revision}.json"
+
 
 @dataclass(frozen=True)
 class SavedRecord:
@@ -252,19 +279,31 @@ class RaterStore:
     """Autosaves happen every second while typing; the audit log notes one per task per minute."""
 
     def __init__(
-        self, data_dir: Path, bundle_id: str, rater_id: str, clock: Clock | None = None, lock: InstanceLock | None = None
+        self, data_dir: Path, bundle_id: str, rater_id: str, clock: Clock | None = None, lock: InstanceLock | None = None,
+        cipher: DataCipher | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.lock = lock
         """The app's lock on the data folder (None for tools that hold none): checked before every write."""
-        self.root = child_path(data_dir, "bundles", check_id(bundle_id, "bundle id"), check_id(rater_id, "rater id"))
+        self.cipher = cipher
+        """Seals everything this store writes (an encrypted bundle's), or None (a plain bundle's: plain JSON)."""
+        check_id(bundle_id, "bundle id")
+        check_id(rater_id, "rater id")
+        if cipher is None:
+            self.root = child_path(data_dir, "bundles", bundle_id, rater_id)
+        else:
+            self.root = child_path(
+                data_dir, "bundles", cipher.opaque_name(f"bundle {bundle_id}"), cipher.opaque_name(f"rater {rater_id}")
+            )
         self.bundle_id = bundle_id
         self.rater_id = rater_id
         self.clock = clock or SystemClock()
         self.drafts_dir = self.root / "drafts"
         self.records_dir = self.root / "records"
         self.quarantine_dir = self.root / "quarantine"
-        self.audit_path = self.root / "audit.jsonl"
+        self.audit_path = self.root / (PLAIN_AUDIT_NAME if cipher is None else SEALED_AUDIT_NAME)
+        self._task_of_name: dict[str, str] = {}
+        """Opaque file name stem -> task id (an encrypted bundle's folder; :meth:`know_tasks`)."""
         self._last_draft_audit: dict[str, float] = {}
         self._chained: bool | None = None
         """Whether the audit log already holds a chain (None: not looked yet)."""
@@ -276,9 +315,29 @@ class RaterStore:
 
     def twin(self) -> RaterStore:
         """A new store object on the same folder, for work on another thread (objects are never shared)."""
-        other = RaterStore(self.data_dir, self.bundle_id, self.rater_id, self.clock, self.lock)
+        other = RaterStore(self.data_dir, self.bundle_id, self.rater_id, self.clock, self.lock, self.cipher)
         other._made, other._gone = set(self._made), self._gone
+        other._task_of_name = self._task_of_name  # never changed after know_tasks: safe to share
         return other
+
+    def know_tasks(self, task_ids: list[str]) -> None:
+        """The bundle's task ids: an encrypted bundle's folder names a task's files by an opaque name only, which
+        is found again from the task id (a keyed hash), never the other way round. A plain folder needs nothing."""
+        if self.cipher is not None:
+            self._task_of_name = {self._stem(t): t for t in task_ids}
+
+    def _stem(self, task_id: str) -> str:
+        """The task's part of its files' names: its id, or its opaque name in an encrypted bundle's folder."""
+        check_id(task_id, "task id")
+        return task_id if self.cipher is None else self.cipher.opaque_name(f"task {task_id}")
+
+    def _seal(self, logical: str, plain: bytes) -> bytes:
+        return plain if self.cipher is None else self.cipher.seal(logical, plain)
+
+    def _open(self, logical: str, data: bytes) -> bytes:
+        """The plain bytes of a file this store wrote (raises a WmcdpError in plain words when a sealed file does
+        not open: damaged, changed, or moved from another name)."""
+        return data if self.cipher is None else self.cipher.open(logical, data)
 
     def ensure(self) -> None:
         """Create the folders (raises :class:`StorageError` in plain words)."""
@@ -361,14 +420,21 @@ class RaterStore:
                 # glued onto it (and lost with it). The torn line stays, as a link of the chain.
                 torn = end > 0 and _pread(fd, 1, end - 1) != b"\n"
                 prefix = b"\n" if torn else b""
-                last = _last_line(fd, end)
-                obj[audit_chain.CHAIN_FIELD] = audit_chain.GENESIS if end == 0 else audit_chain.line_sha256(last)
-                if self._chained is None:
-                    self._chained = _holds_chain(fd, end)
+                if self.cipher is None:
+                    last: bytes | None = _last_line(fd, end) if end else None
+                    if self._chained is None:
+                        self._chained = _holds_chain(fd, end)
+                    before = _read_all(fd, end) + prefix if not self._chained else b""
+                else:
+                    # The plain log is the lines that open: a torn or damaged sealed line is not in it.
+                    last = _last_opened_line(fd, end, self._open_audit_line)
+                    self._chained = last is not None
+                    before = b""
+                obj[audit_chain.CHAIN_FIELD] = audit_chain.GENESIS if last is None else audit_chain.line_sha256(last)
                 if not self._chained:
-                    obj[audit_chain.START_FIELD] = hashlib.sha256(_read_all(fd, end) + prefix).hexdigest()
+                    obj[audit_chain.START_FIELD] = hashlib.sha256(before).hexdigest()
                 line = audit_chain.encode_event(obj)
-                os.write(fd, prefix + line + b"\n")
+                os.write(fd, prefix + self._sealed_line(line) + b"\n")
                 self._chained = True
                 if durable:
                     os.fsync(fd)
@@ -378,8 +444,34 @@ class RaterStore:
             raise StorageError(f"Could not write the audit log {self.audit_path}: {plain_os_error(exc)}.") from exc
         return audit_chain.line_sha256(line)
 
+    def _sealed_line(self, line: bytes) -> bytes:
+        """What is written for one plain line: itself, or (encrypted) the line sealed, in base64 (no newline)."""
+        if self.cipher is None:
+            return line
+        return base64.b64encode(self.cipher.seal(PLAIN_AUDIT_NAME, line))
+
+    def _open_audit_line(self, stored: bytes) -> bytes | None:
+        """The plain line of one sealed line; None for a line that does not open (torn by a crash, or damaged)."""
+        assert self.cipher is not None
+        try:
+            return self.cipher.open(PLAIN_AUDIT_NAME, base64.b64decode(stored, validate=True))
+        except (WmcdpError, binascii.Error, ValueError):
+            return None
+
     def audit_bytes(self) -> bytes:
-        """The audit log's bytes (empty when there is none yet)."""
+        """The audit log's plain bytes (empty when there is none yet): an encrypted bundle's log opened line by line,
+        without the lines that do not open (a torn last line; a damaged one, whose loss breaks the chain)."""
+        stored = self._stored_audit_bytes()
+        if self.cipher is None:
+            return stored
+        out = []
+        for piece in stored.split(b"\n")[:-1]:  # the last piece has no newline: empty, or torn
+            plain = self._open_audit_line(piece)
+            if plain is not None:
+                out.append(plain + b"\n")
+        return b"".join(out)
+
+    def _stored_audit_bytes(self) -> bytes:
         try:
             fd = os.open(self.audit_path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
@@ -394,9 +486,12 @@ class RaterStore:
     def read_audit(self) -> list[dict[str, Any]]:
         """Every complete event line (a torn last line after a crash is skipped)."""
         try:
-            text = read_regular(self.audit_path, MAX_JSONL_BYTES).decode("utf-8", errors="replace")
+            data = read_regular(self.audit_path, MAX_JSONL_BYTES)
         except FileNotFoundError:
             return []
+        if self.cipher is not None:
+            data = self.audit_bytes()
+        text = data.decode("utf-8", errors="replace")
         out = []
         for line in text.split("\n"):  # not splitlines: U+2028, U+0085 ... may be inside a line's strings
             try:
@@ -409,13 +504,18 @@ class RaterStore:
 
     # ----- drafts -------------------------------------------------------------------------------------
     def draft_path(self, task_id: str) -> Path:
-        return child_path(self.drafts_dir, f"{check_id(task_id, 'task id')}.json")
+        return child_path(self.drafts_dir, self._stem(task_id) + (".json" if self.cipher is None else SEALED_SUFFIX))
 
     def draft_task_ids(self) -> set[str]:
+        """The tasks with a saved draft (in an encrypted bundle's folder, those of the tasks :meth:`know_tasks` named)."""
+        suffix = ".json" if self.cipher is None else SEALED_SUFFIX
         try:
-            return {p.stem for p in self.drafts_dir.glob("*.json") if not p.name.startswith(".")}
+            stems = {p.stem for p in self.drafts_dir.glob("*" + suffix) if not p.name.startswith(".")}
         except OSError:
             return set()
+        if self.cipher is None:
+            return stems
+        return {self._task_of_name[stem] for stem in stems if stem in self._task_of_name}
 
     def load_draft(self, task_id: str) -> Draft | None:
         """The saved draft, or None. An unreadable draft is moved to ``quarantine/`` (and audited)."""
@@ -433,6 +533,11 @@ class RaterStore:
             return None
         except OSError as exc:
             raise StorageError(f"Could not read the draft {path}: {plain_os_error(exc)}.") from exc
+        try:
+            data = self._open(f"drafts/{task_id}.json", data)
+        except WmcdpError as exc:
+            self._quarantine(path, f"{path}: {exc}")
+            return None
         try:
             draft = load_bytes(Draft, data, str(path))
             if draft.task_id != task_id:
@@ -465,11 +570,13 @@ class RaterStore:
         with contextlib.suppress(StorageError):
             self.audit(f"{what}_quarantined", file=path.name, moved_to=target.name, reason=reason[:500])
 
-    def _write(self, path: Path, text: str, *, sync_dir: bool) -> bytes:
+    def _write(self, path: Path, text: str, *, sync_dir: bool, logical: str) -> bytes:
         """Atomic write into one of the store's folders (made on the first save; a folder that vanished
-        after that is never made again: see :meth:`folder_problem`). Returns the bytes written."""
+        after that is never made again: see :meth:`folder_problem`), sealed under the name ``logical`` in an
+        encrypted bundle's folder. Returns the plain bytes."""
         self._check_folder()
-        data = text.encode("utf-8")
+        plain = text.encode("utf-8")
+        data = self._seal(logical, plain)
         try:
             atomic_write_bytes(path, data, sync_dir=sync_dir)
         except StorageError as exc:
@@ -479,7 +586,7 @@ class RaterStore:
             self.ensure()
             atomic_write_bytes(path, data, sync_dir=sync_dir)
         self._made |= {self.root, path.parent}
-        return data
+        return plain
 
     def _missing_folder(self, folder: Path) -> None:
         """``folder`` of the store is missing: fine before it was first made, the data folder gone after."""
@@ -495,7 +602,8 @@ class RaterStore:
         power cut the draft is an earlier or the new complete one (or none, for a first save the file
         system had not committed; autosave rewrites it every few seconds while the rater works). This
         keeps an autosave to one fsync on a laptop's disk."""
-        data = self._write(self.draft_path(draft.task_id), dumps_canonical(draft.to_json_obj()), sync_dir=False)
+        data = self._write(self.draft_path(draft.task_id), dumps_canonical(draft.to_json_obj()), sync_dir=False,
+                           logical=f"drafts/{draft.task_id}.json")
         digest = sha256_hex(data)
         now = self.clock.monotonic()
         last = self._last_draft_audit.get(draft.task_id)
@@ -520,10 +628,13 @@ class RaterStore:
             entries = list(self.records_dir.iterdir())
         except OSError:
             return []
+        pattern = RECORD_NAME if self.cipher is None else SEALED_RECORD_NAME
         for path in entries:
-            match = RECORD_NAME.match(path.name)
+            match = pattern.match(path.name)
             if match:
-                out.append(RecordFile(match["task"], int(match["rev"]), path))
+                task_id = match["task"] if self.cipher is None else self._task_of_name.get(match["task"])
+                if task_id is not None:
+                    out.append(RecordFile(task_id, int(match["rev"]), path))
         return sorted(out, key=lambda r: (r.task_id, r.revision))
 
     def remove_orphan_temp_files(self) -> list[str]:
@@ -546,13 +657,13 @@ class RaterStore:
         """Note in the audit log every record file it does not mention (a crash between writing a record
         and appending its audit line), with the file's sha256; returns those records."""
         mentioned = {str(e.get("file")) for e in self.read_audit() if "file" in e}
-        missing = [rf for rf in self.record_files() if rf.path.name not in mentioned]
+        missing = [rf for rf in self.record_files() if rf.name not in mentioned]
         for rf in missing:
             try:
-                digest = sha256_hex(read_regular(rf.path, MAX_DOCUMENT_BYTES))
-            except OSError:
+                digest = sha256_hex(self.record_bytes(rf))
+            except (OSError, WmcdpError):
                 continue
-            self.audit("record_recovered", task_id=rf.task_id, revision=rf.revision, file=rf.path.name, sha256=digest)
+            self.audit("record_recovered", task_id=rf.task_id, revision=rf.revision, file=rf.name, sha256=digest)
         return missing
 
     def latest_revisions(self) -> dict[str, int]:
@@ -563,14 +674,25 @@ class RaterStore:
         return latest
 
     def record_path(self, task_id: str, revision: int) -> Path:
-        return child_path(self.records_dir, record_file_name(task_id, revision))
+        name = record_file_name(task_id, revision)
+        if self.cipher is not None:
+            name = f"{self._stem(task_id)}.r{revision}{SEALED_SUFFIX}"
+        return child_path(self.records_dir, name)
+
+    def record_bytes(self, rf: RecordFile) -> bytes:
+        """A record file's plain bytes (what an export carries and its digest is of). Raises OSError as
+        :func:`~wmcdp_desktop.core.files.read_regular` does, and a WmcdpError for a sealed file that does not open."""
+        data = read_regular(rf.path, MAX_DOCUMENT_BYTES)
+        return self._open(f"records/{rf.name}", data)
 
     def load_record(self, task_id: str, revision: int) -> TaskRecord:
         path = self.record_path(task_id, revision)
         try:
-            data = read_regular(path, MAX_DOCUMENT_BYTES)
+            data = self.record_bytes(RecordFile(task_id, revision, path))
         except OSError as exc:
             raise StorageError(f"Could not read the record {path}: {exc.strerror or exc}.") from exc
+        except WmcdpError as exc:
+            raise StorageError(f"Could not read the record {path}: {exc}") from exc
         return load_record_bytes(data, str(path))
 
     def save_record(self, record: TaskRecord) -> SavedRecord:
@@ -581,7 +703,8 @@ class RaterStore:
         path = self.record_path(env.task_id, env.revision)
         if path.exists():
             raise StorageError(f"A record {path.name} already exists; it is never overwritten.")
-        data = self._write(path, dumps_canonical(record.to_json_obj()), sync_dir=True)
+        data = self._write(path, dumps_canonical(record.to_json_obj()), sync_dir=True,
+                           logical=f"records/{record_file_name(env.task_id, env.revision)}")
         return SavedRecord(path, sha256_hex(data))
 
 
@@ -619,6 +742,21 @@ def _last_line(fd: int, end: int) -> bytes:
             break
         start = begin
     return _pread(fd, stop - start, start) if stop > start else b""
+
+
+def _last_opened_line(fd: int, end: int, open_line: Callable[[bytes], bytes | None]) -> bytes | None:
+    """The plain line of the last complete line of the log that opens (read backwards in blocks); None if none."""
+    stop = end
+    while stop > 0:
+        complete = _pread(fd, 1, stop - 1) == b"\n"
+        line = _last_line(fd, stop)
+        start = (stop - 1 if complete else stop) - len(line)
+        if complete:
+            plain = open_line(line)
+            if plain is not None:
+                return plain
+        stop = start
+    return None
 
 
 def _holds_chain(fd: int, end: int) -> bool:
