@@ -1,7 +1,7 @@
 """The numbers and short labels under each slider (issue 16) stay readable whatever the scale, the text size
 and the width: every number shown is centred under its tick, numbers thin out as on a ruler when the ticks are
-too close (a 0-20 scale), labels are cut with "…" rather than run into each other, the chosen level is always
-shown; and the top strip (timer, flag, cannot rate) takes a second line instead of a column of words."""
+too close (a 0-20 scale), labels take a second line (or more) rather than run into each other, the chosen level
+is always shown; and the top strip (timer, flag, cannot rate) takes a second line instead of a column of words."""
 
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ def _check(row: DimensionRow) -> None:
     texts = [rect for _l, _n, text, rect, _a in cells if text and rect is not None]
     for (_, a), (_, b) in itertools.pairwise(numbers):
         assert a.right() < b.left(), (a, b)  # numbers never touch
-    for a, b in itertools.pairwise(texts):
-        assert a.right() < b.left(), (a, b)  # nor labels
+    for line in {rect.top() for rect in texts}:  # nor labels on the same line (a second line as on a ruler)
+        for a, b in itertools.pairwise([rect for rect in texts if rect.top() == line]):
+            assert a.right() < b.left(), (a, b)
     for level, rect in numbers:
         tick = labels.tick_x(level)
         edge = rect.left() == 0 or rect.right() >= labels.width() - 1

@@ -1,8 +1,10 @@
 """On a small screen and with large text the form scrolls, never clips: every level of every score slider,
 and its label, can be brought into view and clicked, at 1280x720 and on a 1366x768 laptop at 150% scaling
-(a 911x512 logical screen), by scrolling down only (the form has no sideways scroll bar: on a narrow form
-each name goes above its slider); screenshots of both are written to the tests' output folder. The response gets
-the larger share of the middle column."""
+(a 911x512 logical screen, with the app's text at 100% and at 150%), by scrolling down only (the form has no
+sideways scroll bar: on a narrow form each name goes above its slider); every level's label is shown whole
+(on a second line, as on a ruler, where they would run into each other), and nothing is cut off. The response
+keeps eight lines and the middle column scrolls instead; screenshots of each are written to the tests' output
+folder. The response gets the larger share of the middle column."""
 
 from __future__ import annotations
 
@@ -14,7 +16,10 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 
+from tests.rater.app.text.pseudo_translation import cut_off
 from tests.rater.app.window_helpers import rows
+from wmcdp_desktop.rater.app.form.sliders import short_label
+from wmcdp_desktop.rater.app.rating.task_view import RESPONSE_LINES, SCENARIO_LINES
 from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.settings import load_settings
@@ -74,12 +79,40 @@ def test_every_level_of_every_slider_can_be_seen_and_clicked(
             QApplication.processEvents()
             if not visible(row.scale_labels, cell):
                 problems.append(f"{row.dim.id} level {level}: label cut off ({cell} of {row.scale_labels.rect()})")
-            elif text == 1.0 and row.scale_labels.layout_cells()[level - row.dim.scale.min][2] == "":
-                # (with 150% text on top of the 150% screen the numbers stay and long labels are cut or left
-                # out: the anchor under the slider says the level in full)
-                problems.append(f"{row.dim.id} level {level}: no room for its label")
+            elif row.scale_labels.layout_cells()[level - row.dim.scale.min][2] != short_label(row.dim.scale, level):
+                shown = row.scale_labels.layout_cells()[level - row.dim.scale.min][2]
+                problems.append(f"{row.dim.id} level {level}: its label shows as {shown!r}")
     window.grab().save(str(out / f"small-screen-{screen}-scrolled.png"))
     assert problems == []
+    assert cut_off(window) == []
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_response_keeps_eight_lines_and_the_column_scrolls_instead(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path, screen: str,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    width, height, text = SCREENS[screen]
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    if text != 1.0:
+        window.change_font(round(QApplication.font().pointSize() * (text - 1)))
+    window.resize(width, height)
+    QApplication.processEvents()
+    assert window.width() <= width and window.height() <= height, (window.size(), screen)
+    assert window.page is not None
+    view = window.page.task_view
+    response = view.response
+    assert response.viewport().height() >= RESPONSE_LINES * response.fontMetrics().lineSpacing(), screen
+    assert view.scenario.viewport().height() >= SCENARIO_LINES * view.scenario.fontMetrics().lineSpacing()
+    QApplication.processEvents()
+    response.setFocus(Qt.FocusReason.TabFocusReason)  # the column scrolls down to the whole response
+    qtbot.waitUntil(lambda: visible(response, response.rect()), timeout=2000)
+    assert cut_off(view) == []
+    hint = view.response_hint  # shown where there is room; its words always in the title's tooltip
+    assert hint.text() in view.response_title.toolTip() and response.accessibleDescription() == hint.text()
+    out = tmp_path_factory.getbasetemp() / "screenshots"
+    out.mkdir(exist_ok=True)
+    window.grab().save(str(out / f"small-screen-{screen}-response.png"))
 
 
 def settle(qtbot: Any, row: Any) -> None:

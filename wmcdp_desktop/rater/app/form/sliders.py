@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QFontMetrics,
     QKeyEvent,
     QMouseEvent,
+    QMoveEvent,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -295,6 +296,12 @@ class ScaleLabels(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         relative_font(self, SCALE_LABEL_SCALE)
         self.setToolTip(plain_tooltip(anchors_text(scale)))
+        slider.installEventFilter(self)  # the ticks move with the slider: the label lines are fitted again
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.slider and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self._fit_rows()
+        return False
 
     def levels(self) -> range:
         return range(self.scale.min, self.scale.max + 1)
@@ -306,7 +313,15 @@ class ScaleLabels(QWidget):
 
     def sizeHint(self) -> QSize:
         fm = self.fontMetrics()
-        return QSize(200, 2 * fm.height() + 4)
+        return QSize(200, (1 + self._rows) * fm.height() + 4)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_rows()
+
+    def moveEvent(self, event: QMoveEvent) -> None:
+        super().moveEvent(event)
+        self._fit_rows()
 
     WORDED_LEVELS = 7
     """Up to this many levels, each level's number should have a few letters of its label beside it."""
@@ -329,6 +344,7 @@ class ScaleLabels(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
+            self._fit_rows()
             self.updateGeometry()
 
     def bold_font(self) -> QFont:
@@ -339,7 +355,10 @@ class ScaleLabels(QWidget):
     def label_text(self, level: int, room: int) -> str:
         """The short label of ``level``, cut with "…" to fit a cell of ``room`` pixels (empty when nothing fits)."""
         fm = QFontMetrics(self.bold_font())
-        label = fm.elidedText(short_label(self.scale, level), Qt.TextElideMode.ElideRight, room - self.LABEL_PAD)
+        whole = short_label(self.scale, level)
+        if fm.horizontalAdvance(whole) <= room - self.LABEL_PAD:
+            return whole  # (elidedText cuts a text that fits to the pixel: its own measure rounds otherwise)
+        label = fm.elidedText(whole, Qt.TextElideMode.ElideRight, room - self.LABEL_PAD)
         return "" if label in ("", "…") else label
 
     def numbered(self, xs: list[int]) -> set[int]:
@@ -359,6 +378,57 @@ class ScaleLabels(QWidget):
                 shown.append(v)
         return set(shown)
 
+    def label_rows(self) -> int:
+        """How many lines the short labels take under the numbers: one while each fits whole between its
+        neighbours; else as on a ruler, every second level's label on a line of its own (then every third...),
+        the fewest lines that show every label whole (one when the scale's numbers are thinned out)."""
+        return self._rows
+
+    _rows = 1
+
+    def _fit_rows(self) -> None:
+        rows = self._rows_for(self.width())
+        if rows != self._rows:
+            self._rows = rows
+            self.updateGeometry()
+            self.update()
+
+    def _rows_for(self, width: int) -> int:
+        levels = list(self.levels())
+        if len(levels) < 2 or width <= 0:
+            return 1
+        xs = [self.tick_x(v) for v in levels]
+        if len(self.numbered(xs)) < len(levels):
+            return 1
+        for rows in range(1, len(levels) + 1):
+            if all(whole for *_, whole in self._place_labels(xs, width, rows)):
+                return rows
+        return len(levels)
+
+    def _place_labels(self, xs: list[int], width: int, rows: int) -> list[tuple[int, int, int, bool]]:
+        """Per level: (its label line, left, room in pixels, whether the whole label fits), with level i on
+        line ``i % rows``: a label is centred under its tick where it can be, moved inward at the ends, and
+        never runs into its neighbour on the same line."""
+        levels = list(self.levels())
+        bold = QFontMetrics(self.bold_font())
+        wants = [bold.horizontalAdvance(short_label(self.scale, v)) + self.LABEL_PAD for v in levels]
+        pos = [0] * rows
+        out: list[tuple[int, int, int, bool]] = []
+        for i, x in enumerate(xs):
+            line, want = i % rows, wants[i]
+            if i + rows < len(levels):
+                after = xs[i + rows]
+                right_limit = after - min(wants[i + rows], after - x) // 2
+            else:
+                right_limit = width
+            left = max(pos[line], x - want // 2)
+            if left + want > right_limit:
+                left = max(pos[line], right_limit - want)
+            room = max(0, min(want, right_limit - left))
+            out.append((line, left, room, room >= want))
+            pos[line] = left + room
+        return out
+
     def layout_cells(self) -> list[tuple[int, QRect | None, str, QRect | None, QRect]]:
         """Per level: (level, the rectangle of its number or None when not shown, its short label as shown,
         the label's rectangle or None, the level's click area)."""
@@ -370,29 +440,19 @@ class ScaleLabels(QWidget):
         line = QFontMetrics(self.font()).height()
         width = self.width()
         numbered = self.numbered(xs)
-        wants = [bold.horizontalAdvance(short_label(self.scale, v)) + self.LABEL_PAD for v in levels]
-        every_number = len(numbered) == len(levels)
+        every_number = len(numbered) == len(levels)  # a label for each level only where each has its number
+        placed = self._place_labels(xs, width, self._rows) if every_number else []
         out: list[tuple[int, QRect | None, str, QRect | None, QRect]] = []
-        pos = 0
         for i, (level, x) in enumerate(zip(levels, xs, strict=True)):
             n_width = bold.horizontalAdvance(str(level)) + self.NUMBER_PAD
             n_left = min(max(0, x - n_width // 2), max(0, width - n_width))
             number = QRect(n_left, 1, n_width, line) if level in numbered else None
             label, label_rect = "", None
-            if every_number:  # a label for each level only where each has its number
-                want = wants[i]
-                if i + 1 < len(levels):
-                    right_limit = xs[i + 1] - min(wants[i + 1], xs[i + 1] - x) // 2
-                else:
-                    right_limit = width
-                left = max(pos, x - want // 2)
-                if left + want > right_limit:
-                    left = max(pos, right_limit - want)
-                room = min(want, right_limit - left)
+            if placed:
+                row, left, room, _whole = placed[i]
                 label = self.label_text(level, room) if room > self.LABEL_PAD else ""
                 if label:
-                    label_rect = QRect(left, 1 + line, room, line)
-                    pos = left + room
+                    label_rect = QRect(left, 1 + line * (1 + row), room, line)
             low = 0 if i == 0 else (xs[i - 1] + x) // 2
             high = width if i + 1 == len(levels) else (x + xs[i + 1]) // 2
             out.append((level, number, label, label_rect, QRect(low, 0, max(1, high - low), self.height())))

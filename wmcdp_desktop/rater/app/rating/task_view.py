@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from wmcdp_desktop.core.models.case import ROLE_LABELS
 from wmcdp_desktop.core.models.task import Task
-from wmcdp_desktop.rater.app.text.accessible import button, plain_name
+from wmcdp_desktop.rater.app.text.accessible import button, name_scroll_bars, plain_name
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, number
 from wmcdp_desktop.rater.app.text.markdown import BundleTextView
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, set_plain_tooltip
@@ -31,6 +32,14 @@ FIND = QT_TRANSLATE_NOOP("FindBar", "Find in scenario and response")
 SCENARIO_SHARE, RESPONSE_SHARE = 300, 500
 """The default heights (proportions) of the scenario and the response (the rater's own are remembered)."""
 PLAIN = QT_TRANSLATE_NOOP("TaskView", "Show as &plain text")
+COLUMN = QT_TRANSLATE_NOOP("TaskView", "Scenario and response")
+RESPONSE_LINES, SCENARIO_LINES = 8, 3
+"""The fewest lines of text the response and the scenario show, whatever the screen and the text size: on a
+small screen or with large text the column scrolls rather than squeeze the response below eight lines."""
+HINT_ROOM_LINES = 4
+"""The response's hint shows when the column has this many lines to spare beyond the smallest layout with it
+(on a short column it goes, and stays as the tooltip of the response's title and in the response's
+description for screen readers: the response keeps its lines)."""
 
 ROLE_NAMES = (  # the words of core.models.case.ROLE_LABELS, for the catalogue (a test keeps them the same)
     QT_TRANSLATE_NOOP("TaskView", "Parent"),
@@ -111,6 +120,15 @@ class FindBar(QWidget):
         return False
 
 
+class _Splitter(QSplitter):
+    """The bar between scenario and response, asking for no more height than its parts' fewest lines: the
+    column's scroll area sizes the column by what it asks for (with the wrapped headings' heights), so the
+    column scrolls only when those lines do not fit, and takes the whole height when they do."""
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSizeHint()
+
+
 class TaskView(QWidget):
     plainTextToggled = Signal(bool)
     """The rater switched "Show as plain text" (to remember it)."""
@@ -161,15 +179,16 @@ class TaskView(QWidget):
         title_row.addWidget(self.response_title)
         title_row.addWidget(self.plain_text)
         bl.addWidget(title)
-        self.response_hint = PlainLabel(
-            self.tr(
-                "Rate this response as the next move in the conversation above. Select words here and use "
-                "“Use selected text as evidence” on a failure mode (Ctrl+Shift+E) to quote them."
-            )
+        hint = self.tr(
+            "Rate this response as the next move in the conversation above. Select words here and use "
+            "“Use selected text as evidence” on a failure mode (Ctrl+Shift+E) to quote them."
         )
+        self.response_hint = PlainLabel(hint)
+        set_plain_tooltip(self.response_title, hint)
+        self.response.setAccessibleDescription(hint)
         bl.addWidget(self.response_hint)
         bl.addWidget(self.response)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter = _Splitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(top)
         self.splitter.addWidget(bottom)
         self.splitter.setChildrenCollapsible(False)
@@ -182,12 +201,66 @@ class TaskView(QWidget):
         self._split_later.setInterval(400)
         self._split_later.timeout.connect(lambda: self.splitMoved.emit(self.splitter.sizes()))
         self.splitter.splitterMoved.connect(lambda _pos, _index: self._split_later.start())
-        layout = QVBoxLayout(self)
+        self.column = QWidget()
+        layout = QVBoxLayout(self.column)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
         layout.addWidget(self.meta)
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
+        # The column scrolls (down only) when the screen is too short for the heading, the scenario's and the
+        # response's fewest lines: it never clips, and the window still fits the screen.
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setWidget(self.column)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the texts inside take the focus
+        self.scroll_area.setAccessibleName(self.tr(COLUMN))
+        name_scroll_bars(self.scroll_area, self.tr(COLUMN))
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll_area)
+        self._fit_lines()
+        for view in (self.scenario, self.response):
+            view.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        """A text that gets the focus is scrolled wholly into the column's view (as much of it as fits)."""
+        if event.type() == QEvent.Type.FocusIn and isinstance(obj, QWidget):
+            at = obj.mapTo(self.column, QPoint(0, 0))
+            half_w, half_h = obj.width() // 2, obj.height() // 2
+            self.scroll_area.ensureVisible(at.x() + half_w, at.y() + half_h, half_w, half_h)
+        return False
+
+    def _fit_lines(self) -> None:
+        """The response at least :data:`RESPONSE_LINES` lines high and the scenario :data:`SCENARIO_LINES`,
+        in the font in use; the hint shown while the column has room for it."""
+        for view, lines in ((self.response, RESPONSE_LINES), (self.scenario, SCENARIO_LINES)):
+            frame = 2 * view.frameWidth() + int(2 * view.document().documentMargin())
+            view.setMinimumHeight(lines * view.fontMetrics().lineSpacing() + frame)
+        self._fit_hint()
+
+    def _fit_hint(self) -> None:
+        room = self.scroll_area.viewport().height()
+        if room <= 0:
+            return
+        hint = self.response_hint
+        width = hint.width() if hint.isVisible() else self.response.width()
+        was = not hint.isHidden()
+        need = self.column.minimumSizeHint().height() + (0 if was else hint.heightForWidth(max(1, width)))
+        show = room >= need + HINT_ROOM_LINES * hint.fontMetrics().lineSpacing()
+        if show != was:
+            hint.setVisible(show)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_hint()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_lines()
 
     def set_split(self, sizes: list[int] | None) -> None:
         """The heights of scenario and response as the rater left them (their proportion; None: the default)."""

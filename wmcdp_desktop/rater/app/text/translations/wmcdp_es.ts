@@ -1121,6 +1121,10 @@ El paquete que está valorando se guarda y se cierra; puede volver a él desde l
         <translation>Mostrar como texto &amp;plano</translation>
     </message>
     <message>
+        <source>Scenario and response</source>
+        <translation>Caso y respuesta</translation>
+    </message>
+    <message>
         <source>Parent</source>
         <translation>Progenitor</translation>
     </message>
