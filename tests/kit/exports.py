@@ -182,6 +182,10 @@ class Export:
     def record(self, name: str) -> dict[str, Any]:
         return json.loads(self.files[f"records/{name}"])  # type: ignore[no-any-return]
 
+    def records(self) -> list[dict[str, Any]]:
+        """Every record file of the export, parsed, by file name."""
+        return [json.loads(data) for name, data in sorted(self.files.items()) if name.startswith("records/")]
+
     def set_record(self, name: str, obj: dict[str, Any]) -> None:
         self.files[f"records/{name}"] = dumps_canonical(obj).encode("utf-8")
 

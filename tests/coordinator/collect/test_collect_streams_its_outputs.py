@@ -139,7 +139,7 @@ def test_only_the_outputs_and_the_cache_are_left_in_the_collection(
     assert len(cached) == len(exports) + 1  # the folder and one entry per export
     assert names - cached == {"ratings.jsonl", "ratings.csv", "ratings.parquet", "failure_modes.parquet",
                               "redcap-data-dictionary.csv", "redcap-import.csv", "summary.json", "datapackage.json",
-                              "collect-report.json", collect_outputs.LOCK_NAME}
+                              "collect-report.json", "quarantine.csv", "quarantine.parquet", collect_outputs.LOCK_NAME}
     for path in out.rglob("*"):
         if path.is_file():
             assert path.stat().st_mode & 0o077 == 0, f"{path} is readable by others"

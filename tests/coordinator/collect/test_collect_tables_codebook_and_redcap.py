@@ -119,14 +119,16 @@ def test_the_blinding_check_answer_is_in_every_table(tmp_path: Path, capsys: pyt
     expected = [None if "blinding_guess" not in r else r["blinding_guess"].get("label", "cannot_tell") for r in jsonl]
     assert {"System A", "System C (decoy)", "cannot_tell", None} == set(expected)
     rows = list(csv.DictReader(io.StringIO((out / "ratings.csv").read_text(encoding="utf-8"))))
-    assert list(rows[0])[-1] == "blinding_guess"  # the last column: scripts that read the earlier ones by place still work
+    # the last columns, in the order they came: scripts that read the earlier ones by place still work
+    assert list(rows[0])[-2:] == ["blinding_guess", "clock_suspect"]
     assert [row["blinding_guess"] or None for row in rows] == expected
     assert pq.read_table(out / "ratings.parquet").column("blinding_guess").to_pylist() == expected
     redcap = list(csv.DictReader(io.StringIO((out / "redcap-import.csv").read_text(encoding="utf-8"))))
     assert [row["blinding_guess"] or None for row in redcap] == expected
     package = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
     csv_fields = next(r for r in package["resources"] if r["path"] == "ratings.csv")["schema"]["fields"]
-    assert csv_fields[-1]["name"] == "blinding_guess" and "cannot_tell" in csv_fields[-1]["description"]
+    assert csv_fields[-2]["name"] == "blinding_guess" and "cannot_tell" in csv_fields[-2]["description"]
+    assert csv_fields[-1]["name"] == "clock_suspect"
 
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")

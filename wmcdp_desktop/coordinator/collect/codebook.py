@@ -159,6 +159,11 @@ _KIND_COLUMNS: list[tuple[str, Kind, str]] = [
 ]
 
 
+CLOCK_SUSPECT = ("True when the record's start or submission time can only be a wrong clock on the rater's computer "
+                 "(before 2020, or more than a day after the collecting computer's clock): the record counts, its "
+                 "dates may be wrong (collect-report.json clock_suspect says why).")
+
+
 def _anchor_choices(scale: Scale) -> list[tuple[int, str]]:
     return [(a.level, a.text.split(":")[0].split(".")[0].strip()[:80] or str(a.level)) for a in scale.anchors]
 
@@ -206,7 +211,8 @@ def table_columns(fm_ids: Sequence[str], rubric: Rubric | None) -> list[Column]:
     cols += [Column("candidate_response_sha256", "string",
                     "SHA-256 of the response text rated (the text itself is in ratings.jsonl)."),
              Column("blinding_guess", "string", "The blinding check: the label the rater chose, 'cannot_tell', or "
-                                                "empty when not asked or skipped.")]
+                                                "empty when not asked or skipped."),
+             Column("clock_suspect", "boolean", CLOCK_SUSPECT)]
     for col, safe in zip(cols, safe_names([c.name for c in cols]).values(), strict=True):
         col.safe = safe
     return cols
@@ -236,9 +242,11 @@ def response_sha256(record: Mapping[str, Any]) -> str:
 
 
 def table_data(records: Sequence[Mapping[str, Any]], columns: Sequence[Column], fm_ids: Sequence[str],
-               split_of: Mapping[str, str], revisions: Mapping[tuple[str, str], int]) -> dict[str, list[Any]]:
+               split_of: Mapping[str, str], revisions: Mapping[tuple[str, str], int],
+               clock_suspect: frozenset[str] = frozenset()) -> dict[str, list[Any]]:
     """The typed values of ``records`` (collected records as JSON objects, in the rows' order) for each of
-    ``columns`` (:func:`table_columns` of ``fm_ids``): column name -> values, None = missing."""
+    ``columns`` (:func:`table_columns` of ``fm_ids``): column name -> values, None = missing.
+    ``clock_suspect``: the record ids whose times a wrong clock explains."""
     data: dict[str, list[Any]] = {c.name: [] for c in columns}
     put = {name: data[name].append for name in data}
     for r in records:
@@ -256,6 +264,7 @@ def table_data(records: Sequence[Mapping[str, Any]], columns: Sequence[Column], 
         put["revision"](env["revision"])
         put["revisions_submitted"](revisions.get((r["rater_id"], task), 1))
         put["record_id"](env["record_id"])
+        put["clock_suspect"](env["record_id"] in clock_suspect)
         put["bundle_id"](env["bundle_id"])
         put["started_at"](_utc(env["started_at"]))
         put["submitted_at"](_utc(env["submitted_at"]))
@@ -301,15 +310,16 @@ def table_data(records: Sequence[Mapping[str, Any]], columns: Sequence[Column], 
 
 
 FM_KEYS = ("record_id", "rater_id", "task_id", "benchmark_item_id", "model_source", "failure_mode_id", "severity",
-           "severity_rank", "present", "evidence_note", "evidence_spans")
+           "severity_rank", "present", "evidence_note", "evidence_spans", "clock_suspect")
 
 
-def failure_mode_rows(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
+def failure_mode_rows(records: Sequence[Mapping[str, Any]],
+                      clock_suspect: frozenset[str] = frozenset()) -> dict[str, list[Any]]:
     """The long table of ``records`` (in the rows' order): one row per (rating, failure mode of the catalogue);
-    a "cannot rate" has none."""
+    a "cannot rate" has none. ``clock_suspect``: the record ids whose times a wrong clock explains."""
     out: dict[str, list[Any]] = {k: [] for k in FM_KEYS}
     (record_ids, raters, tasks, items, models, fm_col, sev_col, ranks, present, notes_col,
-     spans_col) = (out[k] for k in FM_KEYS)
+     spans_col, clock_col) = (out[k] for k in FM_KEYS)
     for r in records:
         if r.get("record_kind") == "cannot_rate":
             continue
@@ -331,6 +341,7 @@ def failure_mode_rows(records: Sequence[Mapping[str, Any]]) -> dict[str, list[An
         notes_col += [notes.get(fm) for fm in fms] if notes else [None] * k
         spans = r.get("failure_mode_evidence_spans")
         spans_col += [len(spans.get(fm, ())) for fm in fms] if spans else [0] * k
+        clock_col += [env["record_id"] in clock_suspect] * k
     return out
 
 
@@ -346,7 +357,75 @@ FM_COLUMNS: list[tuple[str, Kind, str]] = [
     ("present", "boolean", "True when the severity is above none."),
     ("evidence_note", "text", "The rater's evidence note for this failure mode."),
     ("evidence_spans", "integer", "How many evidence spans the rater selected in the response."),
+    ("clock_suspect", "boolean", "The rating's clock_suspect (ratings.parquet): its times can only be a wrong clock's."),
 ]
+
+
+# ---------------------------------------------------------------------------------------------- quarantine
+
+QUARANTINE_CSV_NAME = "quarantine.csv"
+QUARANTINE_PARQUET_NAME = "quarantine.parquet"
+QUARANTINE_CHECKS = ("chain", "seal", "binding", "receipt", "history", "export", "assignment")
+"""The stable codes of the provenance checks a quarantined record failed (``merge.CHECKS`` says each in words)."""
+QUARANTINE_FIELDS: list[tuple[str, Kind, str]] = [
+    ("record_id", "string", "The quarantined record's id (its envelope.record_id)."),
+    ("rater_id", "string", "The rater the record names."),
+    ("task_id", "string", "The task the record is for."),
+    ("revision", "integer", "The record's revision."),
+    ("record_kind", "choice", "rating or cannot_rate."),
+    ("export", "string", "The results export (zip file name) the record came from."),
+    ("export_sha256", "string", "The SHA-256 of that export's zip: an acceptance holds for these bytes only."),
+    ("record_file", "string", "The record's file inside the export (export.zip!records/...)."),
+    ("record_sha256", "string", "The SHA-256 of the record file."),
+    ("checks", "string", "Which checks of its provenance failed, as stable codes separated by ';': chain, seal, "
+                         "binding, receipt, history, export, assignment."),
+    ("failed", "text", "The same in plain words."),
+    ("why", "text", "The problems that say why, separated by '; '."),
+    ("accepted", "choice", "yes when the coordinator accepted the record (--accept RECORD_ID --reason TEXT): it "
+                           "counts; no while it is quarantined and not counted."),
+    ("accepted_reason", "text", "The coordinator's reason for accepting it (empty when not accepted)."),
+]
+"""The columns of ``quarantine.csv`` and ``quarantine.parquet``: one row per quarantined or accepted record."""
+
+
+def quarantine_columns() -> list[Column]:
+    cols = [Column(n, k, d) for n, k, d in QUARANTINE_FIELDS]
+    for col in cols:
+        col.safe = col.name
+        col.required = col.name not in ("accepted_reason",)
+    by = {c.name: c for c in cols}
+    by["record_kind"].values = ["rating", "cannot_rate"]
+    by["accepted"].values = ["yes", "no"]
+    by["revision"].minimum = 1
+    return cols
+
+
+def quarantine_rows(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The rows of the quarantine table from collect-report.json's ``quarantine`` and ``accepted``: every
+    quarantined record and every accepted one, by export, its SHA-256, then record (:data:`QUARANTINE_FIELDS`)."""
+    rows = []
+    for row, accepted in [*((r, False) for r in report["quarantine"]), *((r, True) for r in report["accepted"])]:
+        rows.append({
+            "record_id": row["record_id"], "rater_id": row["rater_id"], "task_id": row["task_id"],
+            "revision": row["revision"], "record_kind": row["record_kind"], "export": row["export"] or "",
+            "export_sha256": row["export_sha256"], "record_file": row["source"], "record_sha256": row["record_sha256"],
+            "checks": ";".join(row["checks"]), "failed": row["failed"], "why": "; ".join(row["reasons"]),
+            "accepted": "yes" if accepted else "no",
+            "accepted_reason": row["accepted_because"] if accepted else "",
+        })
+    return sorted(rows, key=lambda r: (r["export"], r["export_sha256"], r["record_id"], r["record_file"]))
+
+
+def quarantine_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    names = [n for n, _, _ in QUARANTINE_FIELDS]
+    return csv_text([names, *([row[n] for n in names] for row in rows)])
+
+
+def quarantine_data(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
+    """The quarantine table's columns for Parquet (an empty ``accepted_reason`` is null)."""
+    data = {n: [row[n] for row in rows] for n, _, _ in QUARANTINE_FIELDS}
+    data["accepted_reason"] = [v or None for v in data["accepted_reason"]]
+    return data
 
 
 # ---------------------------------------------------------------------------------------------- parquet
@@ -514,6 +593,8 @@ def _schema_fields(columns: Sequence[Column], *, names: str, csv: bool,
             f["format"] = "any"
         if col.kind == "list" and csv:
             f["description"] += " Separated by ';'."
+        if col.kind == "boolean" and csv:
+            f.update(trueValues=["TRUE"], falseValues=["FALSE"])
         if col.kind == "score" and csv:
             f["missingValues"] = list(csv_missing)
         elif col.kind in ("score", "integer") and not csv and not col.required:
@@ -710,6 +791,25 @@ def datapackage(columns: Sequence[Column], files: dict[str, str], *, csv_names: 
             "description": "The records, coded for REDCap as the dictionary says (import after the dictionary).",
             "schema": {"fields": _redcap_import_fields(columns), "missingValues": [""],
                        "primaryKey": ["record_id"]},
+        })
+    if QUARANTINE_CSV_NAME in files:
+        resources.append({
+            "name": "quarantine-csv", "path": QUARANTINE_CSV_NAME, "profile": "tabular-data-resource", "format": "csv",
+            "mediatype": "text/csv", "encoding": "utf-8", "hash": f"sha256:{files[QUARANTINE_CSV_NAME]}",
+            "dialect": csv_dialect,
+            "description": "One row per record a check of whose provenance failed: quarantined and not counted "
+                           "(accepted = no), or accepted by the coordinator and counted (accepted = yes).",
+            "schema": {"fields": _schema_fields(quarantine_columns(), names="original", csv=True),
+                       "missingValues": [""], "primaryKey": ["export_sha256", "record_file"]},
+        })
+    if QUARANTINE_PARQUET_NAME in files:
+        resources.append({
+            "name": "quarantine-parquet", "path": QUARANTINE_PARQUET_NAME, "profile": "tabular-data-resource",
+            "format": "parquet", "mediatype": "application/vnd.apache.parquet",
+            "hash": f"sha256:{files[QUARANTINE_PARQUET_NAME]}",
+            "description": "The same rows as quarantine.csv, typed.",
+            "schema": {"fields": _schema_fields(quarantine_columns(), names="safe", csv=False), "missingValues": [""],
+                       "primaryKey": ["export_sha256", "record_file"]},
         })
     for name, what, json_schema in (
             ("summary.json", "Counts per rater and per model (medians are always numbers with a decimal point).",

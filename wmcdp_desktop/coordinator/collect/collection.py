@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.coordinator.collect.cache import load_cache
-from wmcdp_desktop.coordinator.collect.merge import merge_exports, read_key, read_ledger
+from wmcdp_desktop.coordinator.collect.merge import merge_exports, read_acceptances, read_key, read_ledger
 from wmcdp_desktop.coordinator.collect.outputs import hold_collection, write_outputs
 from wmcdp_desktop.coordinator.results.provenance import read_receipts
 from wmcdp_desktop.core.errors import Problem
@@ -67,7 +67,10 @@ class Collected:
     quarantined: list[dict[str, Any]]
     """Records not counted because a check of their provenance failed (collect-report.json ``quarantine``)."""
     accepted: list[dict[str, Any]]
-    """Quarantined records the coordinator kept (``--accept``), with the reason given."""
+    """Quarantined records the coordinator kept (``--accept``, now or in an earlier collect into the folder for
+    the same bytes), with the reason given."""
+    accepted_earlier: list[dict[str, Any]]
+    """Those of ``accepted`` whose acceptance an earlier collect into the folder recorded (not given again)."""
     clock_suspect: list[dict[str, Any]]
     """Counted records whose times a wrong clock explains (kept, flagged)."""
     summary: dict[str, Any]
@@ -117,6 +120,7 @@ def collect_results(
             exports, key, progress, key_source=str(key_path), receipts=receipts,
             receipts_source=receipts_source, seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
             work_dir=out_dir, leading=(cache_problems, bad_lines), accept=accept,
+            accepted_before=read_acceptances(out_dir),
         )
         try:
             paths = write_outputs(result, out_dir, excel_csv=excel_csv, names=names, csv_na=csv_na, progress=writing)
@@ -146,6 +150,7 @@ def collect_results(
         summary=summary,
         quarantined=list(report["quarantine"]),
         accepted=list(report["accepted"]),
+        accepted_earlier=list(result.accepted_earlier),
         clock_suspect=list(report["clock_suspect"]),
         parquet_note=report.get("parquet") or None,
     )

@@ -98,10 +98,12 @@ CSV_FIXED_COLUMNS = [
 ]
 """The first CSV columns; then one per score (``scoring.*`` field name), per failure-mode severity
 (``failure_mode.<id>``) and per failure-mode note (``failure_mode_note.<id>``), then :data:`CSV_KIND_COLUMNS`."""
-CSV_KIND_COLUMNS = ["record_kind", "cannot_rate_reason", "cannot_rate_detail", "coordinator_flag", "blinding_guess"]
+CSV_KIND_COLUMNS = ["record_kind", "cannot_rate_reason", "cannot_rate_detail", "coordinator_flag", "blinding_guess",
+                    "clock_suspect"]
 """The last CSV columns: ``rating`` or ``cannot_rate`` (a "cannot rate" row has no scores, failure modes or
-notes), the reason and the rater's words for a "cannot rate", the rater's note when they flagged the task, and
-the answer to the blinding check (``codebook.blinding_answer``)."""
+notes), the reason and the rater's words for a "cannot rate", the rater's note when they flagged the task, the
+answer to the blinding check (``codebook.blinding_answer``), and whether a wrong clock on the rater's computer
+explains the record's times (``TRUE``/``FALSE``; collect-report.json ``clock_suspect`` says why)."""
 
 
 class Spool:
@@ -166,11 +168,15 @@ class Kept:
     """``export.zip!records/x.r1.json``."""
     sha256: str
     export: str | None
+    export_sha256: str
+    """The SHA-256 of the export's zip (an acceptance holds for these bytes only)."""
     record_id: str
     rater_id: str
     task_id: str
     revision: int
     submitted_at: str
+    clock: str | None
+    """Why a wrong clock on the rater's computer explains its times (``clock_suspect``), or None."""
     kind: str
     """``rating`` or ``cannot_rate``."""
     candidate_response_id: str
@@ -206,6 +212,10 @@ class CollectResult:
     """Exports given again whose zip an earlier run into the same folder already read (not counted twice)."""
     unusable_cache_entries: int = 0
     """Entries of the collection's cache that could not be used (each is a problem)."""
+    clock_suspect: frozenset[str] = frozenset()
+    """The record ids of the counted records whose times a wrong clock explains (each table's ``clock_suspect``)."""
+    accepted_earlier: list[dict[str, Any]] = field(default_factory=list)
+    """The accepted rows whose acceptance an earlier collect into the folder recorded (not given again)."""
 
     @property
     def ok(self) -> bool:
@@ -279,6 +289,7 @@ def merge_exports(
     work_dir: Path,
     leading: tuple[list[Problem], list[Problem]],
     accept: Mapping[str, str] | None = None,
+    accepted_before: list[dict[str, Any]] | None = None,
 ) -> CollectResult:
     """Read, check, merge and unblind the exports (the steps of this module's description); called by
     ``collection.collect_results``, which holds the folder.
@@ -289,14 +300,16 @@ def merge_exports(
     where each export read is recorded for the next run (as soon as it is read); ``work_dir``: where the
     temporary file of the kept records goes; ``leading``: the problems of the cache's folder and of the
     receipts file, which come first (the cache's, with those of its entries that cannot be used, by file);
-    ``accept``: record id -> the coordinator's reason for keeping that quarantined record (``--accept``)."""
+    ``accept``: record id -> the coordinator's reason for keeping that quarantined record (``--accept``);
+    ``accepted_before``: the acceptances an earlier collect into the folder recorded (:func:`read_acceptances`),
+    each holding for the same record in the same export bytes only."""
     folder_problems, receipt_lines = leading
     reader = _Reader(key, Spool(work_dir), cache_dir)
     try:
         reader.read_all(exports, known, progress)
         problems = [*sorted([*folder_problems, *reader.cache_problems], key=lambda p: p.file), *receipt_lines]
         _key_problems(key, key_source, problems)
-        return _merge(reader, problems, receipts, receipts_source, seen, accept)
+        return _merge(reader, problems, receipts, receipts_source, seen, accept, accepted_before)
     except BaseException:
         reader.spool.close()
         raise
@@ -315,6 +328,7 @@ def _key_problems(key: UnblindingKey, key_source: str, problems: list[Problem]) 
 def _merge(
     reader: _Reader, problems: list[Problem], receipts: Mapping[str, set[str]] | None, receipts_source: str,
     seen: Ledger | None, accept: Mapping[str, str] | None = None,
+    accepted_before: list[dict[str, Any]] | None = None,
 ) -> CollectResult:
     """The steps after reading: compare the exports, merge their records and describe it all (:func:`collect`)."""
     key = reader.key
@@ -342,7 +356,7 @@ def _merge(
                 line.update(records=0, ok=False)
     # Counted means verified: no record of an export that fails a check of its provenance is counted (unless the
     # coordinator accepts it by its id, with a reason); it goes to the quarantine.
-    quarantine = _Quarantine(accept)
+    quarantine = _Quarantine(accept, accepted_before)
     records = [rr for rr in records if quarantine.keep(rr, failed.of(rr.export))]
     trust.exports -= set(failed.by_export)
     for digest in reader.digests_in_order:
@@ -359,15 +373,21 @@ def _merge(
                           if (k.rater_id, k.task_id) not in off or quarantine.keep(k, assignment)]
         merged.cannot_rate = [k for k in merged.cannot_rate
                               if (k.rater_id, k.task_id) not in off or quarantine.keep(k, assignment)]
-    problems += quarantine.problems()
+    problems += quarantine.problems({rr.record_id for rr in records})
+    # A decided collection: an export every quarantined record of which the coordinator accepted no longer makes
+    # collect fail; the problems that put its records in quarantine stay listed with the acceptances (``accepted``
+    # rows' ``reasons``) and in ``decided``.
+    decided = failed.settled(quarantine)
+    problems[:] = [p for p in problems if id(p) not in decided]
     nobody, missing_by_rater, nobody_could = _coverage(key, merged.ratings, merged.cannot_rate)
     if len(problems) > MAX_PROBLEMS_PER_COLLECTION:
         more = len(problems) - MAX_PROBLEMS_PER_COLLECTION
         problems[MAX_PROBLEMS_PER_COLLECTION:] = [Problem(
             "collect", "", f"and {more:,} more problems, not listed (at most {MAX_PROBLEMS_PER_COLLECTION:,} are)")]
+    clock = _clock_suspects([*merged.ratings, *merged.cannot_rate])
     report = {
         "ok": not problems,
-        "clock_suspect": _clock_suspects([*merged.ratings, *merged.cannot_rate], reader),
+        "clock_suspect": clock,
         "study_id": key.study_id,
         "exports": exports_report,
         "problems": [asdict(p) for p in problems],
@@ -387,6 +407,9 @@ def _merge(
         "off_assignment": merged.off_assignment,
         "quarantine": quarantine.rows,
         "accepted": quarantine.accepted,
+        "decided": [asdict(p) for p in failed.decided_problems(decided)],
+        # Every acceptance given into this folder, for the next collect (each for one record in one export's bytes).
+        "acceptances": quarantine.ledger(),
         # A quarantined export's chain is not remembered: a forged export must not make the genuine one that
         # comes later look like a different history.
         "chains_seen": _chains_seen(seen or {}, [c for c in chains if c.label not in failed.by_export]),
@@ -395,6 +418,7 @@ def _merge(
         key=key, spool=reader.spool, ratings=merged.ratings, revisions=merged.revisions,
         cannot_rate=merged.cannot_rate, problems=problems, report=report, read=reader.read,
         already_collected=reader.already, unusable_cache_entries=len(reader.cache_problems),
+        clock_suspect=frozenset(row["record_id"] for row in clock), accepted_earlier=quarantine.earlier_used,
     )
 
 
@@ -436,6 +460,8 @@ class _Failed:
         self.by_export: dict[str, list[tuple[str, str]]] = {}
         self.history: list[Problem] = []
         """The problems of the comparison of the exports (added to the collection's problems)."""
+        self._about: list[tuple[Problem, list[str]]] = []
+        """Each problem that failed a check, with the exports it failed."""
 
     def note(self, problems: list[Problem], check: str | None = None, exempt: set[str] | None = None) -> None:
         for p in problems:
@@ -445,6 +471,7 @@ class _Failed:
             other = _OTHER_HISTORY.match(p.message)
             if check == "history" and other:  # two histories that part: neither can be told the genuine one
                 labels.append(other["label"])
+            self._about.append((p, labels))
             for label in labels:
                 if label in self.labels and label not in (exempt or set()):
                     why = f"{p.file}: {p.path + ': ' if p.path else ''}{p.message}"
@@ -453,57 +480,136 @@ class _Failed:
     def of(self, export: str | None) -> list[tuple[str, str]]:
         return self.by_export.get(export or "", [])
 
+    def settled(self, quarantine: _Quarantine) -> set[int]:
+        """The problems (by ``id``) that only put records in quarantine which the coordinator then accepted, every
+        one: each export the problem is about had a record accepted and has none left quarantined."""
+        waiting = {row["export"] for row in quarantine.rows}
+        accepted = {row["export"] for row in quarantine.accepted}
+        settled = {label for label in self.by_export if label in accepted and label not in waiting}
+        return {id(p) for p, labels in self._about if labels and all(label in settled for label in labels)}
+
+    def decided_problems(self, decided: set[int]) -> list[Problem]:
+        """The problems :meth:`settled` found, once each, in the order they were noted."""
+        seen: set[int] = set()
+        out = []
+        for p, _ in self._about:
+            if id(p) in decided and id(p) not in seen:
+                seen.add(id(p))
+                out.append(p)
+        return out
+
 
 class _Quarantine:
-    """Records not counted because a check of their provenance failed (``quarantine`` in collect-report.json),
-    and those the coordinator kept anyway (``accepted``: ``--accept RECORD_ID --reason TEXT``)."""
+    """Records not counted because a check of their provenance failed (``quarantine`` in collect-report.json,
+    and the ``quarantine.csv`` table), and those the coordinator kept anyway (``accepted``: ``--accept RECORD_ID
+    --reason TEXT`` in this collect, or an acceptance an earlier collect into the folder recorded for the same
+    record in the same export's bytes)."""
 
-    def __init__(self, accept: Mapping[str, str] | None) -> None:
+    def __init__(self, accept: Mapping[str, str] | None, before: list[dict[str, Any]] | None = None) -> None:
         self.accept = dict(accept or {})
+        self.before: dict[tuple[str, str, str], str] = {}
+        """(record id, export SHA-256, record SHA-256) -> the reason an earlier collect recorded."""
+        self.before_ids: dict[str, dict[str, Any]] = {}
+        for entry in before or []:
+            self.before[(entry["record_id"], entry["export_sha256"], entry["record_sha256"])] = entry["accepted_because"]
+            self.before_ids.setdefault(entry["record_id"], entry)
         self.rows: list[dict[str, Any]] = []
         self.accepted: list[dict[str, Any]] = []
+        self.earlier_used: list[dict[str, Any]] = []
+        self.changed: list[Problem] = []
+        """An earlier acceptance of a record id whose quarantined copy now has other bytes (not carried over)."""
+        self._given: dict[tuple[str, str, str], str] = {}
+        self._accepted_at: dict[tuple[str, str], dict[str, Any]] = {}
+        """(export SHA-256, record file) -> its accepted row."""
 
     def keep(self, k: Kept, failures: list[tuple[str, str]]) -> bool:
         """True when ``k`` counts: no check failed, or the coordinator accepted it."""
         if not failures:
             return True
-        row = {
+        row: dict[str, Any] = {
             "record_id": k.record_id, "rater_id": k.rater_id, "task_id": k.task_id, "revision": k.revision,
-            "record_kind": k.kind, "export": k.export, "source": k.source,
+            "record_kind": k.kind, "export": k.export, "export_sha256": k.export_sha256, "source": k.source,
+            "record_sha256": k.sha256,
             "checks": sorted({c for c, _ in failures}),
             "failed": "; ".join(sorted({f"{CHECKS[c]} does not hold" for c, _ in failures})),
             "reasons": [why for _, why in failures][:20],
         }
-        reason = self.accept.get(k.record_id)
-        if reason is not None:
-            self.accepted.append({**row, "accepted_because": reason})
+        binding = (k.record_id, k.export_sha256, k.sha256)
+        again = self._accepted_at.get((k.export_sha256, k.source))
+        if again is not None:  # accepted at the provenance checks, and now off the assignment too: one row
+            again["checks"] = sorted({*again["checks"], *row["checks"]})
+            again["failed"] = "; ".join(sorted({*again["failed"].split("; "), *row["failed"].split("; ")}))
+            again["reasons"] = [*again["reasons"], *row["reasons"]][:20]
             return True
+        reason = self.accept.get(k.record_id)
+        if reason is None and binding in self.before:
+            reason = self.before[binding]
+            self.earlier_used.append(row)
+        if reason is not None:
+            self._given[binding] = reason
+            self.accepted.append({**row, "accepted_because": reason})
+            self._accepted_at[(k.export_sha256, k.source)] = self.accepted[-1]
+            return True
+        earlier = self.before_ids.get(k.record_id)
+        if earlier is not None:
+            self.changed.append(Problem(
+                k.source, "envelope.record_id",
+                f"record {k.record_id} was accepted by an earlier collect into this folder from {earlier.get('export')} "
+                f"(export SHA-256 {str(earlier.get('export_sha256'))[:12]}…), but this copy comes from other bytes: "
+                "the acceptance does not carry over; check it and accept it again if it should count"))
         self.rows.append(row)
         return False
 
-    def problems(self) -> list[Problem]:
-        out: list[Problem] = []
+    def problems(self, counted: set[str] | None = None) -> list[Problem]:
+        out: list[Problem] = list(self.changed)
         by_export: dict[str, int] = {}
         for row in self.rows:
             by_export[row["export"] or row["source"]] = by_export.get(row["export"] or row["source"], 0) + 1
         for export, n in sorted(by_export.items()):
             out.append(Problem(export, "", f"{count(n, 'record')} quarantined, not counted: a check of "
-                               f"{agree(n, 'its', 'their')} provenance failed (collect-report.json quarantine; keep "
-                               "one with --accept RECORD_ID --reason TEXT)"))
+                               f"{agree(n, 'its', 'their')} provenance failed (quarantine.csv, collect-report.json "
+                               "quarantine; keep one with --accept RECORD_ID --reason TEXT)"))
         accepted_ids = {row["record_id"] for row in self.accepted}
         for rid in sorted(set(self.accept) - accepted_ids):
-            out.append(Problem("--accept", rid, "no quarantined record has this id: nothing accepted"))
+            if counted is not None and rid in counted:
+                out.append(Problem("--accept", rid, "this record is not quarantined (it is counted already): "
+                                                   "nothing to accept"))
+            else:
+                out.append(Problem("--accept", rid, "no quarantined record has this id: nothing accepted"))
         return out
 
+    def ledger(self) -> list[dict[str, Any]]:
+        """Every acceptance to remember: those given or used now, and the earlier ones not met in this collect."""
+        given = dict(self.before)
+        given.update(self._given)
+        return [{"record_id": r, "export_sha256": e, "record_sha256": s, "accepted_because": why}
+                for (r, e, s), why in sorted(given.items())]
 
-def _clock_suspects(kept: list[Kept], reader: _Reader) -> list[dict[str, Any]]:
+
+def read_acceptances(out_dir: Path) -> list[dict[str, Any]]:
+    """The acceptances an earlier ``collect`` into ``out_dir`` recorded (its collect-report.json ``acceptances``):
+    each for one record id in one export's bytes; empty when there is none or it cannot be read."""
+    path = out_dir / "collect-report.json"
+    try:
+        obj = parse_json_bytes(read_file_bytes(path, str(path)), str(path))
+    except DocumentError:
+        return []
+    rows = obj.get("acceptances") if isinstance(obj, dict) else None
+    out = []
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict) and all(isinstance(row.get(k), str) and row.get(k) for k in
+                                         ("record_id", "export_sha256", "record_sha256", "accepted_because")):
+            out.append({k: row[k] for k in ("record_id", "export_sha256", "record_sha256", "accepted_because")})
+    return out
+
+
+def _clock_suspects(kept: list[Kept]) -> list[dict[str, Any]]:
     """Counted records whose times a wrong clock on the rater's computer explains (kept, flagged)."""
     out = []
     for k in kept:
-        found = time_problems([("envelope.submitted_at", k.submitted_at)], k.source, reader.now)
-        if found:
+        if k.clock is not None:
             out.append({"record_id": k.record_id, "rater_id": k.rater_id, "task_id": k.task_id, "source": k.source,
-                        "why": found[0].message})
+                        "why": k.clock})
     return out
 
 
@@ -631,13 +737,20 @@ class _Reader:
                     digest.rule_problems += found
                     digest.rule_problems.append(Problem(rr.source, "", "breaks the record rules above: record left out"))
                 else:
-                    digest.kept.append(self._keep(rr.record, rr.source, rr.sha256, rr.export))
+                    digest.kept.append(self._keep(rr.record, rr.source, rr.sha256, rr.export, item.sha256))
         self.digests.append(digest)
+
+    def _clock(self, env: Any, source: str) -> str | None:
+        """Why the record's start or submission time can only be a wrong clock's (before 2020, or more than a day
+        after this computer's clock), or None."""
+        found = time_problems([("envelope.started_at", env.started_at), ("envelope.submitted_at", env.submitted_at)],
+                              source, self.now)
+        return None if not found else "; ".join(f"{p.path}: {p.message}" if len(found) > 1 else p.message for p in found)
 
     def _intern(self, text: str) -> str:
         return self._strings.setdefault(text, text)
 
-    def _keep(self, record: Any, source: str, sha256: str, export: str | None) -> Kept:
+    def _keep(self, record: Any, source: str, sha256: str, export: str | None, export_sha256: str) -> Kept:
         env = record.envelope
         obj = record.to_json_obj()
         entry = self.entries.get(env.task_id)
@@ -656,8 +769,9 @@ class _Reader:
         fm = frozenset(() if cannot else record.failure_mode_annotations)
         return Kept(
             source=source, sha256=sha256, export=None if export is None else self._intern(export),
+            export_sha256=self._intern(export_sha256),
             record_id=env.record_id, rater_id=self._intern(record.rater_id), task_id=task_id,
-            revision=env.revision, submitted_at=env.submitted_at, kind="cannot_rate" if cannot else "rating",
+            revision=env.revision, submitted_at=env.submitted_at, clock=self._clock(env, source), kind="cannot_rate" if cannot else "rating",
             candidate_response_id=response_id,
             benchmark_item_id=self._intern(record.benchmark_item_id),
             model_source=None if record.model_source is None else self._intern(record.model_source),

@@ -74,11 +74,16 @@ def csv_columns(fm_ids: Sequence[str]) -> list[str]:
     ]
 
 
+CSV_TRUE, CSV_FALSE = "TRUE", "FALSE"
+"""A yes/no column of ``ratings.csv`` (``clock_suspect``): R's ``read.csv`` reads it as logical, pandas as bool."""
+
+
 def csv_row(r: Mapping[str, Any], fm_ids: Sequence[str], split_of: Mapping[str, str],
-            revisions: Mapping[tuple[str, str], int], *, na: str = CSV_NA["NA"]) -> list[Any]:
+            revisions: Mapping[tuple[str, str], int], *, na: str = CSV_NA["NA"],
+            clock_suspect: frozenset[str] = frozenset()) -> list[Any]:
     """One ``ratings.csv`` row of a collected record (as its JSON object). Scores are numbers or ``na`` (an
     N/A answer; :data:`CSV_NA`), empty on a "cannot rate" row; the cells hold exactly what the raters
-    wrote."""
+    wrote. ``clock_suspect``: the record ids whose times a wrong clock explains."""
     env = r["envelope"]
     task = env["task_id"]
     seconds = r.get("time_spent_scoring_seconds")
@@ -124,6 +129,7 @@ def csv_row(r: Mapping[str, Any], fm_ids: Sequence[str], split_of: Mapping[str, 
     flag = r.get("coordinator_flag")
     row.append("" if flag is None else flag["note"])
     row.append(codebook.blinding_answer(r) or "")
+    row.append(CSV_TRUE if env["record_id"] in clock_suspect else CSV_FALSE)
     return row
 
 
@@ -297,9 +303,12 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
     header = [rename.get(c, c) for c in csv_columns(fm_ids)] if rename else csv_columns(fm_ids)
     split_of = {e.task_id: e.split for e in key.entries}
     na = CSV_NA[csv_na]
+    clock = result.clock_suspect
     parquet = codebook.have_pyarrow()
     tables_in_order = ["ratings.jsonl", "ratings.csv", *([EXCEL_CSV_NAME] if excel_csv else []),
-                       *([codebook.PARQUET_NAME, codebook.FM_PARQUET_NAME] if parquet else []), "redcap-import.csv"]
+                       *([codebook.PARQUET_NAME, codebook.FM_PARQUET_NAME] if parquet else []),
+                       codebook.QUARANTINE_CSV_NAME, *([codebook.QUARANTINE_PARQUET_NAME] if parquet else []),
+                       "redcap-import.csv"]
     summary = _Summary(result)
     with contextlib.ExitStack() as stack:
         # Entered first, replaced last (an ExitStack unwinds in reverse).
@@ -312,6 +321,12 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         csv_out = _CsvOut(files["ratings.csv"], header)
         excel = _CsvOut(files[EXCEL_CSV_NAME], header, excel_safe=True) if excel_csv else None
         redcap = _CsvOut(files["redcap-import.csv"], codebook.redcap_header(columns))
+        # The quarantine table: every record a check of whose provenance failed, and the coordinator's decision.
+        quarantined = codebook.quarantine_rows(result.report)
+        files[codebook.QUARANTINE_CSV_NAME].write(codebook.quarantine_csv(quarantined).encode("utf-8"))
+        if parquet:
+            files[codebook.QUARANTINE_PARQUET_NAME].write(codebook.parquet_bytes(
+                codebook.quarantine_columns(), codebook.quarantine_data(quarantined), title="quarantine"))
         tables = None
         if parquet:
             tables = (codebook.ParquetOut(files[codebook.PARQUET_NAME], columns, title="ratings"),
@@ -323,15 +338,15 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
             lines = list(result.lines(records[start:start + CHUNK]))
             jsonl.write(b"".join(lines))
             chunk = [json.loads(line) for line in lines]
-            rows = [csv_row(r, fm_ids, split_of, result.revisions, na=na) for r in chunk]
+            rows = [csv_row(r, fm_ids, split_of, result.revisions, na=na, clock_suspect=clock) for r in chunk]
             csv_out.add(rows)
             if excel is not None:
                 excel.add(rows)
-            data = codebook.table_data(chunk, columns, fm_ids, split_of, result.revisions)
+            data = codebook.table_data(chunk, columns, fm_ids, split_of, result.revisions, clock)
             redcap.add(list(codebook.redcap_rows(columns, data)))
             if tables is not None:
                 tables[0].add(data)
-                tables[1].add(codebook.failure_mode_rows(chunk))
+                tables[1].add(codebook.failure_mode_rows(chunk, clock))
             for r in chunk:
                 summary.add(r)
             if progress is not None:

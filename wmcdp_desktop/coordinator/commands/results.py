@@ -347,6 +347,7 @@ def _collect(args: argparse.Namespace) -> int:
                 "exports_in_collection": result.exports_in_collection,
                 "quarantined": len(result.quarantined),
                 "accepted": len(result.accepted),
+                "accepted_earlier": len(result.accepted_earlier),
                 "clock_suspect": len(result.clock_suspect),
                 "summary": result.summary,
             }
@@ -378,9 +379,14 @@ def _collect(args: argparse.Namespace) -> int:
         for row in result.quarantined[:PROBLEMS_SHOWN]:
             print(f"  quarantined: {row['record_id']} ({row['rater_id']} on {row['task_id']}, revision "
                   f"{row['revision']}, from {row['export']}): {row['failed']}")
+    earlier = {(row["export_sha256"], row["source"]) for row in result.accepted_earlier}
     for row in result.accepted:
-        print(f"  accepted: {row['record_id']} ({row['rater_id']} on {row['task_id']}) although {row['failed']}: "
-              f"{_one_line(row['accepted_because'])}")
+        when = " (accepted by an earlier collect into this folder)" if (row["export_sha256"], row["source"]) in earlier else ""
+        print(f"  accepted: {row['record_id']} ({row['rater_id']} on {row['task_id']}, from {row['export']}) although "
+              f"{row['failed']}{when}: {_one_line(row['accepted_because'])}")
+    if result.accepted and not result.quarantined:
+        print(f"Every quarantined record was accepted ({count(len(result.accepted), 'record')}, quarantine.csv "
+              "accepted = yes): the collection is decided.")
     if result.clock_suspect:
         print(f"{count(len(result.clock_suspect), 'record')} with times a wrong clock on the rater's computer "
               f"explains (clock_suspect): counted, listed in collect-report.json.")
