@@ -60,11 +60,12 @@ def file_entries(files: dict[str, bytes]) -> list[dict[str, Any]]:
 
 def with_manifest(files: dict[str, bytes], order: list[str], bundle_id: str = "B-REL", *,
                   rater_id: str | None = None, study_id: str = "STUDY-REL", study_title: str = "Reliability study",
-                  created_at: str = "2026-11-29T10:00:00Z") -> dict[str, bytes]:
-    """``files`` with a fresh, correct bundle.json listing them (``order``: the task order)."""
+                  created_at: str = "2026-11-29T10:00:00Z", export_public_key: str | None = None) -> dict[str, bytes]:
+    """``files`` with a fresh, correct bundle.json listing them (``order``: the task order; ``export_public_key``:
+    an encrypted bundle's coordinator key, in base64)."""
     manifest: dict[str, Any] = {
         "document_type": "wmcdp_bundle",
-        "format_version": "1.0.0",
+        "format_version": "1.0.0" if export_public_key is None else "1.3.0",
         "bundle_id": bundle_id,
         "study_id": study_id,
         "study_title": study_title,
@@ -74,6 +75,8 @@ def with_manifest(files: dict[str, bytes], order: list[str], bundle_id: str = "B
     }
     if rater_id:
         manifest["rater_id"] = rater_id
+    if export_public_key is not None:
+        manifest["export_public_key"] = export_public_key
     out = {k: v for k, v in files.items() if k != "bundle.json"}
     out["bundle.json"] = dumps_canonical(manifest).encode()
     return out
@@ -162,8 +165,15 @@ def write_bundle_folder(
     bundle_id: str = "B-test",
 ) -> Path:
     """Write ``bundle.json`` + ``rubric.json`` + ``tasks/*.json`` with correct sha256s; returns ``root``."""
-    return write_files(root, bundle_files_of(rubric, tasks, bundle_id=bundle_id, rater_id=rater_id, study_id="S-test",
-                                             study_title="Test study", created_at="2026-11-01T09:00:00Z"))
+    return write_files(root, sample_bundle_files(rubric, tasks, rater_id=rater_id, bundle_id=bundle_id))
+
+
+def sample_bundle_files(rubric: dict[str, Any], tasks: list[dict[str, Any]], *, rater_id: str | None = None,
+                        bundle_id: str = "B-test", export_public_key: str | None = None) -> dict[str, bytes]:
+    """name -> bytes of the rater tests' bundle (study ``S-test``) holding ``rubric`` and ``tasks``."""
+    return bundle_files_of(rubric, tasks, bundle_id=bundle_id, rater_id=rater_id, study_id="S-test",
+                           study_title="Test study", created_at="2026-11-01T09:00:00Z",
+                           export_public_key=export_public_key)
 
 
 def make_bundle(root: Path, sample_docs: Any, *, rater_id: str | None = None) -> Path:

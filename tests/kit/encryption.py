@@ -6,6 +6,10 @@ does not measure the KDF itself; the format and every check are the same.
 
 from __future__ import annotations
 
+import base64
+from pathlib import Path
+from typing import Any
+
 from wmcdp_desktop.core.encryption.bundle_envelope import KdfParams, encrypt_bundle
 from wmcdp_desktop.core.encryption.sealed_box import new_key_pair, seal_to
 
@@ -29,3 +33,18 @@ def sealed_export(plain_export_zip: bytes, public_key: bytes) -> bytes:
     """A plain export zip (e.g. :func:`tests.kit.exports.export_zip`) sealed to ``public_key``, as the app
     seals the export of an encrypted bundle."""
     return seal_to(public_key, plain_export_zip)
+
+
+def encrypted_sample_bundle(path: Path, sample_docs: Any, public_key: bytes, passphrase: str = PASSPHRASE, *,
+                            rater_id: str | None = None) -> Path:
+    """The rater tests' sample-document bundle (:func:`tests.kit.bundles.bundle_docs`) as an encrypted ``.wmcdp``
+    file at ``path``, its manifest carrying ``public_key`` (exports are sealed to it), opened by ``passphrase``."""
+    from tests.kit.bundles import bundle_docs, sample_bundle_files
+    from wmcdp_desktop.core.zips.writer import deterministic_zip
+
+    rubric, tasks = bundle_docs(sample_docs)
+    files = sample_bundle_files(rubric, tasks, rater_id=rater_id,
+                                export_public_key=base64.b64encode(public_key).decode("ascii"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(encrypted_bundle(deterministic_zip(files), passphrase))
+    return path

@@ -24,18 +24,27 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, validate_obj
 from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, capped
-from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, describe_bytes, read_regular
+from wmcdp_desktop.core.files import (
+    FileTooLargeError,
+    NotRegularFileError,
+    describe_bytes,
+    open_regular,
+    read_regular,
+)
 from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 from wmcdp_desktop.core.zips.reader import MAX_FILE_SLACK, SafeZip, open_zip_bytes, open_zip_file
 from wmcdp_desktop.core.zips.rules import DEFAULT_LIMITS, Limits, fold_name, name_problem
+
+if TYPE_CHECKING:
+    from wmcdp_desktop.core.encryption.bundle_envelope import SessionKeys
 
 MANIFEST_NAME = "bundle.json"
 RUBRIC_NAME = "rubric.json"
@@ -443,6 +452,45 @@ def open_bundle_bytes(data: bytes, path: Path, limits: Limits = DEFAULT_LIMITS) 
     if len(data) > limits.max_total_bytes + MAX_FILE_SLACK:
         raise DocumentError.single(path.name, f"is larger than {describe_bytes(limits.max_total_bytes)}; not a bundle")
     return _opened(path, _ZipSource(path, limits, data))
+
+
+def read_encrypted_bundle(path: Path) -> bytes | None:
+    """The whole file ``path`` when it is an encrypted bundle (it begins with the envelope's mark), else None (a zip,
+    a folder, anything else: :func:`open_bundle` reads and judges those). Only the first bytes are read from a file
+    that is not one; an encrypted file larger than any bundle is refused before it is read (DocumentError)."""
+    from wmcdp_desktop.core.encryption.bundle_envelope import HEADER_SIZE, MAX_ENCRYPTED_BYTES, is_encrypted
+
+    path = Path(path)
+    try:
+        fd, st = open_regular(path)
+    except (OSError, NotRegularFileError):
+        return None  # a folder, a pipe, a missing file: open_bundle says what it is
+    try:
+        head = os.read(fd, 64)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not is_encrypted(head):
+        return None
+    if st.st_size > MAX_ENCRYPTED_BYTES + HEADER_SIZE:
+        raise DocumentError.single(path.name, f"is larger than {describe_bytes(MAX_ENCRYPTED_BYTES)}; not a bundle")
+    try:
+        return read_regular(path, MAX_ENCRYPTED_BYTES + HEADER_SIZE)
+    except FileTooLargeError:
+        raise DocumentError.single(path.name, f"is larger than {describe_bytes(MAX_ENCRYPTED_BYTES)}; not a bundle") from None
+    except OSError as exc:
+        raise DocumentError.single(path.name, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def open_encrypted_bundle(data: bytes, keys: SessionKeys, path: Path, limits: Limits = DEFAULT_LIMITS) -> OpenedBundle:
+    """The encrypted bundle ``data`` (read from ``path``) decrypted in memory with ``keys`` and opened as
+    :func:`open_bundle_bytes` opens a zip; nothing is written anywhere. Raises WrongPassphraseError when the keys do
+    not open it (a wrong passphrase, or the file was changed), DocumentError for a damaged header or bundle."""
+    from wmcdp_desktop.core.encryption.bundle_envelope import decrypt_bundle
+
+    path = Path(path)
+    return open_bundle_bytes(decrypt_bundle(data, keys, path.name), path, limits)
 
 
 def _opened(path: Path, source: _Source) -> OpenedBundle:

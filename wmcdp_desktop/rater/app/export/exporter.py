@@ -84,12 +84,21 @@ class ResultsExporter(QObject):
         return self._job is not None
 
     def choose(self, parent: QWidget) -> None:
-        """Ask where to save (a name with the study, rater and time proposed), then export there."""
-        from wmcdp_desktop.rater.export import export_file_name  # on use: not needed for the first paint
+        """Ask where to save (a name with the study, rater and time proposed; an encrypted bundle's: the rater and time
+        only), then export there."""
+        from wmcdp_desktop.rater.export import (  # not for the first paint
+            export_file_name,
+            sealed_export_file_name,
+        )
 
         s = self.session
-        default = Path.home() / export_file_name(s.manifest.study_id, s.rater.rater_id, s.clock)
-        path, _ = QFileDialog.getSaveFileName(parent, self.tr("Export results"), str(default), self.tr("Results (*.zip)"))
+        if s.export_public_key is not None:  # an encrypted bundle's: sealed to the coordinator, no study id in the name
+            default = Path.home() / sealed_export_file_name(s.rater.rater_id, s.clock)
+            kind = self.tr("Sealed results (*.wmcdp-sealed)")
+        else:
+            default = Path.home() / export_file_name(s.manifest.study_id, s.rater.rater_id, s.clock)
+            kind = self.tr("Results (*.zip)")
+        path, _ = QFileDialog.getSaveFileName(parent, self.tr("Export results"), str(default), kind)
         if path:
             self.export_to(Path(path))
 

@@ -527,6 +527,41 @@ El paquete que está valorando se guarda y se cierra; puede volver a él desde l
     </message>
 </context>
 <context>
+    <name>PassphraseDialog</name>
+    <message>
+        <source>&amp;Passphrase</source>
+        <translation>&amp;Frase de contraseña</translation>
+    </message>
+    <message>
+        <source>&amp;Show characters</source>
+        <translation>&amp;Mostrar los caracteres</translation>
+    </message>
+    <message>
+        <source>Passphrase of {name}</source>
+        <translation>Frase de contraseña de {name}</translation>
+    </message>
+    <message>
+        <source>The bundle {name} is encrypted. Type the passphrase your study coordinator gave you for it (words separated by spaces or dashes; capitals do not matter). You type it once while the app is open.</source>
+        <translation>El paquete {name} está cifrado. Escriba la frase de contraseña que le dio su coordinador del estudio para él (palabras separadas por espacios o guiones; las mayúsculas no importan). La escribe una sola vez mientras la aplicación está abierta.</translation>
+    </message>
+    <message>
+        <source>The passphrase your study coordinator gave you for this bundle.</source>
+        <translation>La frase de contraseña que le dio su coordinador del estudio para este paquete.</translation>
+    </message>
+    <message>
+        <source>Forgotten it? Ask your study coordinator: they can tell you the same passphrase again. Nothing you have already exported is lost.</source>
+        <translation>¿La ha olvidado? Pregunte a su coordinador del estudio: puede volver a darle la misma frase. No se pierde nada de lo que ya exportó.</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>&amp;Abrir</translation>
+    </message>
+    <message>
+        <source>Type the passphrase, or choose Cancel.</source>
+        <translation>Escriba la frase de contraseña o elija Cancelar.</translation>
+    </message>
+</context>
+<context>
     <name>PlainText</name>
     <message>
         <source>[Not shown: the last {omitted} characters of this text. The app shows the first {shown} characters of any one text; ask your study coordinator about the rest.]</source>
@@ -1005,6 +1040,10 @@ El paquete que está valorando se guarda y se cierra; puede volver a él desde l
     <message>
         <source>Results (*.zip)</source>
         <translation>Resultados (*.zip)</translation>
+    </message>
+    <message>
+        <source>Sealed results (*.wmcdp-sealed)</source>
+        <translation>Resultados sellados (*.wmcdp-sealed)</translation>
     </message>
     <message>
         <source>An export is already being written; wait for it to finish.</source>
