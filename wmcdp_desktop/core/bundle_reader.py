@@ -79,6 +79,7 @@ class _ZipSource:
     def __init__(self, path: Path, limits: Limits, data: bytes | None = None) -> None:
         self.label = path.name
         self._zip: SafeZip = open_zip_file(path, self.label, limits) if data is None else open_zip_bytes(data, self.label, limits)
+        self.in_memory = data is not None
         self._lock = threading.Lock()
 
     def names(self) -> list[str]:
@@ -231,6 +232,12 @@ class OpenedBundle:
     def is_folder(self) -> bool:
         """True for a plain folder bundle, False for a ``.wmcdp`` zip."""
         return isinstance(self._source, _FolderSource)
+
+    @property
+    def in_memory(self) -> bool:
+        """True for a bundle opened from bytes in memory (an encrypted bundle, decrypted): its file on disk is not
+        a zip another process could open again."""
+        return isinstance(self._source, _ZipSource) and self._source.in_memory
 
     def __len__(self) -> int:
         return len(self.task_ids)

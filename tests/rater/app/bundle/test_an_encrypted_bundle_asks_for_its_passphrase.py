@@ -241,3 +241,16 @@ def test_the_key_derivation_runs_off_the_gui_thread(qtbot: Any, empty_window: Ma
     wait_opened(qtbot, window)
     assert window.session is not None
     assert slow_kdf.threads and all(t is not QApplication.instance().thread() for t in slow_kdf.threads)
+
+
+def test_a_big_encrypted_bundle_is_checked_in_the_app_never_reopened_elsewhere(
+    qtbot: Any, empty_window: MainWindow, encrypted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wmcdp_desktop.rater.app.bundle import checking
+
+    monkeypatch.setattr(checking, "PROCESS_FROM_FILES", 1)  # a plain bundle this big is checked in a process
+    empty_window.open_bundle_path(encrypted)
+    type_passphrase(qtbot, asked(qtbot, empty_window), PASSPHRASE)
+    wait_opened(qtbot, empty_window)
+    assert empty_window.rating is not None
+    assert empty_window.rating.checker.problems == [] and empty_window.rating.checker.process_id is None
