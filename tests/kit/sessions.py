@@ -82,15 +82,22 @@ def store_of(session: RatingSession) -> RaterStore:
 
 
 def valid_records(store: RaterStore) -> dict[str, RatingRecord]:
-    """File name -> record, for every record file that loads; raises on a damaged one."""
+    """Record name (``<task>.r<revision>.json``) -> record, for every record file that loads (an encrypted
+    bundle's opened with its key); raises on a damaged one."""
     out = {}
     for rf in store.record_files():
-        out[rf.path.name] = load_bytes(RatingRecord, rf.path.read_bytes(), str(rf.path))
+        out[rf.name] = load_bytes(RatingRecord, store.record_bytes(rf), str(rf.path))
     return out
 
 
 def valid_drafts(store: RaterStore) -> dict[str, Draft]:
+    """Task id -> draft, for every draft file (an encrypted bundle's opened with its key); raises on a damaged one."""
     out = {}
+    if store.cipher is not None:
+        for task_id in sorted(store.draft_task_ids()):
+            path = store.draft_path(task_id)
+            out[task_id] = load_bytes(Draft, store.cipher.open(f"drafts/{task_id}.json", path.read_bytes()), str(path))
+        return out
     for path in sorted(store.drafts_dir.glob("*.json")):
         out[path.stem] = load_bytes(Draft, path.read_bytes(), str(path))
     return out
@@ -101,16 +108,16 @@ def audit_hash_problems(store: RaterStore) -> tuple[list[str], list[str]]:
     files the audit log does not mention."""
     mismatches: list[str] = []
     mentioned: set[str] = set()
+    files = {rf.name: rf for rf in store.record_files()}  # by the name the log gives (an encrypted folder's are opaque)
     for event in store.read_audit():
         if event.get("event") in ("submitted", "revised", "record_recovered") and "file" in event:
             name = str(event["file"])
             mentioned.add(name)
-            path = store.records_dir / name
-            if not path.exists():
+            if name not in files:
                 mismatches.append(f"{name}: in the audit log but missing")
-            elif hashlib.sha256(path.read_bytes()).hexdigest() != event.get("sha256"):
+            elif hashlib.sha256(store.record_bytes(files[name])).hexdigest() != event.get("sha256"):
                 mismatches.append(f"{name}: hash differs from the audit log")
-    unaudited = [rf.path.name for rf in store.record_files() if rf.path.name not in mentioned]
+    unaudited = [name for name in files if name not in mentioned]
     # The log is a hash chain (core/audit_chain.py): every link must hold after any crash. A log whose last
     # line a kill tore is complete again after the next append (which starts on a new line).
     data = store.audit_bytes()

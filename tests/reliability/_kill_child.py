@@ -13,6 +13,7 @@ Scenarios are defined in :data:`SCENARIOS`; they only use the project's public A
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -50,11 +51,14 @@ def _install() -> None:
 
     atomic.install_os_calls(atomic.OsCalls(write=write, step=hook))
 
-    # Appends to the audit log (rater/storage.py writes them with os.write): torn in the middle too.
+    # Appends to the audit log (rater/storage.py writes them with os.write): torn in the middle too. An encrypted
+    # bundle's log has one sealed line in base64 per event.
     real_os_write = os.write
+    sealed_line = re.compile(rb"\n?[A-Za-z0-9+/]+={0,2}\n")
 
     def os_write(fd: int, data: Any) -> int:
-        if data.lstrip(b"\n").startswith(b'{"at"') and _event("audit-append"):
+        is_audit = data.lstrip(b"\n").startswith(b'{"at"') or sealed_line.fullmatch(data) is not None
+        if is_audit and _event("audit-append"):
             real_os_write(fd, data[: len(data) // 2])
             os._exit(KILLED)
         return real_os_write(fd, data)
@@ -96,12 +100,18 @@ def main(argv: list[str]) -> int:
 
 
 # ----- scenarios on the rater's store (rater/storage.py through rater/session.py) ---------------
+DATA_KEY_FILE = "data-key"
+"""In a scenario's folder: the data folder's key, for the store of an encrypted bundle (sealed files, opaque names)."""
+
+
 def _session(root: Path):  # type: ignore[no-untyped-def]
     from tests.kit import sessions
 
     if not (root / "bundle").exists():
         return sessions, None
-    return sessions, sessions.new_session(root / "bundle", root / "data", rater=sessions.RATER)
+    key = root / DATA_KEY_FILE
+    return sessions, sessions.new_session(root / "bundle", root / "data", rater=sessions.RATER,
+                                          data_key=key.read_bytes() if key.exists() else None)
 
 
 def setup_draft(root: Path) -> None:
@@ -170,6 +180,18 @@ def scenario_export(root: Path) -> None:
 
 
 SCENARIOS.update({"draft": scenario_draft, "submit": scenario_submit, "export": scenario_export})
+
+
+def _encrypted(setup: Callable[[Path], None]) -> Callable[[Path], None]:
+    def encrypted_setup(root: Path) -> None:
+        (root / DATA_KEY_FILE).write_bytes(os.urandom(32))
+        setup(root)
+
+    return encrypted_setup
+
+
+setup_draft_encrypted = _encrypted(setup_draft)
+setup_submit_encrypted = _encrypted(setup_submit)
 
 
 def batch(scenario: str) -> int:

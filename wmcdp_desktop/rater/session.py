@@ -31,7 +31,7 @@ from wmcdp_desktop.core.models.task import CalibrationFeedback, Task
 from wmcdp_desktop.core.models.task_record import TaskRecord, record_kind
 from wmcdp_desktop.core.record_rules import RubricRules
 from wmcdp_desktop.rater.clock_check import clock_problem, newest_file_time
-from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore
+from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore, record_file_name
 from wmcdp_desktop.rater.timing import DEFAULT_IDLE_TIMEOUT, ActivityTracker, Clock, utc_iso
 from wmcdp_desktop.rater.working_rating import (
     FAULT_SEVERITIES,
@@ -687,7 +687,7 @@ class RatingSession:
                 + ". Fix the problem, then submit again."
             )
             return SubmitOutcome([], error=self.save_error)
-        path, digest = saved.path, saved.sha256
+        digest = saved.sha256
         self._latest[rating.task_id] = revision
         self.save_error = None
         try:
@@ -702,7 +702,7 @@ class RatingSession:
                 task_id=rating.task_id,
                 revision=revision,
                 record_id=record.envelope.record_id,
-                file=path.name,
+                file=record_file_name(rating.task_id, revision),  # as the export names it (an encrypted folder's is opaque)
                 sha256=digest,
                 kind=record_kind(record),
                 flagged=record.coordinator_flag is not None,
