@@ -3,7 +3,9 @@ tools.screenshots docs/screenshots`` from the repository).
 
 Uses the shipped demo bundle, a throw-away data folder and a fake clock, and drives the real window as a
 rater would (keys, clicks, controls found by their accessible names): the welcome screen, a task being
-rated (sized as the app opens on a 1440x900 screen), the rubric help open beside the form, the problems
+rated (sized as the app opens on a 1440x900 screen; the first task whose response is markdown with headings,
+a list and a table, shown rendered), the same task on a 1366x768 laptop at 150% scaling (``--small``: run in
+a process of its own with ``QT_SCALE_FACTOR=1.5``, as the default run does itself), the rubric help open beside the form, the problems
 shown after an incomplete submit, (when the demo has one) the blinding question after Submit and the
 feedback after a calibration task, and a task marked "cannot rate" and flagged for the coordinator. Not
 part of the installed app.
@@ -12,6 +14,7 @@ part of the installed app.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +48,8 @@ from wmcdp_desktop.rater.timing import FakeClock
 
 SIZE = (1440 - FRAME_ALLOWANCE[0], 900 - FRAME_ALLOWANCE[1])
 """The window the app opens on a 1440x900 screen (main_window.fitted_size)."""
+SMALL = (round(1366 / 1.5) - FRAME_ALLOWANCE[0], round(768 / 1.5) - FRAME_ALLOWANCE[1])
+"""The window on a 1366x768 laptop at 150% scaling, in logical pixels (the image is 1.5 times that)."""
 SHOWN_RECENT = "~/Downloads/demo-bundle.wmcdp"
 """The recent bundle the welcome screenshot lists: a neutral path, never one of the machine that made it."""
 W = TypeVar("W", bound=QWidget)
@@ -132,6 +137,18 @@ def _rate_partly(app: QApplication, window: MainWindow, clock: FakeClock) -> lis
     return sliders
 
 
+def _markdown_task(window: MainWindow) -> None:
+    """Go to the first task whose response a chatbot wrote in markdown: headings, a list and a table."""
+    session, rating = window.session, window.rating
+    assert session is not None and rating is not None
+    for tid in session.task_ids:
+        text = session.task(tid).candidate_response_text
+        if "\n## " in f"\n{text}" and "\n- " in text and "|---" in text:
+            rating.go_to(tid)
+            return
+    raise SystemExit("screenshots: the demo has no response in markdown with a table")
+
+
 def _calibration(app: QApplication, window: MainWindow, clock: FakeClock) -> bool:
     """Rate the demo's calibration task, if it has one, and leave its feedback on screen."""
     session, rating = window.session, window.rating
@@ -165,7 +182,7 @@ def _cannot_rate(window: MainWindow) -> None:
     _type(_named(window, QLineEdit, "Note for your coordinator"), "The age band says 6-8 but the child sounds older.")
 
 
-def render(out: Path) -> list[Path]:
+def render(out: Path, *, small: bool = False) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
@@ -175,7 +192,7 @@ def render(out: Path) -> list[Path]:
         argv = ["--data-dir", str(Path(tmp) / "data"), "--rater", "R07", "--role", "child psychologist"]
         window = create_main_window(argv, clock=clock)
         assert isinstance(window, MainWindow)
-        window.resize(*SIZE)
+        window.resize(*(SMALL if small else SIZE))
         window.show()
         window.welcome.show_recent([SHOWN_RECENT])
 
@@ -193,11 +210,23 @@ def render(out: Path) -> list[Path]:
             written.append(path)
 
         try:
-            shot("welcome.png")
+            if not small:
+                shot("welcome.png")
             window.open_demo()
             _wait(app, lambda: window.session is not None or bool(window.messages), "the demo bundle to open")
             if window.session is None:
                 raise SystemExit(f"screenshots: the demo bundle did not open: {window.messages[-1]}")
+            _markdown_task(window)
+            if small:
+                window.resize(*SMALL)  # (the window grew to its page's wish when the bundle opened)
+                _settle(app, 1.5)  # the task list names its rows
+                response = _named(window, QTextEdit, "The response you are rating")
+                cursor = response.document().find("Ideas to choose from")  # scrolled on to a heading and the table
+                if cursor is not None and not cursor.isNull():
+                    top = response.document().documentLayout().blockBoundingRect(cursor.block()).top()
+                    response.verticalScrollBar().setValue(int(top))
+                shot("rating-small-screen.png")
+                return written
             sliders = _rate_partly(app, window, clock)
             sliders[5].setFocus(Qt.FocusReason.TabFocusReason)  # its anchors show while it has the focus
             shot("rating.png")
@@ -229,9 +258,16 @@ def render(out: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    small = "--small" in args
+    args = [a for a in args if a != "--small"]
     out = Path(args[0]) if args else Path("docs/screenshots")
-    for path in render(out):
+    for path in render(out, small=small):
         print(path)
+    if not small:  # the laptop at 150%: Qt's scaling is set before it starts, so in a process of its own
+        env = {**os.environ, "QT_SCALE_FACTOR": "1.5"}
+        done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--small", str(out)], env=env, check=False)
+        if done.returncode != 0:
+            return done.returncode
     return 0
 
 
