@@ -7,9 +7,13 @@ does not measure the KDF itself; the format and every check are the same.
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
+from wmcdp_desktop.core.encryption import bundle_envelope
 from wmcdp_desktop.core.encryption.bundle_envelope import KdfParams, encrypt_bundle
 from wmcdp_desktop.core.encryption.sealed_box import new_key_pair, seal_to
 
@@ -17,6 +21,14 @@ FAST_KDF = KdfParams(n=2**10, r=8, p=1)
 """A cheap scrypt for tests (a new random salt each time, as the default)."""
 PASSPHRASE = "acid-acorn-acre-acts-afar-affix"
 """A passphrase of six words of the list."""
+
+
+@contextmanager
+def fast_kdf() -> Iterator[None]:
+    """While inside: every bundle encrypted without explicit parameters (``wmcdp bundle build --encrypt``
+    included) uses :data:`FAST_KDF` in place of the real default."""
+    with mock.patch.object(bundle_envelope, "DEFAULT_KDF", FAST_KDF):
+        yield
 
 
 def encrypted_bundle(plain_zip: bytes, passphrase: str = PASSPHRASE) -> bytes:

@@ -3,7 +3,9 @@
 Independent of ``resources/`` (the demo study is tested separately), so these depend only on the models. The
 documents: :func:`rubric_obj` (test rubric, N/A only on WM-RUB-007, 3 failure modes), :func:`case_obj`,
 :func:`item_obj`, :func:`study_obj`, :func:`rubric_translation`. :func:`write_study` writes a whole study
-folder; :func:`build_study` also runs ``wmcdp bundle build`` on it and opens every rater's bundle.
+folder; :func:`build_study` also runs ``wmcdp bundle build`` on it and opens every rater's bundle
+(``encrypt=True``: ``--encrypt``, with :data:`tests.kit.encryption.FAST_KDF`; each bundle decrypted in memory
+with the passphrase the build wrote, and exports sealed to the build's coordinator key).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import contextlib
 import io
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -295,6 +297,16 @@ class BuiltStudy:
     key: Path
     bundles: dict[str, Any]
     """rater id -> the opened bundle (:class:`wmcdp_desktop.core.bundle_reader.OpenedBundle`)."""
+    passphrases: dict[str, str] = field(default_factory=dict)
+    """rater id -> the passphrase of their bundle (an encrypted build; empty otherwise)."""
+    bundle_files: dict[str, Path] = field(default_factory=dict)
+    """rater id -> the bundle file as written."""
+    coordinator_key: Path | None = None
+    """``keys/coordinator.key`` of an encrypted build."""
+
+    @property
+    def encrypted(self) -> bool:
+        return self.coordinator_key is not None
 
     def records(self, rater: str, **kw: Any) -> list[dict[str, Any]]:
         """A valid record (:func:`tests.kit.exports.record_obj`) for every task of ``rater``'s bundle."""
@@ -309,25 +321,46 @@ class BuiltStudy:
         return {"study_id": b.manifest.study_id, "rater_id": rater, "bundle_id": b.manifest.bundle_id,
                 "bundle_sha256": b.manifest_sha256, "tasks_in_bundle": len(b.task_ids)}
 
-    def export(self, rater: str, records: list[dict[str, Any]], name: str | Path, **kw: Any) -> Path:
-        """``records`` as ``rater``'s results export, written at ``root/name`` (or at ``name`` if absolute)."""
+    def export(self, rater: str, records: list[dict[str, Any]], name: str | Path, *, sealed: bool | None = None,
+               **kw: Any) -> Path:
+        """``records`` as ``rater``'s results export, written at ``root/name`` (or at ``name`` if absolute);
+        ``sealed`` (default: when the build is encrypted) seals it to the bundle's ``export_public_key``, as the
+        app does."""
         from tests.kit.exports import export_zip
 
         path = self.root / name
-        path.write_bytes(export_zip(records, **{**self.export_options(rater), **kw}))
+        data = export_zip(records, **{**self.export_options(rater), **kw})
+        if self.encrypted if sealed is None else sealed:
+            from tests.kit.encryption import sealed_export
+
+            public = self.bundles[rater].manifest.export_public_key_bytes
+            assert public is not None, "the bundle carries no export_public_key"
+            data = sealed_export(data, public)
+        path.write_bytes(data)
         return path
 
 
-def build_study(root: Path, *, out: str = "out", **study: Any) -> BuiltStudy:
+def build_study(root: Path, *, out: str = "out", encrypt: bool = False, **study: Any) -> BuiltStudy:
     """:func:`write_study` in ``root/study`` (options: its own), built into bundles in ``root/<out>``
-    through ``wmcdp bundle build`` (quietly); every rater's bundle opened."""
+    through ``wmcdp bundle build`` (quietly); every rater's bundle opened. ``encrypt``: ``--encrypt`` (with
+    :data:`tests.kit.encryption.FAST_KDF`), each bundle decrypted in memory with its passphrase."""
+    from tests.kit.encryption import fast_kdf
     from wmcdp_desktop.coordinator.commands.main import main
-    from wmcdp_desktop.core.bundle_reader import open_bundle
+    from wmcdp_desktop.core.bundle_reader import open_bundle, open_bundle_bytes
+    from wmcdp_desktop.core.encryption.bundle_envelope import open_bundle as decrypt
 
     folder = write_study(root / "study", **study)
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = main(["bundle", "build", str(folder), "--out", str(root / out)])
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), fast_kdf():
+        code = main(["bundle", "build", str(folder), "--out", str(root / out), *(["--encrypt"] if encrypt else [])])
     assert code == 0, f"bundle build failed ({code})"
     raters = [r["rater_id"] for r in json.loads((folder / "study.json").read_text(encoding="utf-8"))["raters"]]
-    bundles = {r: open_bundle(root / out / f"STUDY-T1-{r}.wmcdp") for r in raters}
-    return BuiltStudy(root, folder, root / out, root / out / "STUDY-T1-unblinding-key.json", bundles)
+    key = root / out / "STUDY-T1-unblinding-key.json"
+    if not encrypt:
+        files = {r: root / out / f"STUDY-T1-{r}.wmcdp" for r in raters}
+        return BuiltStudy(root, folder, root / out, key, {r: open_bundle(p) for r, p in files.items()}, bundle_files=files)
+    listed = json.loads((root / out / "keys" / "passphrases.json").read_text(encoding="utf-8"))["bundles"]
+    passphrases = {e["rater_id"]: e["passphrase"] for e in listed}
+    files = {r: root / out / f"{r}.wmcdp" for r in raters}
+    bundles = {r: open_bundle_bytes(decrypt(p.read_bytes(), passphrases[r], p.name)[0], p) for r, p in files.items()}
+    return BuiltStudy(root, folder, root / out, key, bundles, passphrases=passphrases, bundle_files=files,
+                      coordinator_key=root / out / "keys" / "coordinator.key")

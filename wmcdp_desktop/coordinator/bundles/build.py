@@ -55,16 +55,23 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+from wmcdp_desktop.coordinator.bundles import encryption
 from wmcdp_desktop.coordinator.leak.scan import Match, Matcher, ScanResult, walk_strings
 from wmcdp_desktop.coordinator.study.leak_scan import scan_study
 from wmcdp_desktop.coordinator.study.loader import CALIBRATION_SPLIT, LoadedStudy, load_study
 from wmcdp_desktop.coordinator.study.style_check import StyleCheck, check_style
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.digests import text_sha256
+from wmcdp_desktop.core.encryption.bundle_envelope import KdfParams
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
-from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_FORMAT_VERSION, FORMAT_1_1, BundleManifest
+from wmcdp_desktop.core.models.bundle_manifest import (
+    BUNDLE_FORMAT_VERSION,
+    FORMAT_1_1,
+    FORMAT_1_3,
+    BundleManifest,
+)
 from wmcdp_desktop.core.models.candidate_response import CandidateResponse
 from wmcdp_desktop.core.models.task import CalibrationFeedback, CriterionFeedback, Task
 from wmcdp_desktop.core.models.unblinding_key import (
@@ -505,9 +512,12 @@ def bundle_file_name(study_id: str, rater_id: str | None) -> str:
     return study_id[: MAX_NAME_BYTES - len(tail)] + tail
 
 
-def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None = None) -> list[BuiltBundle]:
+def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None = None, *,
+                  export_public_key: str | None = None) -> list[BuiltBundle]:
     """Make the bytes of every bundle of the plan (one per rater, or the unassigned one).
-    ``progress(done, total)`` counts task documents, then bundles."""
+    ``progress(done, total)`` counts task documents, then bundles. ``export_public_key`` (base64): the bundles
+    are to be encrypted; each manifest carries the key (format 1.3.0) and each file is named
+    ``<rater_id>.wmcdp`` (the plain zip is made here, encrypted when written)."""
     study = plan.study
     rubric_bytes = dumps_canonical(study.rubric.to_json_obj()).encode("utf-8")
     total = len(plan.tasks) + len(plan.assignment)
@@ -536,7 +546,7 @@ def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None =
             BundleManifest,
             document_type="wmcdp_bundle",
             # the oldest format that has every field written (1.2.0 only for render_markdown)
-            format_version=BUNDLE_FORMAT_VERSION if plain else FORMAT_1_1,
+            format_version=FORMAT_1_3 if export_public_key else BUNDLE_FORMAT_VERSION if plain else FORMAT_1_1,
             bundle_id=_bundle_id(study.study.study_id, rater_id, digest),
             study_id=study.study.study_id,
             study_title=study.study.title,
@@ -547,12 +557,14 @@ def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None =
             render_markdown=False if plain else None,
             rater_id=rater_id,
             rater_role_or_background=(role.get(rater_id) or None) if rater_id else None,
+            export_public_key=export_public_key,
         )
         manifest_bytes = dumps_canonical(manifest.to_json_obj()).encode("utf-8")
         files["bundle.json"] = manifest_bytes
         out.append(
             BuiltBundle(
-                file_name=bundle_file_name(study.study.study_id, rater_id),
+                file_name=(encryption.encrypted_file_name(rater_id) if export_public_key
+                           else bundle_file_name(study.study.study_id, rater_id)),
                 rater_id=rater_id,
                 bundle_id=manifest.bundle_id,
                 manifest_sha256=hashlib.sha256(manifest_bytes).hexdigest(),
@@ -567,7 +579,9 @@ def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None =
 LABELS_FIELD = "blinding_check_labels"
 """The one field of a bundle that may hold vendor and model names: the blinding check's labels (the same
 study-wide, sorted list in every bundle of a build, decoys included; it says nothing about which response
-is which). The leak checks skip exactly this field of ``bundle.json``."""
+is which). The leak checks skip exactly this field of ``bundle.json`` (and ``export_public_key``, random bytes in
+base64 that a short model name could match by chance)."""
+UNSCANNED_FIELDS = (LABELS_FIELD, "export_public_key")
 
 
 def blinding_labels(study: LoadedStudy) -> list[str] | None:
@@ -615,7 +629,7 @@ def bundle_leak_problems(
             done.add(data)
             obj = json.loads(data)
             if name == "bundle.json":
-                obj = {k: v for k, v in obj.items() if k != LABELS_FIELD}
+                obj = {k: v for k, v in obj.items() if k not in UNSCANNED_FIELDS}
             strings: list[str] = []
             _strings_of(obj, strings)
             if any(leaks(text) for text in strings):  # rare: only then find where
@@ -701,6 +715,14 @@ class BuildResult:
     """The leak scan: its accepted findings and warnings are listed in the build's output."""
     style: StyleCheck | None = None
     """Style separability of the responses sent (a warning, never a refusal)."""
+    keys: encryption.BuildKeys | None = None
+    """The build's key pair and passphrases when the bundles are encrypted (written in ``keys/``)."""
+    encryption_reasons: list[str] = field(default_factory=list)
+    """Why the default rule encrypts (items held out or whose access policy says so); empty: it does not."""
+
+    @property
+    def encrypted(self) -> bool:
+        return self.keys is not None
 
     @property
     def study_id(self) -> str:
@@ -729,10 +751,15 @@ def build(
     progress: StageProgress | None = None,
     one_response_per_item: bool = False,
     reading: Callable[[int, int], None] | None = None,
+    encrypt: bool | None = None,
+    kdf: KdfParams | None = None,
 ) -> BuildResult:
     """``wmcdp bundle build`` as one call: read the study folder when given one (``reading(done, total)`` hears
     it), plan, build, check blinding, then write bundles and the key (0600). Nothing is written on error.
-    ``progress(stage, done, total)`` hears every phase: the leak scan, making the bundles, checking them, writing."""
+    ``progress(stage, done, total)`` hears every phase: the leak scan, making the bundles, checking them, writing.
+    ``encrypt``: True, False, or None for the default rule (:mod:`encryption`); encrypted bundles use ``kdf``
+    (default: :data:`~wmcdp_desktop.core.encryption.bundle_envelope.DEFAULT_KDF`) and the keys in ``keys/``
+    beside the unblinding key (written first, owner-only)."""
     if isinstance(study, Path):
         study = load_study(study, progress=reading)
 
@@ -751,10 +778,27 @@ def build(
     plan = plan_build(study, seed=seed, overlap=overlap, unassigned=unassigned,
                       one_response_per_item=one_response_per_item)
     style = check_style(study, plan.seed, stage("Style separability"))
+    sent = list({p.item.benchmarkItemId: p.item for p in plan.tasks.values()}.values())
+    reasons = encryption.encryption_reasons(sent)
+    held = sorted(i.benchmarkItemId for i in sent if encryption.is_held_out(i))
+    if encrypt is False and held:
+        raise BuildOptionError(
+            "no-encrypt",
+            f"held-out items are sent only in encrypted bundles, and this build sends {len(held)} "
+            f"({', '.join(held[:5])}{' …' if len(held) > 5 else ''}): leave out --no-encrypt, or take "
+            "held_out_project out of the study's rater_splits",
+        )
+    key_target = key_path or child_path(out_dir, key_file_name(study.study.study_id))
+    folder = encryption.keys_folder(key_target)
+    if encrypt is None and not reasons and encryption.earlier_keys(folder):
+        reasons = [f"an earlier build into this folder was encrypted ({folder.name}/ holds its keys)"]
+    keys = (encryption.build_keys(folder, study.study.study_id)
+            if (encrypt if encrypt is not None else bool(reasons)) else None)
     # Every bundle is made (and checked), even with ``raters``: the key must list all of them, so a key
     # written while re-issuing one rater's bundle is the same file as the full build's and still unblinds
     # every rater's export (it may overwrite the original key in the same folder).
-    all_bundles = build_bundles(plan, stage("Making bundles"))
+    all_bundles = build_bundles(plan, stage("Making bundles"),
+                                export_public_key=keys.public_key_text if keys is not None else None)
     problems = bundle_leak_problems(all_bundles, scanned.matcher, scanned.accepted_texts(), scanned.scanned,
                                     stage("Checking bundles"))
     if problems:
@@ -765,18 +809,20 @@ def build(
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WmcdpError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
-    paths: list[Path] = []
-    for i, bundle in enumerate(bundles, start=1):
-        path = bundle_file if (unassigned and bundle_file is not None) else child_path(out_dir, bundle.file_name)
+    paths = [bundle_file if (unassigned and bundle_file is not None) else child_path(out_dir, bundle.file_name)
+             for bundle in bundles]
+    entries = ([encryption.passphrase_entry(keys, path.name, bundle.rater_id)
+                for bundle, path in zip(bundles, paths, strict=True)] if keys is not None else [])
+    if keys is not None:  # what opens the bundles is kept before any bundle is written
+        encryption.write_keys(keys, study.study.study_id)
+    for i, (bundle, path) in enumerate(zip(bundles, paths, strict=True), start=1):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise WmcdpError(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from None
-        atomic_write_bytes(path, bundle.data)
-        paths.append(path)
+        atomic_write_bytes(path, encryption.encrypt_with(entries[i - 1], bundle.data, kdf) if keys else bundle.data)
         if progress is not None:
             progress("Writing bundles", i, len(bundles))
-    key_target = key_path or child_path(out_dir, key_file_name(study.study.study_id))
     atomic_write_text(key_target, dumps_canonical(key.to_json_obj()), mode=KEY_MODE)
     return BuildResult(plan=plan, bundles=bundles, bundle_paths=paths, key_path=key_target, scan=scanned,
-                       style=style)
+                       style=style, keys=keys, encryption_reasons=reasons)

@@ -7,6 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.coordinator.bundles.build import BuildOptionError, build
+from wmcdp_desktop.coordinator.bundles.encryption import (
+    file_is_encrypted,
+    open_encrypted_bundle,
+    passphrase_from,
+    read_passphrases,
+)
 from wmcdp_desktop.coordinator.commands.common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -20,8 +26,9 @@ from wmcdp_desktop.coordinator.commands.common import (
     problem_obj,
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
-from wmcdp_desktop.core.bundle_reader import open_bundle
+from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.encryption.bundle_envelope import Header
 from wmcdp_desktop.core.errors import DocumentError, Problem
 
 BUILD_DESCRIPTION = """\
@@ -41,11 +48,24 @@ byte-identical bundles. Style separability is measured as by `wmcdp study valida
 evidence when the model can be told from the text; never a refusal).
 
 Files written in OUT: <study_id>-<rater_id>.wmcdp for each rater and <study_id>-unblinding-key.json
-(owner-only permissions; keep it private, never send it to raters)."""
+(owner-only permissions; keep it private, never send it to raters).
+
+Encrypted bundles (docs/COORDINATORS.md, "Encrypted bundles"). By default the bundles are encrypted when any
+item sent is held out (split held_out_project or leakageControl.heldOutProject true: sent only by a study
+whose rater_splits list held_out_project) or its leakageControl.accessPolicy says so (it contains "held
+out", "held-out", "heldout", "encrypt" or "confidential", in any case). --encrypt encrypts in any case;
+--no-encrypt writes plain bundles, and is refused when a held-out item is sent. An encrypted bundle is
+named <rater_id>.wmcdp (no study id) and opens only with its passphrase (six words, generated; tell it
+to the rater by phone, not in the mail with the bundle). The build also writes, owner-only, in OUT/keys/
+(beside the unblinding key): coordinator.key (opens the raters' sealed exports: results validate --key,
+results collect finds it there) and passphrases.json (each bundle's file and passphrase). A later build
+into the same folder keeps those keys and passphrases."""
 
 VERIFY_DESCRIPTION = """\
 Check a bundle (.wmcdp file or bundle folder): zip safety, bundle.json against the files present, every
-file's SHA-256, every task and the rubric against their schemas. Exit 0 only if everything holds."""
+file's SHA-256, every task and the rubric against their schemas. Exit 0 only if everything holds.
+An encrypted bundle is decrypted in memory (nothing is written) with --passphrase TEXT or with the
+build's --passphrases FILE (keys/passphrases.json), then checked the same way."""
 
 
 def register(sub: Any) -> None:
@@ -92,7 +112,20 @@ def register(sub: Any) -> None:
         "--key",
         type=Path,
         metavar="FILE",
-        help="where to write the unblinding key (default: DIR/<study_id>-unblinding-key.json)",
+        help="where to write the unblinding key (default: DIR/<study_id>-unblinding-key.json); the keys/ folder of "
+        "an encrypted build goes beside it",
+    )
+    encrypting = b.add_mutually_exclusive_group()
+    encrypting.add_argument(
+        "--encrypt", dest="encrypt", action="store_const", const=True, default=None,
+        help="encrypt every bundle with its own passphrase (default: when an item sent is held out or its "
+        "accessPolicy says held out, encrypt or confidential); writes keys/coordinator.key and "
+        "keys/passphrases.json, owner-only",
+    )
+    encrypting.add_argument(
+        "--no-encrypt", dest="encrypt", action="store_const", const=False,
+        help="write plain bundles even when the items' access policies ask for encryption (refused when a "
+        "held-out item is sent)",
     )
     v = command(
         actions, "verify", help="check a bundle's structure, schemas, hashes and zip safety",
@@ -100,6 +133,12 @@ def register(sub: Any) -> None:
         examples=[("wmcdp bundle verify bundles/MY-STUDY-R-001.wmcdp", "before sending it"),
                   ("wmcdp bundle verify unzipped-bundle/ --json", "a bundle folder, machine-readable")])
     v.add_argument("bundle", type=Path, metavar="BUNDLE", help="a .wmcdp file or a bundle folder")
+    opening = v.add_mutually_exclusive_group()
+    opening.add_argument("--passphrase", metavar="TEXT",
+                         help="the passphrase of an encrypted bundle (case, spaces and hyphens do not matter)")
+    opening.add_argument("--passphrases", type=Path, metavar="FILE",
+                         help="the build's keys/passphrases.json: the passphrase of an encrypted bundle is looked up "
+                         "by its file name")
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -126,6 +165,7 @@ def _build(args: argparse.Namespace) -> int:
                 reading=bar,
                 progress=bar.stage,
                 one_response_per_item=args.one_response_per_item,
+                encrypt=args.encrypt,
             )
         except BuildOptionError as exc:  # the build checks its options; said here in the command's terms
             raise UsageError(f"--{exc.option}: {exc}") from None
@@ -137,9 +177,11 @@ def _build(args: argparse.Namespace) -> int:
             "bundle_id": bundle.bundle_id,
             "bundle_sha256": bundle.manifest_sha256,
             "tasks": len(bundle.task_ids),
+            "encrypted": result.encrypted,
         }
         for bundle, path in zip(result.bundles, result.bundle_paths, strict=True)
     ]
+    keys = result.keys
     left_out = [{"benchmark_item_id": i.benchmark_item_id, "reason": i.reason} for i in result.plan.left_out]
     if args.json:
         print_json(
@@ -151,6 +193,10 @@ def _build(args: argparse.Namespace) -> int:
                 "tasks": len(result.plan.tasks),
                 "bundles": bundles,
                 "key": str(result.key_path),
+                "encrypted": result.encrypted,
+                "encryption_reasons": result.encryption_reasons,
+                "coordinator_key": str(keys.key_path) if keys else None,
+                "passphrases": str(keys.passphrases_path) if keys else None,
                 "left_out": left_out,
                 "accepted_findings": [a.as_obj() for a in result.scan.accepted],
                 "leak_warnings": [f.as_obj() for f in result.scan.warned],
@@ -184,6 +230,15 @@ def _build(args: argparse.Namespace) -> int:
         who = entry["rater_id"] or "any rater (unassigned)"
         print(f"wrote {entry['file']}  ({who}, {entry['tasks']} tasks)")
     print(f"wrote {result.key_path}  (unblinding key: keep it private, never send it to raters)")
+    if keys is not None:
+        why = ("--encrypt" if not result.encryption_reasons else
+               "; ".join(result.encryption_reasons[:3]) + (" …" if len(result.encryption_reasons) > 3 else ""))
+        print(f"encrypted: every bundle opens only with its own passphrase ({why})")
+        print(f"wrote {keys.key_path}  (coordinator key: opens the raters' sealed exports; keep it private)")
+        print(f"wrote {keys.passphrases_path}  (each bundle's passphrase: tell each rater theirs by phone, never with "
+              "the bundle)" + ("; earlier passphrases kept" if keys.reused else ""))
+    elif result.encryption_reasons:
+        print(f"not encrypted (--no-encrypt), although {result.encryption_reasons[0]}")
     return EXIT_OK
 
 
@@ -201,11 +256,39 @@ def _is_results_export(path: Path) -> bool:
     return MANIFEST_NAME in names and "bundle.json" not in names
 
 
+def _is_zip(path: Path) -> bool:
+    """Whether ``path`` begins as a zip does (a plain bundle); an unreadable path: no."""
+    try:
+        with path.open("rb") as f:
+            return f.read(2) == b"PK"
+    except OSError:
+        return False
+
+
+def _open_for_verify(args: argparse.Namespace) -> tuple[OpenedBundle, Header | None]:
+    """The bundle to verify: a plain one as it is, an encrypted one decrypted in memory."""
+    opening = args.passphrase is not None or args.passphrases is not None
+    if not file_is_encrypted(args.bundle) and (not opening or args.bundle.is_dir() or _is_zip(args.bundle)):
+        if opening:
+            raise UsageError(f"{args.bundle} is not an encrypted bundle: give it without --passphrase/--passphrases")
+        return open_bundle(args.bundle), None
+    if args.passphrase is None and args.passphrases is None:
+        raise DocumentError.single(
+            str(args.bundle), "is an encrypted bundle: give its passphrase with --passphrase TEXT, or the build's "
+            "passphrases file with --passphrases keys/passphrases.json")
+    passphrase = args.passphrase
+    if passphrase is None:
+        passphrase = passphrase_from(read_passphrases(args.passphrases), args.bundle, str(args.passphrases))
+    opened = open_encrypted_bundle(args.bundle, passphrase)
+    return opened.bundle, opened.header
+
+
 def _verify(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     bundle = None
+    header: Header | None = None
     try:
-        bundle = open_bundle(args.bundle)
+        bundle, header = _open_for_verify(args)
     except DocumentError as exc:
         problems = exc.problems
         if _is_results_export(args.bundle):
@@ -215,9 +298,15 @@ def _verify(args: argparse.Namespace) -> int:
     if bundle is not None:
         with ProgressBar("Verifying", enabled=False if args.json else None) as bar:
             problems, calibration = bundle.verify(progress=bar)
+        if header is not None and bundle.manifest.export_public_key is None:
+            problems = [*problems, Problem(f"{args.bundle.name}!bundle.json", "export_public_key",
+                                           "is missing: the rater's export could not be sealed to the coordinator")]
     ok = not problems
     if args.json:
-        out: dict[str, Any] = {"ok": ok, "bundle": str(args.bundle), "problems": [problem_obj(p) for p in problems]}
+        out: dict[str, Any] = {"ok": ok, "bundle": str(args.bundle), "problems": [problem_obj(p) for p in problems],
+                               "encrypted": header is not None}
+        if header is not None:
+            out["kdf"] = {"name": "scrypt", "n": header.kdf.n, "r": header.kdf.r, "p": header.kdf.p}
         if bundle is not None:
             out.update(
                 bundle_id=bundle.manifest.bundle_id,
@@ -239,4 +328,7 @@ def _verify(args: argparse.Namespace) -> int:
         f"{args.bundle}: valid bundle {bundle.manifest.bundle_id} of study {bundle.manifest.study_id} for {who}: "
         f"{len(bundle.task_ids)} tasks, all hashes match (bundle.json sha256 {bundle.manifest_sha256})."
     )
+    if header is not None:
+        print(f"{args.bundle}: encrypted (scrypt N={header.kdf.n}, r={header.kdf.r}, p={header.kdf.p}; AES-256-GCM); "
+              "the passphrase opens it and no byte was changed; its export is sealed to the coordinator key")
     return EXIT_OK

@@ -157,6 +157,7 @@ def documents() -> list[tuple[str, str, type[BaseModel]]]:
     from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
     from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
     from wmcdp_desktop.core.models.draft import Draft
+    from wmcdp_desktop.core.models.passphrases import PassphrasesFile
     from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 
     return [
@@ -172,6 +173,7 @@ def documents() -> list[tuple[str, str, type[BaseModel]]]:
         ("Results export manifest", "export zip `manifest.json`", ResultsManifest),
         ("Draft", "rater data folder `drafts/*.json`", Draft),
         ("Unblinding key", "written by `wmcdp bundle build`", UnblindingKey),
+        ("Passphrases", "`keys/passphrases.json`, written by `wmcdp bundle build --encrypt`", PassphrasesFile),
     ]
 
 

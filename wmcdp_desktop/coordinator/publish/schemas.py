@@ -43,6 +43,7 @@ from wmcdp_desktop.core.models.common import (
     Severity,
 )
 from wmcdp_desktop.core.models.draft import Draft
+from wmcdp_desktop.core.models.passphrases import PassphrasesFile
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.strict_json import dumps_canonical
 
@@ -61,6 +62,7 @@ GENERATED: dict[str, type[BaseModel]] = {
     "results-manifest.schema.json": ResultsManifest,
     "draft.schema.json": Draft,
     "unblinding-key.schema.json": UnblindingKey,
+    "passphrases.schema.json": PassphrasesFile,
 }
 SEED_SCHEMA = "benchmark-item.schema.json"
 COMMON_SCHEMA = "common.schema.json"

@@ -11,7 +11,9 @@ against its model and then checks that:
 - ``metadata.goldResponseId`` (the response an item's gold describes), when given, is a response to
   that item;
 - no id is used twice (items, case id+version, response ids, criterion ids within an item);
-- ``rater_splits`` does not list ``held_out_project`` (never sent to raters; the leakage rule).
+- held-out items (split ``held_out_project`` or ``leakageControl.heldOutProject``) are sent only by a study
+  whose ``rater_splits`` list ``held_out_project`` (the held-out project's own study), and then only in
+  encrypted bundles (``bundle build`` refuses ``--no-encrypt``); a warning says so.
 
 All problems are collected and reported at once, each with file and JSON path. Warnings are things a
 coordinator should look at but that do not stop a build (an item that will be sent has no response, a
@@ -55,7 +57,8 @@ SCENARIO_ID = re.compile(r"WM-SCN-[A-Z0-9]+(?:-[A-Z0-9]+)*")
 CALIBRATION_SPLIT = "calibration"
 """Items of this split carry calibration feedback (shown to the rater after submitting)."""
 NEVER_SENT_SPLIT = "held_out_project"
-"""Items in this split are never sent to raters, whatever ``rater_splits`` says (leakage rule)."""
+"""Items in this split, and items with ``leakageControl.heldOutProject``, are held out: never sent to raters
+unless ``rater_splits`` lists this split (the held-out project's own study), and then only encrypted."""
 
 
 @dataclass(frozen=True)
@@ -93,9 +96,10 @@ class LoadedStudy:
         wanted = splits if splits is not None else list(self.study.rater_splits)
         if item.exclusionReason is not None:
             return "excluded (exclusionReason is set)"
-        if item.split == NEVER_SENT_SPLIT:
+        held_out_study = NEVER_SENT_SPLIT in wanted  # the held-out project's own study: sent, encrypted
+        if item.split == NEVER_SENT_SPLIT and not held_out_study:
             return "split held_out_project is never sent to raters"
-        if item.leakageControl.heldOutProject:
+        if item.leakageControl.heldOutProject and not held_out_study:
             return "leakageControl.heldOutProject is true"
         if item.split not in wanted:
             return f"split {item.split} is not in the study's rater_splits"
@@ -401,6 +405,11 @@ def _warnings(loaded: LoadedStudy) -> list[Problem]:
                 "study.json", "blinding_check.labels",
                 f"no label stands for model {model!r}: whether raters recognise it cannot be measured",
             ))
+    if NEVER_SENT_SPLIT in loaded.study.rater_splits:
+        index = list(loaded.study.rater_splits).index(NEVER_SENT_SPLIT)
+        warnings.append(Problem("study.json", f"rater_splits[{index}]", (
+            "lists held_out_project: held-out items are sent to this study's raters, in encrypted bundles only "
+            "(bundle build encrypts them and refuses --no-encrypt)")))
     return warnings
 
 
@@ -425,11 +434,6 @@ def load_study(root: Path, progress: Callable[[int, int], None] | None = None) -
     responses, broken_responses = _read_responses(response_paths, reading)
 
     study = study_pair[0] if study_pair is not None else None
-    if study is not None and NEVER_SENT_SPLIT in study.rater_splits:
-        index = list(study.rater_splits).index(NEVER_SENT_SPLIT)
-        problems.append(
-            Problem("study.json", f"rater_splits[{index}]", "held_out_project items are never sent to raters (leakage rule); remove it")
-        )
     _check_items(items, cases, rubric_pair[0] if rubric_pair is not None else None, problems)
     _check_responses(responses, items, bool(item_paths), problems)
     _check_gold_responses(items, responses, broken_responses, bool(response_paths), problems)
