@@ -346,6 +346,95 @@ def bench_save_submit(ctx: Context, fig: Figure) -> None:
     )
 
 
+BENCH_PASSPHRASE = "acid-acorn-acre-acts-afar-affix"
+
+
+def encrypted_copy(ctx: Context, plain: Path) -> Path:
+    """``plain`` (a bundle zip) as an encrypted bundle with the default key derivation (cached)."""
+    from wmcdp_desktop.core.encryption.bundle_envelope import encrypt_bundle
+
+    return ctx.cache.get(f"encrypted-{plain.name}", lambda p: p.write_bytes(encrypt_bundle(plain.read_bytes(),
+                                                                                            BENCH_PASSPHRASE)))
+
+
+def bench_open_encrypted(ctx: Context, fig: Figure, big: Path) -> None:
+    """Opening an encrypted bundle as the app does once the passphrase is typed (read it whole, the header, the key
+    derivation, the decryption, the zip opened from memory), against opening the same plain bundle from its file plus
+    one bare scrypt of the same parameters (the derivation is slow on purpose: what is measured is what comes on top)."""
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+    from wmcdp_desktop.core.bundle_reader import open_bundle, open_encrypted_bundle, read_encrypted_bundle
+    from wmcdp_desktop.core.encryption.bundle_envelope import derive_keys, read_header
+
+    encrypted = encrypted_copy(ctx, big)
+    figure, floor, kdf, rest, bare_kdf = [], [], [], [], []
+    for _ in range(ctx.size.reps):
+        t0 = time.perf_counter()
+        plain = open_bundle(big)
+        t1 = time.perf_counter()
+        header_kdf = read_header(encrypted.read_bytes(), encrypted.name).kdf
+        t1b = time.perf_counter()
+        Scrypt(salt=header_kdf.salt, length=32, n=header_kdf.n, r=header_kdf.r, p=header_kdf.p).derive(b"x")
+        t2 = time.perf_counter()
+        floor.append((t1 - t0) + (t2 - t1b))
+        bare_kdf.append(t2 - t1b)
+        t0 = time.perf_counter()
+        data = read_encrypted_bundle(encrypted)
+        assert data is not None
+        keys = derive_keys(BENCH_PASSPHRASE, read_header(data, encrypted.name))
+        t1 = time.perf_counter()
+        opened = open_encrypted_bundle(data, keys, encrypted)
+        t2 = time.perf_counter()
+        figure.append(t2 - t0)
+        kdf.append(t1 - t0)
+        rest.append(t2 - t1)
+        if opened.task_ids != plain.task_ids:
+            raise BenchError("the encrypted bundle opened with other tasks than the plain one")
+        del data, opened, plain
+    fig.settle(figure, floor)
+    fig.extra.update(tasks=ctx.size.open_tasks, bundle_mb=round(big.stat().st_size / 1e6, 1),
+                     read_header_and_kdf=stats(kdf), decrypt_and_open=stats(rest), bare_scrypt=stats(bare_kdf),
+                     plain_open=stats([f - k for f, k in zip(floor, bare_kdf, strict=True)]))
+    fig.notes.append(
+        f"Of the encrypted opening, the file read and the key derivation (scrypt N=2^{header_kdf.n.bit_length() - 1}, "
+        f"r={header_kdf.r}, on a worker thread in the app) took {stats(kdf)['median']:.2f} s, a bare scrypt of the "
+        f"same parameters {stats(bare_kdf)['median']:.2f} s, and the decryption and zip checks "
+        f"{stats(rest)['median']:.2f} s (medians)."
+    )
+
+
+def bench_autosave_encrypted(ctx: Context, fig: Figure, big: Path) -> None:
+    """One autosave (``RatingSession.save_draft``) in an encrypted bundle's data folder (the draft sealed, its name
+    opaque), against the same autosave in a plain bundle's, same bundle, same entries, interleaved."""
+    from wmcdp_desktop.core.bundle_reader import open_bundle
+    from wmcdp_desktop.core.encryption.data_cipher import DataCipher
+    from wmcdp_desktop.rater.session import RaterIdentity, RatingSession
+    from wmcdp_desktop.rater.storage import RaterStore
+    from wmcdp_desktop.rater.timing import SystemClock
+
+    opened = open_bundle(big)
+    sessions = []
+    for cipher in (None, DataCipher(os.urandom(32))):
+        store = RaterStore(ctx.tmp("data"), opened.manifest.bundle_id, RATER, cipher=cipher)
+        session = RatingSession(opened, store, RaterIdentity(RATER), SystemClock())
+        session.open_task(opened.task_ids[0])
+        sessions.append(session)
+    figure, floor = [], []
+    for k in range(ctx.size.save_reps):
+        pairs = [(sessions[0], floor), (sessions[1], figure)]
+        for session, out in pairs if k % 2 else reversed(pairs):  # each goes first half of the time
+            for dim in opened.rubric.dimensions:
+                session.set_score(dim.id, 1 + (k % 5))
+            session.set_note("brief_rationale", f"Validates the worry and coaches the parent well ({k}).")
+            t0 = time.perf_counter()
+            ok = session.save_draft()
+            out.append(time.perf_counter() - t0)
+            if not ok:
+                raise BenchError(f"autosave failed: {session.save_error}")
+    fig.settle(figure, floor)
+    fig.extra["tasks"] = len(opened.task_ids)
+
+
 class _Counter:
     n = 0
 
@@ -598,6 +687,12 @@ def figures(s: Size) -> dict[str, Figure]:
             Figure("report", f"wmcdp report on {s.report_tasks:,} tasks x {s.report_raters} raters (bootstrap excluded)",
                    "krippendorff alpha on the same matrix x 8 dimensions", "s", "time", float("inf"),
                    "reported (the report's targets are at 1,000,000 ratings: benchmarks.scale)"),
+            Figure("open_encrypted", f"Opening an encrypted {s.open_tasks:,}-task bundle once its passphrase is typed "
+                   "(key derivation, decryption, checks; core)",
+                   f"opening the same {s.open_tasks:,}-task bundle unencrypted, plus one bare scrypt of its parameters",
+                   "s", "difference", 0.5, "<= +0.5 s"),
+            Figure("autosave_encrypted", f"Autosave in an encrypted bundle's data folder ({s.open_tasks:,}-task bundle)",
+                   "the same autosave in a plain bundle's data folder", "s", "time", 1.5, "<= 1.5x"),
             Figure("huge_response", f"{huge} single-line response: show and scroll",
                    "the same text in a bare QPlainTextEdit", "s", "time", 2.0, "<= 2x, and responsive"),
             Figure("long_token", f"{token} response that is one unbroken token: show and scroll",
@@ -665,7 +760,7 @@ def ratio_text(fig: Figure) -> str:
     if fig.ratio is None:
         return "-"
     if fig.kind == "difference":
-        return f"{fig.ratio:+.1f} MB"
+        return f"{fig.ratio:+.1f} MB" if fig.unit == "MB" else ("+" if fig.ratio >= 0 else "-") + fmt(abs(fig.ratio), fig.unit)
     if fig.kind == "limit":
         return f"{fmt(fig.ratio, fig.unit)} (limit)"
     return f"{fig.ratio:.2f}x"
@@ -739,6 +834,8 @@ def main(argv: list[str] | None = None) -> int:
              None if app_ready else "app"),
             (["next_task"], lambda: bench_next_task(ctx, figs["next_task"]), None if app_ready else "app"),
             (["save_submit"], lambda: bench_save_submit(ctx, figs["save_submit"]), None),
+            (["open_encrypted"], lambda: bench_open_encrypted(ctx, figs["open_encrypted"], big), None),
+            (["autosave_encrypted"], lambda: bench_autosave_encrypted(ctx, figs["autosave_encrypted"], big), None),
             (["validate"], lambda: bench_validate(ctx, figs["validate"]),
              None if has_command("results", "validate") else "wmcdp results validate"),
             (["build"], lambda: bench_build(ctx, figs["build"]),
