@@ -43,6 +43,7 @@ import math
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -194,13 +195,25 @@ def simulate(rng: np.random.Generator, n_items: int, n_raters: int, rubric: Any)
 
 
 def analyse(study: Study, rubric: Any, seed: int, resamples: int, fixed_raters: bool) -> tuple[Any, Any]:
-    """The report's own code path on the collected lines: records -> Dataset -> agreement, per model."""
+    """The report's own code path on the collected lines: records -> ratings.parquet (collect's own table
+    writer) -> Dataset -> agreement, per model."""
+    import hashlib
+    import tempfile
+
+    from wmcdp_desktop.coordinator.collect import codebook
     from wmcdp_desktop.coordinator.report import agreement, per_model
-    from wmcdp_desktop.coordinator.report.loading import build_dataset
+    from wmcdp_desktop.coordinator.report.collected_parquet import dataset_from_parquet
     from wmcdp_desktop.core.models.rating_record import RatingRecord
 
-    records = [RatingRecord.model_validate_json(line) for line in study.lines]
-    ds = build_dataset(records, rubric)
+    records = [RatingRecord.model_validate_json(line).to_json_obj() for line in study.lines]
+    fm_ids = sorted({fm for r in records for fm in r["failure_mode_annotations"]})
+    columns = codebook.table_columns(fm_ids, rubric)
+    data = codebook.parquet_bytes(columns, codebook.table_data(records, columns, fm_ids, {}, {}), title="ratings")
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / codebook.PARQUET_NAME).write_bytes(data)
+        (Path(folder) / "collect-report.json").write_text(
+            json.dumps({"outputs": {codebook.PARQUET_NAME: hashlib.sha256(data).hexdigest()}}), encoding="utf-8")
+        ds = dataset_from_parquet(Path(folder), rubric, None, {}, [])
     extra = {"fixed_raters": True} if fixed_raters else {}
     agr = agreement.analyse_agreement(ds, seed, resamples, **extra)
     mod = per_model.analyse_models(ds, seed, resamples, **extra)

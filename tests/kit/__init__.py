@@ -8,6 +8,8 @@
   store holds on disk (records, drafts, the audit chain).
 - :mod:`tests.kit.exports`: rating records and results exports as the app writes them, and an export as
   editable parts (to tamper with it the way an attacker would).
+- :mod:`tests.kit.ratings`: ratings with controllable agreement for the report, the study folder they belong
+  to, and the collection (``ratings.parquet`` by collect's own table writer) ``wmcdp report`` reads.
 - :mod:`tests.kit.faults`: simulated disk, lock and kill faults through the atomic writer's public
   fault-injection seam.
 

@@ -11,11 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.kit.ratings import Spec, dataset_of, make_ratings, records_from_matrix, rubric
 from wmcdp_desktop.coordinator.report import agreement, intervals
 from wmcdp_desktop.coordinator.report.common import rng_for
-from wmcdp_desktop.coordinator.report.loading import build_dataset
-
-from .synth import Spec, make_ratings, records_from_matrix, rubric
+from wmcdp_desktop.core.models.rubric import Rubric
 
 NAN = math.nan
 # Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability, section C (4 observers, 12 units).
@@ -50,7 +49,7 @@ def test_alpha_matches_krippendorff_2011_published_values(level: str) -> None:
 def test_whole_pipeline_reproduces_the_published_example() -> None:
     """Records built from the 2011 matrix (same value on every dimension) give the published alphas."""
     matrix = [[None if math.isnan(v) else int(v) for v in row] for row in KRIPP_2011]
-    ds = build_dataset(records_from_matrix(matrix), rubric())
+    ds = dataset_of(records_from_matrix(matrix), rubric())
     res = agreement.analyse_agreement(ds, seed=1, b=50)
     table = res.tables[0]
     col = table.columns
@@ -121,7 +120,7 @@ def _named(res, name):  # type: ignore[no-untyped-def]
 
 
 def test_perfect_agreement_gives_alpha_and_kappa_one() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=10, raters=3, noise=0)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=10, raters=3, noise=0)), rubric())
     res = agreement.analyse_agreement(ds, 1, 100)
     assert _alpha_col(res, "alpha_ordinal") == [pytest.approx(1.0)] * 8
     assert _alpha_col(res, "alpha_interval") == [pytest.approx(1.0)] * 8
@@ -130,7 +129,7 @@ def test_perfect_agreement_gives_alpha_and_kappa_one() -> None:
 
 
 def test_random_ratings_give_alpha_near_zero() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=60, models=("m1", "m2", "m3"), raters=4, random_ratings=True,
+    ds = dataset_of(make_ratings(Spec(n_items=60, models=("m1", "m2", "m3"), raters=4, random_ratings=True,
                                          seed=3)), rubric())
     res = agreement.analyse_agreement(ds, 1, 200)
     alphas = np.array(_alpha_col(res, "alpha_interval"), dtype=float)
@@ -143,9 +142,9 @@ def test_random_ratings_give_alpha_near_zero() -> None:
 
 def test_one_inverted_rater_lowers_alpha_and_gives_negative_kappa_for_their_pairs() -> None:
     base = Spec(n_items=30, raters=3, noise=0.4, seed=5)
-    good = agreement.analyse_agreement(build_dataset(make_ratings(base), rubric()), 1, 0)
+    good = agreement.analyse_agreement(dataset_of(make_ratings(base), rubric()), 1, 0)
     inv = Spec(n_items=30, raters=3, noise=0.4, seed=5, inverted=(2,))
-    ds = build_dataset(make_ratings(inv), rubric())
+    ds = dataset_of(make_ratings(inv), rubric())
     bad = agreement.analyse_agreement(ds, 1, 0)
     a_good = np.array(_alpha_col(good, "alpha_ordinal"), dtype=float)
     a_bad = np.array(_alpha_col(bad, "alpha_ordinal"), dtype=float)
@@ -160,7 +159,7 @@ def test_one_inverted_rater_lowers_alpha_and_gives_negative_kappa_for_their_pair
 
 
 def test_bootstrap_is_reproducible_for_a_seed_and_changes_with_it() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=15, raters=3, noise=0.8, seed=2)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=15, raters=3, noise=0.8, seed=2)), rubric())
     one = agreement.analyse_agreement(ds, 11, 200).tables[0].rows
     two = agreement.analyse_agreement(ds, 11, 200).tables[0].rows
     other = agreement.analyse_agreement(ds, 12, 200).tables[0].rows
@@ -170,7 +169,7 @@ def test_bootstrap_is_reproducible_for_a_seed_and_changes_with_it() -> None:
 
 
 def test_interval_contains_point_estimate() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=20, raters=3, noise=0.7, seed=8)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=20, raters=3, noise=0.7, seed=8)), rubric())
     for row in agreement.analyse_agreement(ds, 3, 300).tables[0].rows:
         assert row[8] <= row[7] <= row[9]
         assert row[11] <= row[10] <= row[12]
@@ -179,7 +178,10 @@ def test_interval_contains_point_estimate() -> None:
 def test_na_is_left_out_and_reported() -> None:
     # rater-1 says N/A on task 0 for every dimension; others score. Task 1: all score.
     matrix = [["N/A", 4, 2], [3, 4, 2], [3, 4, 2]]
-    ds = build_dataset(records_from_matrix(matrix), rubric())
+    obj = rubric().to_json_obj()
+    for dim in obj["dimensions"]:
+        dim["allow_na"] = True  # N/A allowed on every dimension
+    ds = dataset_of(records_from_matrix(matrix), Rubric.model_validate(obj))
     res = agreement.analyse_agreement(ds, 1, 0)
     alpha_t, na_t, na_rater = res.tables[0], _named(res, "na_by_dimension"), _named(res, "na_by_rater")
     row = alpha_t.rows[0]
@@ -193,7 +195,7 @@ def test_na_is_left_out_and_reported() -> None:
 
 
 def test_all_na_dimension_gives_a_note_not_a_number() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=5, raters=3, all_na_dims=(2,))), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=5, raters=3, all_na_dims=(2,))), rubric())
     res = agreement.analyse_agreement(ds, 1, 50)
     row = res.tables[0].rows[2]
     assert row[7] is None and row[10] is None
@@ -202,7 +204,7 @@ def test_all_na_dimension_gives_a_note_not_a_number() -> None:
 
 
 def test_no_variation_gives_a_note_not_nan() -> None:
-    ds = build_dataset(records_from_matrix([[3, 3, 3], [3, 3, 3]]), rubric())
+    ds = dataset_of(records_from_matrix([[3, 3, 3], [3, 3, 3]]), rubric())
     res = agreement.analyse_agreement(ds, 1, 50)
     row = res.tables[0].rows[0]
     assert row[7] is None and "no variation" in row[-1]
@@ -213,7 +215,7 @@ def test_no_variation_gives_a_note_not_nan() -> None:
 
 
 def test_single_rater_is_noted() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=4, raters=1)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=4, raters=1)), rubric())
     res = agreement.analyse_agreement(ds, 1, 50)
     assert all(r[7] is None for r in res.tables[0].rows)
     assert any("one rater" in n.text for n in ds.notes)
@@ -221,7 +223,7 @@ def test_single_rater_is_noted() -> None:
 
 def test_failure_mode_presence_and_severity_agreement() -> None:
     sev = [["major", "none", "minor", "none"], ["major", "none", "minor", "none"]]
-    ds = build_dataset(records_from_matrix([[3, 4, 2, 5], [3, 4, 2, 5]], severities=sev), rubric())  # type: ignore[arg-type]
+    ds = dataset_of(records_from_matrix([[3, 4, 2, 5], [3, 4, 2, 5]], severities=sev), rubric())  # type: ignore[arg-type]
     t = agreement.analyse_agreement(ds, 1, 0).tables[-1]
     first = dict(zip(t.columns, t.rows[0], strict=True))
     assert first["share_present"] == pytest.approx(0.5)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.coordinator.report.synth import Spec, make_ratings, write_collected, write_study
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.report.blinding import bang_index
 from wmcdp_desktop.coordinator.report.blinding_chance import (
@@ -158,7 +158,7 @@ def test_the_report_all_i_cant_tell_says_no_information(tmp_path: Path, capsys: 
     spec = Spec(n_items=10, models=("model-a", "model-b"), raters=3)
     study_dir = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     records = [r.model_copy(update={"blinding_guess": _guess(CANNOT_TELL)}) for r in make_ratings(spec)]
-    collected = write_collected(tmp_path / "collected", records)
+    collected = write_collection(tmp_path / "collected", records)
     assert main(["report", str(collected), "--study", str(study_dir), "--out", str(tmp_path / "out"),
                  "--bootstrap", "0", "--no-charts"]) == 0
     capsys.readouterr()
@@ -183,7 +183,7 @@ def test_the_report_warns_for_one_rater_who_recognises_a_model(tmp_path: Path, c
         knows = r.rater_id == "rater-1" and r.model_source == "model-a"
         answer = "Alpha" if knows else ("Alpha" if k % 5 < 3 else ("Gamma" if k % 5 == 3 else CANNOT_TELL))
         records.append(r.model_copy(update={"blinding_guess": _guess(answer)}))
-    collected = write_collected(tmp_path / "collected", records)
+    collected = write_collection(tmp_path / "collected", records)
     assert main(["report", str(collected), "--study", str(study_dir), "--out", str(tmp_path / "out"),
                  "--bootstrap", "0", "--no-charts"]) == 0
     capsys.readouterr()

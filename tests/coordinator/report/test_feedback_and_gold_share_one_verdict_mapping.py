@@ -11,11 +11,10 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from tests.kit.ratings import rubric
 from wmcdp_desktop.coordinator.report import gold
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.verdicts import SCORE_VERDICTS, bands_text, scale_bands, score_verdict, verdict_scores
-
-from .synth import rubric
 
 
 def _scale(lo: int, hi: int) -> Scale:

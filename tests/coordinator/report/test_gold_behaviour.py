@@ -5,12 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kit.ratings import Spec, dataset_of, item_doc, make_ratings, records_from_matrix, rubric
 from wmcdp_desktop.coordinator.report import behaviour, gold
-from wmcdp_desktop.coordinator.report.loading import build_dataset
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 from wmcdp_desktop.core.models.rubric import Scale
-
-from .synth import Spec, item_doc, make_ratings, records_from_matrix, rubric
 
 
 def _table(res, name):  # type: ignore[no-untyped-def]
@@ -53,7 +51,7 @@ def test_gold_agreement_per_criterion_rater_and_calibration() -> None:
     # item-000 (calibration), item-001 (test). rater-1 scores 5 and 4; rater-2 scores 2 and 3.
     matrix = [[5, 4], [2, 3]]
     sev = [["none", "minor"], ["major", None]]
-    ds = build_dataset(records_from_matrix(matrix, severities=sev), rubric())  # type: ignore[arg-type]
+    ds = dataset_of(records_from_matrix(matrix, severities=sev), rubric())  # type: ignore[arg-type]
     crit = [{"id": "WM-RUB-001", "verdicts": ["satisfied"]}, {"id": fm0, "verdicts": ["satisfied"]},
             {"id": "WM-FM-unknown", "verdicts": ["satisfied"]}]
     ds.items = {
@@ -73,7 +71,7 @@ def test_gold_agreement_per_criterion_rater_and_calibration() -> None:
 
 
 def test_no_items_gives_a_note() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=2)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=2)), rubric())
     res = gold.analyse_gold(ds)
     assert res.notes and all(not t.rows for t in res.tables)
 
@@ -88,7 +86,7 @@ def test_time_straightlining_and_drift() -> None:
             scoring = r.scoring.model_copy(update={f: 3 for f in type(r.scoring).model_fields})
             r = r.model_copy(update={"scoring": scoring})
         out.append(r)
-    ds = build_dataset(out, rubric())
+    ds = dataset_of(out, rubric())
     res = behaviour.analyse_behaviour(ds)
     straight = {r["rater"]: r for r in _table(res, "rater_straightlining")}
     assert straight["rater-3"]["share"] == 1.0 and straight["rater-3"]["flag"] == "review"
@@ -100,7 +98,7 @@ def test_time_straightlining_and_drift() -> None:
 
 def test_drift_flags_a_rater_who_scores_higher() -> None:
     matrix = [[2, 3, 2, 3, 2, 3], [2, 3, 2, 3, 2, 3], [4, 5, 4, 5, 4, 5]]
-    ds = build_dataset(records_from_matrix(matrix), rubric())
+    ds = dataset_of(records_from_matrix(matrix), rubric())
     res = behaviour.analyse_behaviour(ds)
     drift = {r["rater"]: r for r in _table(res, "rater_drift")}
     assert drift["rater-3"]["mean_signed_dev"] == pytest.approx(2.0)
@@ -110,14 +108,14 @@ def test_drift_flags_a_rater_who_scores_higher() -> None:
 
 
 def test_deviation_uses_other_raters_only() -> None:
-    ds = build_dataset(records_from_matrix([[1], [3], [5]]), rubric())
+    ds = dataset_of(records_from_matrix([[1], [3], [5]]), rubric())
     dev, row = behaviour.deviations(ds)
     assert list(row) == [pytest.approx(-3.0), pytest.approx(0.0), pytest.approx(3.0)]
     assert dev.shape == (3, 8) and dev[0, 0] == pytest.approx(1 - (3 + 5) / 2)
 
 
 def test_confidence_against_deviation_table() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=10, raters=3, noise=0.6)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=10, raters=3, noise=0.6)), rubric())
     res = behaviour.analyse_behaviour(ds)
     rows = _table(res, "confidence_vs_deviation")
     assert rows and sum(r["ratings"] for r in rows) == ds.n
@@ -143,14 +141,14 @@ def test_gold_applies_only_to_the_named_gold_response(tmp_path) -> None:  # type
     notes: list = []  # type: ignore[type-arg]
     gold_responses = load_gold_responses(tmp_path, items, notes)
     assert gold_responses == {"item-x": ("good", "text of good")} and not notes
-    ds = build_dataset(recs, rubric(), items=items, gold_responses=gold_responses)
+    ds = dataset_of(recs, rubric(), items=items, gold_responses=gold_responses)
     rows = _table(gold.analyse_gold(ds), "gold_by_criterion")
     assert rows[0]["ratings"] == 2 and rows[0]["agreement"] == 1.0  # the poor response's 1 and 2 are not compared
     # Without the restriction both responses are compared with the same gold.
-    ds_all = build_dataset(recs, rubric(), items=items)
+    ds_all = dataset_of(recs, rubric(), items=items)
     assert _table(gold.analyse_gold(ds_all), "gold_by_criterion")[0]["agreement"] == 0.5
     # Only the other response was rated: nothing is compared, and the note says why.
-    poor_only = build_dataset([r for r in recs if r.model_source == "poor"], rubric(), items=items,
+    poor_only = dataset_of([r for r in recs if r.model_source == "poor"], rubric(), items=items,
                               gold_responses=gold_responses)
     res = gold.analyse_gold(poor_only)
     assert not _table(res, "gold_by_criterion")

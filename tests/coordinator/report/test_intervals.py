@@ -11,11 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.kit.ratings import Spec, dataset_of, make_ratings, records_from_matrix, rubric
 from wmcdp_desktop.coordinator.report import agreement, per_model
 from wmcdp_desktop.coordinator.report.intervals import MIN_ITEMS, shuffles, two_way_interval
-from wmcdp_desktop.coordinator.report.loading import build_dataset
-
-from .synth import Spec, make_ratings, records_from_matrix, rubric
 
 VALUES = np.arange(1.0, 6.0)
 
@@ -160,7 +158,7 @@ def test_too_few_items_or_raters_give_no_interval_and_say_why() -> None:
 
 
 def test_two_raters_get_intervals_only_for_these_raters() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=12, raters=2, noise=0.6, seed=3)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=12, raters=2, noise=0.6, seed=3)), rubric())
     random_ = agreement.analyse_agreement(ds, 1, 50).tables[0]
     fixed = agreement.analyse_agreement(ds, 1, 50, fixed_raters=True).tables[0]
     note = random_.columns.index("note")
@@ -173,7 +171,7 @@ def test_two_raters_get_intervals_only_for_these_raters() -> None:
 
 def test_alpha_interval_is_centred_on_the_bias_corrected_alpha_and_stays_at_most_one() -> None:
     matrix = [[5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 3, 4]] * 3  # perfect agreement on 12 items
-    ds = build_dataset(records_from_matrix(matrix), rubric())
+    ds = dataset_of(records_from_matrix(matrix), rubric())
     row = agreement.analyse_agreement(ds, 1, 50).tables[0].rows[0]
     assert row[7] == pytest.approx(1.0) and row[8] == pytest.approx(1.0) and row[9] == pytest.approx(1.0)
 
@@ -182,7 +180,7 @@ def test_a_huge_bootstrap_is_lowered_to_bound_memory_and_the_report_says_so(monk
     from wmcdp_desktop.coordinator.report import intervals, report
 
     monkeypatch.setattr(intervals, "MAX_LABEL_ENTRIES", 2_000)
-    ds = build_dataset(make_ratings(Spec(n_items=12, raters=3, noise=0.6)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=12, raters=3, noise=0.6)), rubric())
     sh = intervals.shuffles(ds.item, ds.rater, 3, seed=1, count=1_000_000)
     assert sh.copies > 0 and sh.copies * sh.cell_item.size <= 2_000
     rep = report.compute_report(ds, 1, 1_000_000, with_charts=False)

@@ -6,12 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kit.ratings import Spec, dataset_of, item_doc, make_ratings, records_from_matrix, rubric
 from wmcdp_desktop.coordinator.report import agreement, gold, per_model
 from wmcdp_desktop.coordinator.report.coefficients import fleiss_kappa, icc_two_way
-from wmcdp_desktop.coordinator.report.loading import build_dataset
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
-
-from .synth import Spec, item_doc, make_ratings, records_from_matrix, rubric
 
 
 def _rows(tables, name):  # type: ignore[no-untyped-def]
@@ -33,7 +31,7 @@ def _items(n: int, weights: dict[str, float] | None = None, tags: dict[str, list
 
 
 def test_item_weighted_mean_and_gold_agreement_apply_the_weights() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=8, raters=3, noise=0.5, seed=4)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=8, raters=3, noise=0.5, seed=4)), rubric())
     weights = {"item-001": 5.0, "item-002": 0.5}
     ds.items = _items(8, weights)
     res = per_model.analyse_models(ds, 1, 50)
@@ -54,16 +52,11 @@ def test_item_weighted_mean_and_gold_agreement_apply_the_weights() -> None:
 
 
 def build_dataset_notes(ds):  # type: ignore[no-untyped-def]
-    from wmcdp_desktop.coordinator.report.loading import dataset_from_rows
-    from wmcdp_desktop.coordinator.report.rating_rows import row_of
-
-    fields = [d.field for d in ds.rubric.dimensions]
-    rows = [row_of(r, fields, ds.failure_mode_ids) for r in make_ratings(Spec(n_items=8, raters=3, seed=4))]
-    return dataset_from_rows(rows, ds.rubric, items=ds.items).notes
+    return dataset_of(make_ratings(Spec(n_items=8, raters=3, seed=4)), ds.rubric, items=ds.items).notes
 
 
 def test_slices_report_their_counts_and_means() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=8, raters=3, noise=0.3, seed=2)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=8, raters=3, noise=0.3, seed=2)), rubric())
     ds.items = _items(8, tags={"item-001": ["adolescent"], "item-002": ["adolescent", "parent"]},
                       challenges={"item-003": ["severity_edge"]})
     rows = _rows(per_model.analyse_models(ds, 1, 0).tables, "model_scores_by_slice")
@@ -79,7 +72,7 @@ def test_slices_report_their_counts_and_means() -> None:
 
 
 def test_icc_gwet_and_fleiss_tables_match_their_functions_and_explain_blanks() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=12, raters=4, noise=0.6, seed=9, all_na_dims=(2,))), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=12, raters=4, noise=0.6, seed=9, all_na_dims=(2,))), rubric())
     res = agreement.analyse_agreement(ds, 1, 0)
     icc_rows = _rows(res.tables, "agreement_icc")
     assert [r["dimension"] for r in icc_rows] == [d.id for d in ds.dimensions]
@@ -99,7 +92,7 @@ def test_icc_gwet_and_fleiss_tables_match_their_functions_and_explain_blanks() -
 
 def test_fleiss_kappa_cell_says_why_it_is_empty() -> None:
     fm0 = rubric().failure_modes[0].id
-    ds = build_dataset(records_from_matrix([[3, 4], [3, 4]]), rubric())  # no failure mode tagged anywhere
+    ds = dataset_of(records_from_matrix([[3, 4], [3, 4]]), rubric())  # no failure mode tagged anywhere
     rows = _rows(agreement.analyse_agreement(ds, 1, 0).tables, "failure_mode_agreement")
     row = next(r for r in rows if r["failure_mode"] == fm0)
     assert row["fleiss_kappa_presence"] is None

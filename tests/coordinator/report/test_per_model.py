@@ -6,10 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.kit.ratings import Spec, dataset_of, make_ratings, records_from_matrix, rubric
 from wmcdp_desktop.coordinator.report import per_model
-from wmcdp_desktop.coordinator.report.loading import build_dataset
-
-from .synth import Spec, make_ratings, records_from_matrix, rubric
 
 
 def _rows(table, **match):  # type: ignore[no-untyped-def]
@@ -28,7 +26,7 @@ def test_means_medians_and_intervals() -> None:
     matrix = [good_scores + [s - 3 for s in good_scores]] * 3
     models = ["good"] * 10 + ["poor"] * 10
     items = [f"i{k}" for k in range(10)] * 2
-    ds = build_dataset(records_from_matrix(matrix, models=models, items=items), rubric())
+    ds = dataset_of(records_from_matrix(matrix, models=models, items=items), rubric())
     res = per_model.analyse_models(ds, seed=1, b=100)
     good = _rows(res.tables[0], model="good", dimension="WM-RUB-001")[0]
     assert good["mean"] == pytest.approx(4.5) and good["median"] == pytest.approx(4.5)
@@ -47,7 +45,7 @@ def test_means_medians_and_intervals() -> None:
 
 def test_model_shift_is_detected_in_paired_comparison() -> None:
     spec = Spec(n_items=40, models=("base", "better"), raters=3, noise=0.5, model_shift={"better": 1.0}, seed=4)
-    ds = build_dataset(make_ratings(spec), rubric())
+    ds = dataset_of(make_ratings(spec), rubric())
     res = per_model.analyse_models(ds, seed=2, b=400)
     rows = _rows(res.tables[3])
     assert len(rows) == 8
@@ -78,7 +76,7 @@ def test_wilcoxon_is_deterministic_with_ties() -> None:
 
 def test_model_with_one_item_gets_a_note_and_no_interval() -> None:
     spec = Spec(n_items=6, models=("many", "lonely"), raters=2, noise=0.5, single_item_models=("lonely",))
-    ds = build_dataset(make_ratings(spec), rubric())
+    ds = dataset_of(make_ratings(spec), rubric())
     res = per_model.analyse_models(ds, seed=1, b=100)
     lonely = _rows(res.tables[0], model="lonely")
     assert all(r["mean"] is not None and r["mean_ci_low"] is None for r in lonely)
@@ -89,7 +87,7 @@ def test_model_with_one_item_gets_a_note_and_no_interval() -> None:
 
 def test_failure_mode_rates_by_severity() -> None:
     sev = [["major", "none", "minor", "none"]]
-    ds = build_dataset(records_from_matrix([[3, 4, 2, 5]], severities=sev), rubric())  # type: ignore[arg-type]
+    ds = dataset_of(records_from_matrix([[3, 4, 2, 5]], severities=sev), rubric())  # type: ignore[arg-type]
     res = per_model.analyse_models(ds, seed=1, b=0)
     first = _rows(res.tables[1], failure_mode=rubric().failure_modes[0].id)[0]
     assert first["share_major"] == pytest.approx(0.25) and first["share_minor"] == pytest.approx(0.25)
@@ -99,14 +97,14 @@ def test_failure_mode_rates_by_severity() -> None:
 
 def test_no_model_source_gives_a_note() -> None:
     recs = [r.model_copy(update={"model_source": None}) for r in make_ratings(Spec(n_items=2))]
-    ds = build_dataset(recs, rubric())
+    ds = dataset_of(recs, rubric())
     res = per_model.analyse_models(ds, seed=1, b=10)
     assert not res.tables[0].rows
     assert any("model_source" in n.text for n in [*res.notes, *ds.notes])
 
 
 def test_per_model_bootstrap_reproducible() -> None:
-    ds = build_dataset(make_ratings(Spec(n_items=8, noise=0.8, seed=9)), rubric())
+    ds = dataset_of(make_ratings(Spec(n_items=8, noise=0.8, seed=9)), rubric())
     a = per_model.analyse_models(ds, seed=5, b=150)
     b = per_model.analyse_models(ds, seed=5, b=150)
     assert [t.rows for t in a.tables] == [t.rows for t in b.tables]

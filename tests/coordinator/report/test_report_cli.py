@@ -8,23 +8,29 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
 from wmcdp_desktop.coordinator.commands import report as report_cmd
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.resources import demo_study_dir
 
-from .synth import Spec, make_ratings, write_collected, write_study
-
 EVIL = '<script>alert("x")</script><img src="https://evil.example/x.png">'
 
 
-def _make(tmp: Path, spec: Spec, extra_lines: list[str] | None = None) -> tuple[Path, Path]:
+Records = list[dict[str, Any]]
+
+
+def _make(tmp: Path, spec: Spec, change: Callable[[Records], Records] | None = None) -> tuple[Path, Path]:
+    """The study of ``spec`` and a collection of its ratings (``change`` edits the records, as JSON objects,
+    before they are collected)."""
     study = write_study(tmp / "study", spec)
-    collected = write_collected(tmp / "collected", make_ratings(spec), extra_lines or [])
+    records = [r.to_json_obj() for r in make_ratings(spec)]
+    collected = write_collection(tmp / "collected", change(records) if change else records)
     return collected, study
 
 
@@ -169,7 +175,6 @@ def test_default_seed_is_the_study_seed(tmp_path: Path) -> None:
                                   "no_model_source", "no_items", "silent_rater", "no_overlap"])
 def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
     spec = Spec(n_items=4, raters=3, noise=0.5)
-    extra: list[str] = []
     if case == "one_rater":
         spec = Spec(n_items=4, raters=1)
     elif case == "all_na":
@@ -178,34 +183,34 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
         spec = Spec(n_items=4, raters=2, models=("m-many", "m-one"), single_item_models=("m-one",))
     elif case == "no_time":
         spec = Spec(n_items=4, raters=2, with_time=False, with_confidence=False)
-    collected, study = _make(tmp_path, spec)
-    ratings = collected / "ratings.jsonl"
-    lines = ratings.read_text(encoding="utf-8").splitlines()
-    if case == "invalid_record":
-        obj = json.loads(lines[0])
-        del obj["scoring"]["safety_scope_boundaries_score"]
-        lines.append(json.dumps(obj))
-        obj = json.loads(lines[1])
-        obj["scoring"]["overall_clinical_judgment_score"] = 9
-        lines.append(json.dumps(obj))
-    elif case == "no_overlap":  # every task seen by one rater only
-        seen: set[str] = set()
-        kept = []
-        for x in lines:
-            task = json.loads(x)["envelope"]["task_id"]
-            if task not in seen and json.loads(x)["rater_id"] == f"rater-{len(seen) % 3 + 1}":
-                seen.add(task)
-                kept.append(x)
-        lines = kept
-    elif case == "silent_rater":
-        lines = [x for x in lines if json.loads(x)["rater_id"] != "rater-3"]
-    elif case == "no_model_source":
-        lines = [json.dumps({k: v for k, v in json.loads(x).items() if k != "model_source"}) for x in lines]
-    elif case == "no_items":
+
+    def change(records: Records) -> Records:
+        if case == "invalid_record":
+            missing = json.loads(json.dumps(records[0]))
+            missing["scoring"]["safety_scope_boundaries_score"] = None  # neither a score nor N/A
+            off_scale = json.loads(json.dumps(records[1]))
+            off_scale["scoring"]["overall_clinical_judgment_score"] = 9
+            return [*records, missing, off_scale]
+        if case == "no_overlap":  # every task seen by one rater only
+            seen: set[str] = set()
+            kept = []
+            for x in records:
+                task = x["envelope"]["task_id"]
+                if task not in seen and x["rater_id"] == f"rater-{len(seen) % 3 + 1}":
+                    seen.add(task)
+                    kept.append(x)
+            return kept
+        if case == "silent_rater":
+            return [x for x in records if x["rater_id"] != "rater-3"]
+        if case == "no_model_source":
+            return [{k: v for k, v in x.items() if k != "model_source"} for x in records]
+        return records
+
+    collected, study = _make(tmp_path, spec, change)
+    if case == "no_items":
         for p in (study / "items").iterdir():
             p.unlink()
         (study / "items").rmdir()
-    ratings.write_text("\n".join([*lines, *extra]) + "\n", encoding="utf-8")
     charts = [] if case in ("one_rater", "all_na", "no_time") else ["--no-charts"]
     assert _report(collected, study, tmp_path / "out", "--bootstrap", "50", *charts) == 0
     summary = _strict_json(tmp_path / "out" / "summary.json")
@@ -225,27 +230,26 @@ def test_bad_input_gives_notes_not_crashes(tmp_path: Path, case: str) -> None:
     }[case]
     assert expected in notes, notes
     if case == "invalid_record":
-        assert "safety_scope_boundaries_score" in notes and "outside the scale" in notes
+        assert "safety_scope_boundaries_score" in notes and "outside the rubric's scale" in notes
         assert summary["meta"]["records_excluded"] == 2
 
 
 def test_no_valid_rating_writes_the_problems_and_exits_1(tmp_path: Path) -> None:
-    collected, study = _make(tmp_path, Spec(n_items=2, raters=2))
-    ratings = collected / "ratings.jsonl"
-    lines = [json.loads(x) for x in ratings.read_text(encoding="utf-8").splitlines()]
-    ratings.write_text("".join(json.dumps({k: v for k, v in x.items() if k != "scoring"}) + "\n" for x in lines),
-                       encoding="utf-8")
+    def unscored(records: Records) -> Records:
+        return [{**x, "scoring": dict.fromkeys(x["scoring"])} for x in records]  # no score, no N/A
+
+    collected, study = _make(tmp_path, Spec(n_items=2, raters=2), unscored)
     assert _report(collected, study, tmp_path / "out", "--no-charts") == 1
     summary = _strict_json(tmp_path / "out" / "summary.json")
-    assert summary["meta"]["ratings"] == 0 and "scoring: required field is missing" in _notes(summary)
+    assert summary["meta"]["ratings"] == 0 and "needs exactly one of a score and N/A" in _notes(summary)
 
 
 def test_unreadable_input_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     collected, study = _make(tmp_path, Spec(n_items=2, raters=2))
-    (collected / "ratings.jsonl").write_text("{not json\n", encoding="utf-8")
+    (collected / "ratings.parquet").write_bytes(b"not parquet")
     assert _report(collected, study, tmp_path / "out") == 1
     err = capsys.readouterr().err
-    assert "ratings.jsonl line 1" in err and "Traceback" not in err
+    assert f"{collected / 'ratings.parquet'}: does not match the SHA-256" in err and "Traceback" not in err
     assert _report(tmp_path / "nowhere", study, tmp_path / "out") == 1
     (study / "rubric.json").unlink()
     assert _report(collected, study, tmp_path / "out") == 1
@@ -317,7 +321,7 @@ def test_progress_reaches_the_terminal_in_stages(tmp_path: Path) -> None:
     with ProgressBar("Reading ratings", stream) as bar:
         run(collected, study, tmp_path / "out", None, 20, bar.stage, with_charts=False)
     lines = stream.getvalue().split("\n")
-    assert lines[0].startswith("\rReading ratings [") and lines[0].endswith("12/12")
+    assert lines[0].startswith("\rReading ratings [") and lines[0].endswith("1/1")  # one read of the Parquet file
     assert lines[1].startswith("\rIntervals [") and re.search(r"\[#+\] (\d+)/\1$", lines[1])
     assert lines[2].startswith("\rGold, behaviour and blinding [") and lines[2].endswith("5/5")
     assert lines[3].startswith("\rWriting the report [") and re.search(r"\[#+\] (\d+)/\1$", lines[3])
@@ -336,7 +340,7 @@ def test_demo_study_smoke(tmp_path: Path) -> None:
     recs = [r.model_copy(update={
         "benchmark_item_id": (resp := responses[int(r.benchmark_item_id.split("-")[1]) - 1]).benchmark_item_id,
         "model_source": resp.model_source, "candidate_response_text": resp.text}) for r in recs]
-    collected = write_collected(tmp_path / "collected", recs)
+    collected = write_collection(tmp_path / "collected", recs)
     assert _report(collected, study, tmp_path / "out", "--bootstrap", "50") == 0
     summary = _strict_json(tmp_path / "out" / "summary.json")
     assert summary["meta"]["ratings"] == len(recs) and summary["meta"]["models"] >= 2
@@ -354,14 +358,12 @@ def test_demo_study_smoke(tmp_path: Path) -> None:
 
 
 def test_key_findings_point_at_the_inverted_rater_and_the_better_model() -> None:
-    from wmcdp_desktop.coordinator.report.loading import build_dataset
+    from tests.kit.ratings import dataset_of, rubric
     from wmcdp_desktop.coordinator.report.report import compute_report
-
-    from .synth import rubric
 
     spec = Spec(n_items=20, models=("base", "better"), raters=4, noise=0.4, inverted=(3,),
                 model_shift={"better": 1.5}, seed=3)
-    report = compute_report(build_dataset(make_ratings(spec), rubric()), 1, 100, with_charts=False)
+    report = compute_report(dataset_of(make_ratings(spec), rubric()), 1, 100, with_charts=False)
     text = "\n".join(report.findings)
     assert "below 0.667" in text
     assert "Rater rater-4 agrees least" in text
@@ -384,7 +386,7 @@ def test_a_collected_folder_that_is_not_one_is_named_as_a_folder(tmp_path: Path,
     (tmp_path / "a-file.csv").write_text("x\n", encoding="utf-8")
     (tmp_path / "empty").mkdir()
     for given, said in ((tmp_path / "nowhere", "folder not found"), (tmp_path / "a-file.csv", "is a file, not a folder"),
-                        (tmp_path / "empty", "holds neither ratings.parquet nor ratings.jsonl")):
+                        (tmp_path / "empty", "holds no ratings.parquet")):
         capsys.readouterr()
         assert _report(given, study, tmp_path / "out") == 1
         err = capsys.readouterr().err

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
 from wmcdp_desktop.coordinator.report import report as report_module
 from wmcdp_desktop.core.errors import WmcdpError
-
-from .synth import Spec, make_ratings, write_collected, write_study
 
 
 def _inputs(tmp: Path) -> tuple[Path, Path]:
     study = write_study(tmp / "study", Spec(n_items=3, raters=2))
-    return write_collected(tmp / "collected", make_ratings(Spec(n_items=3, raters=2)), []), study
+    return write_collection(tmp / "collected", make_ratings(Spec(n_items=3, raters=2))), study
 
 
 def test_the_data_is_frozen_while_the_report_is_computed_and_thawed_after(tmp_path: Path,

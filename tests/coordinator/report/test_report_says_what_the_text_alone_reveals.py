@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.coordinator.report.synth import Spec, make_ratings, write_collected, write_study
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.models.rating_record import BlindingGuess
 
@@ -39,7 +39,7 @@ def report(tmp_path: Path, capsys: pytest.CaptureFixture[str], text_of: Any, gue
     records = make_ratings(spec)
     if guess is not None:
         records = [r.model_copy(update={"blinding_guess": BlindingGuess(answer="cannot_tell")}) for r in records]
-    collected = write_collected(tmp_path / "collected", records)
+    collected = write_collection(tmp_path / "collected", records)
     code = main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--bootstrap", "0",
                  "--no-charts"])
     out, err = capsys.readouterr()
@@ -85,7 +85,7 @@ def test_a_study_folder_without_responses_says_why_it_was_not_measured(
 ) -> None:
     spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
     study = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
-    collected = write_collected(tmp_path / "collected", make_ratings(spec))
+    collected = write_collection(tmp_path / "collected", make_ratings(spec))
     assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--bootstrap", "0",
                  "--no-charts"]) == 0
     capsys.readouterr()
@@ -101,7 +101,7 @@ def test_a_broken_responses_file_is_named_not_a_traceback(tmp_path: Path, capsys
     study = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     (study / "responses").mkdir()
     (study / "responses" / "bad.jsonl").write_text('{"response_id": "x", \n', encoding="utf-8")
-    collected = write_collected(tmp_path / "collected", make_ratings(spec))
+    collected = write_collection(tmp_path / "collected", make_ratings(spec))
     assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--bootstrap", "0",
                  "--no-charts"]) == 0
     out, err = capsys.readouterr()

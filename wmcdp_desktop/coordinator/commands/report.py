@@ -16,7 +16,7 @@ from wmcdp_desktop.coordinator.commands.progress import ProgressBar
 from wmcdp_desktop.core.counts import agree, count
 
 INSTALL_HINT = 'pip install "wmcdp-desktop[analysis]"'
-_HEAVY = ("numpy", "scipy", "matplotlib")
+_HEAVY = ("numpy", "scipy", "matplotlib", "pyarrow")
 
 
 _non_negative = whole_number(0, "must be 0 or more")
@@ -38,7 +38,7 @@ def register(sub: Any) -> None:
                   ("wmcdp report results --study my-study --out report --json", "machine-readable result")])
     parser.add_argument("collected_dir", type=Path, metavar="COLLECTED_DIR",
                         help="folder written by `wmcdp results collect` (reads its ratings.parquet, checked against "
-                        "collect-report.json; ratings.jsonl when it has no Parquet file)")
+                        "collect-report.json)")
     parser.add_argument("--study", type=Path, required=True, metavar="STUDY_DIR",
                         help="the study folder (study.json, rubric.json, items/)")
     parser.add_argument("--out", type=Path, required=True, metavar="REPORT_DIR", help="where to write the report")
@@ -89,27 +89,27 @@ def _run(args: argparse.Namespace) -> int:
     meta = report.meta
     if args.json:
         print_json({
-            "ok": meta["ratings"] > 0,
-            "meta": meta,
+            "ok": meta.ratings > 0,
+            "meta": meta.as_json_obj(),
             "findings": report.findings,
             "notes": [{"section": n.section, "text": n.text} for n in report.notes],
             "outputs": [str(args.out / "report.html"), str(args.out / "summary.json"), str(args.out / "tables")],
         })
-        return 0 if meta["ratings"] > 0 else 1
-    print(f"{count(meta['ratings'], 'rating')} from {count(meta['raters'], 'rater')} on {count(meta['tasks'], 'task')}, "
-          f"{count(meta['models'], 'model')}; {count(len(report.notes), 'note')}.")
-    if meta["cannot_rate"] or meta["flagged"]:
-        print(f"{meta['cannot_rate']} “cannot rate” (left out of the statistics) and {count(meta['flagged'], 'flag')} "
+        return 0 if meta.ratings > 0 else 1
+    print(f"{count(meta.ratings, 'rating')} from {count(meta.raters, 'rater')} on {count(meta.tasks, 'task')}, "
+          f"{count(meta.models, 'model')}; {count(len(report.notes), 'note')}.")
+    if meta.cannot_rate or meta.flagged:
+        print(f"{meta.cannot_rate} “cannot rate” (left out of the statistics) and {count(meta.flagged, 'flag')} "
               "for you: section 4 of the report.")
-    if meta["tasks_nobody_could_rate"]:
-        unable = meta["tasks_nobody_could_rate"]
+    if meta.tasks_nobody_could_rate:
+        unable = meta.tasks_nobody_could_rate
         print(f"{count(len(unable), 'task')} no rater who returned them could rate: {', '.join(unable[:20])}"
               + (" …" if len(unable) > 20 else ""))
-    if meta["records_excluded"]:
-        print(f"warning: {count(meta['records_excluded'], 'invalid record')} {agree(meta['records_excluded'], 'was', 'were')} left out (listed in the report).",
-              file=sys.stderr)
+    if meta.records_excluded:
+        print(f"warning: {count(meta.records_excluded, 'invalid record')} {agree(meta.records_excluded, 'was', 'were')} "
+              "left out (listed in the report).", file=sys.stderr)
     print(f"wrote {args.out / 'report.html'}, {args.out / 'summary.json'} and {args.out / 'tables'}/")
-    if meta["ratings"] == 0:
+    if meta.ratings == 0:
         print("error: no valid rating to analyse; the report lists the problems.", file=sys.stderr)
         return 1
     if args.timings:

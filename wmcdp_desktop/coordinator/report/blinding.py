@@ -41,8 +41,7 @@ from dataclasses import dataclass, field
 from wmcdp_desktop.coordinator.report.blinding_chance import COLUMNS, POOLED, recognition, warning_text
 from wmcdp_desktop.coordinator.report.blinding_style import style_section
 from wmcdp_desktop.coordinator.report.common import Note, Table
-from wmcdp_desktop.coordinator.report.dataset import Dataset
-from wmcdp_desktop.coordinator.report.rating_rows import CANNOT_TELL
+from wmcdp_desktop.coordinator.report.dataset import CANNOT_TELL, Dataset
 from wmcdp_desktop.core.counts import agree, count
 
 INTRO = (

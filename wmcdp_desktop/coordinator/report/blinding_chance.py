@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from wmcdp_desktop.coordinator.report.rating_rows import CANNOT_TELL
+from wmcdp_desktop.coordinator.report.dataset import CANNOT_TELL
 
 Z95 = 1.959963984540054
 SIGNIFICANT = 0.05

@@ -6,13 +6,11 @@ with Arrow compute: no Python loop over ratings. Collect validated every record 
 rubric the key carries; the rubric rules that decide a statistic are checked again here against the
 study's rubric, vectorised (every score on its dimension's scale, N/A only where allowed and never
 together with a score, every failure mode of the catalogue annotated, confidence on its scale): a row that
-breaks one is left out and listed, as from ``ratings.jsonl``. The result is the same :class:`Dataset` the
-JSON Lines path gives (a test compares them).
+breaks one is left out and listed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -20,10 +18,12 @@ from typing import Any, overload
 
 import numpy as np
 
+from wmcdp_desktop.coordinator.collect.codebook import CANNOT_TELL, PARQUET_NAME
 from wmcdp_desktop.coordinator.report.common import BoolArray, FloatArray, IntArray, Note, StageProgress
-from wmcdp_desktop.coordinator.report.dataset import Dataset, GoldResponses, _data_notes
-from wmcdp_desktop.coordinator.report.rating_rows import MAX_LINES_WITH_PROBLEMS, CannotRateRow, text_digest
+from wmcdp_desktop.coordinator.report.dataset import CANNOT_TELL as DATASET_CANNOT_TELL
+from wmcdp_desktop.coordinator.report.dataset import CannotRateRow, Dataset, GoldResponses, _data_notes
 from wmcdp_desktop.core.counts import agree, count
+from wmcdp_desktop.core.digests import sha256_hex, text_sha256
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -31,10 +31,9 @@ from wmcdp_desktop.core.models.common import SEVERITIES
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.study import Study
 
-PARQUET_NAME = "ratings.parquet"
 REPORT_NAME = "collect-report.json"
-CANNOT_TELL = "cannot_tell"
-"""``blinding_guess`` of "I can't tell" in ratings.parquet (the Dataset's is ``""``)."""
+MAX_ROWS_WITH_PROBLEMS = 100
+"""Invalid rows whose problems are listed (the others are only counted)."""
 
 
 class LazyText(Sequence[str]):
@@ -76,9 +75,9 @@ def verified_bytes(collected_dir: Path) -> bytes:
     outputs = report.get("outputs") if isinstance(report, dict) else None
     want = outputs.get(PARQUET_NAME) if isinstance(outputs, dict) else None
     if not isinstance(want, str):
-        raise DocumentError.single(str(report_path), "does not record ratings.parquet's SHA-256 (written by an older "
-                                   "wmcdp?): run `wmcdp results collect` again")
-    if hashlib.sha256(data).hexdigest() != want:
+        raise DocumentError.single(str(report_path), "does not record ratings.parquet's SHA-256: run `wmcdp results "
+                                   "collect` again")
+    if sha256_hex(data) != want:
         raise DocumentError.single(str(path), "does not match the SHA-256 that `wmcdp results collect` recorded in "
                                    "collect-report.json: it was changed or replaced since; collect again")
     return data
@@ -148,7 +147,14 @@ class _Columns:
         import pyarrow.parquet as pq
 
         self.source = str(collected_dir / PARQUET_NAME)
-        reader = pq.ParquetFile(pa.BufferReader(verified_bytes(collected_dir)))
+        data = verified_bytes(collected_dir)
+        try:
+            self._read(pq.ParquetFile(pa.BufferReader(data)), rubric)
+        except (pa.ArrowException, OSError) as exc:  # the right SHA-256, but not a Parquet file collect wrote
+            raise DocumentError.single(self.source, f"cannot be read as Parquet ({str(exc).strip()[:200]}): run "
+                                       "`wmcdp results collect` again") from None
+
+    def _read(self, reader: Any, rubric: Rubric) -> None:
         named = {(f.metadata or {}).get(b"wmcdp:name", f.name.encode()).decode(): f.name for f in reader.schema_arrow}
         wanted = [*_KEPT_COLUMNS, *[d.field for d in rubric.dimensions], *[f"{d.field}_na" for d in rubric.dimensions]]
         missing = [w for w in wanted if w not in named]
@@ -173,7 +179,7 @@ class _Columns:
 
 class _RuleCheck:
     """The rubric rules that decide a statistic, checked on every rating row at once: a row that breaks one
-    is left out (``bad``) and listed (``problems``, at most MAX_LINES_WITH_PROBLEMS)."""
+    is left out (``bad``) and listed (``problems``, at most MAX_ROWS_WITH_PROBLEMS)."""
 
     def __init__(self, source: str, is_rating: BoolArray) -> None:
         self.source, self.is_rating = source, is_rating
@@ -182,7 +188,7 @@ class _RuleCheck:
 
     def flag(self, mask: BoolArray, path: str, message: str) -> None:
         rows = np.flatnonzero(mask & self.is_rating & ~self.bad)
-        for r in rows[: max(0, MAX_LINES_WITH_PROBLEMS - len(self.problems))]:
+        for r in rows[: max(0, MAX_ROWS_WITH_PROBLEMS - len(self.problems))]:
             self.problems.append(Problem(f"{self.source}:row {int(r) + 1}", path, message))
         self.bad[rows] = True
 
@@ -279,7 +285,7 @@ def _gold_target(gold_responses: GoldResponses | None, digests: Any, item_ids: l
         if target is None:
             target_of[at] = False
             continue
-        same_text = _mask(pc.equal(digests, text_digest(target[1]).hex()))
+        same_text = _mask(pc.equal(digests, text_sha256(target[1])))
         target_model = model_ids.index(target[0]) if target[0] in model_ids else -2
         target_of[at] = (same_text | (model == target_model))[at]
     return target_of
@@ -331,7 +337,7 @@ def dataset_from_parquet(
     model_ids, model = _models(cols("model_source", sub))
     seconds = np.asarray(pc.fill_null(pc.cast(cols("time_spent_scoring_seconds", sub), pa.float64()), np.nan)
                          .to_numpy(zero_copy_only=False), np.float64)
-    guesses = [None if g is None else ("" if g == CANNOT_TELL else g) for g in cols("blinding_guess", sub).to_pylist()]
+    guesses = [None if g is None else (DATASET_CANNOT_TELL if g == CANNOT_TELL else g) for g in cols("blinding_guess", sub).to_pylist()]
     flagged = _mask(pc.is_valid(cols("coordinator_flag")))[rows]
     ds = Dataset(
         rubric=rubric, study=study, items=items, notes=notes,

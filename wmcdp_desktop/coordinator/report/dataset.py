@@ -1,19 +1,18 @@
 """The report's :class:`Dataset`: one row per kept rating as numpy columns, and the notes any Dataset gets.
 
-Built from ``ratings.jsonl`` (:mod:`~wmcdp_desktop.coordinator.report.loading`) or from ``ratings.parquet``
-(:mod:`~wmcdp_desktop.coordinator.report.collected_parquet`); every statistic reads only this.
+Built from the collection's ``ratings.parquet`` (:mod:`~wmcdp_desktop.coordinator.report.collected_parquet`);
+every statistic reads only this.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from typing import NamedTuple
 
 import numpy as np
 
 from wmcdp_desktop.coordinator.report.common import BoolArray, FloatArray, IntArray, Note
-from wmcdp_desktop.coordinator.report.rating_rows import CannotRateRow
 from wmcdp_desktop.coordinator.study.style import StyleResult
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.errors import Problem
@@ -23,6 +22,21 @@ from wmcdp_desktop.core.models.study import Study
 
 MAX_LISTED_PROBLEMS = 20
 """How many individual record problems the report lists before summarising the rest."""
+CANNOT_TELL = ""
+"""``Dataset.blinding_guess`` of "I can't tell" (a label is never empty)."""
+
+
+class CannotRateRow(NamedTuple):
+    """What the report uses of one "cannot rate" record (never part of a statistic: only counted)."""
+
+    rater_id: str
+    task_id: str
+    revision: int
+    submitted_at: str
+    item_id: str
+    model_source: str | None
+    reason: str
+    flagged: bool
 
 
 @dataclass
@@ -96,10 +110,6 @@ class Dataset:
 
     def calibration_items(self) -> set[str]:
         return {i for i, item in self.items.items() if item.split == "calibration"}
-
-
-def _posix(text: str) -> float:
-    return datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00").replace("t", "T")).timestamp()
 
 
 GoldResponses = dict[str, tuple[str, str] | None]

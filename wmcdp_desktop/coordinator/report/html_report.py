@@ -100,7 +100,7 @@ def _meta_text(value: object) -> str:
 
 def render_html(report: Report) -> str:
     meta = report.meta
-    title = meta.get("study_title") or meta.get("study_id") or "WM-CDP study"
+    title = meta.study_title or meta.study_id or "WM-CDP study"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -110,7 +110,7 @@ def render_html(report: Report) -> str:
         f"<h1>WM-CDP report: {html.escape(str(title))}</h1>",
         '<table class="meta">' + "".join(
             f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td>{html.escape(_meta_text(v))}</td></tr>"
-            for k, v in meta.items()) + "</table>",
+            for k, v in meta.as_json_obj().items()) + "</table>",
         "<p class=\"desc\">Every table is also in <code>tables/*.csv</code>; all figures are in "
         "<code>summary.json</code>. A dash means the figure cannot be computed from these data; the notes "
         "say why.</p>",
@@ -129,7 +129,7 @@ def render_html(report: Report) -> str:
                          f"<figcaption>{html.escape(chart.caption)}</figcaption></figure>")
         for table in section.tables:
             parts.append(render_table(table))
-    parts.append(f'<p class="desc">Written by wmcdp {html.escape(str(meta.get("wmcdp_version", "")))} '
-                 f"(seed {html.escape(str(meta.get('seed')))}, {html.escape(str(meta.get('bootstrap')))} "
-                 f"shuffled-rater copies; intervals: {html.escape(str(meta.get('intervals')))}).</p></body></html>")
+    parts.append(f'<p class="desc">Written by wmcdp {html.escape(meta.wmcdp_version)} '
+                 f"(seed {meta.seed}, {meta.bootstrap} shuffled-rater copies; intervals: "
+                 f"{html.escape(meta.intervals)}).</p></body></html>")
     return "\n".join(p for p in parts if p) + "\n"

@@ -12,7 +12,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +59,40 @@ class Section:
     charts: list[Chart] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class ReportMeta:
+    """The report's header: what was read, how many of each, and how it was computed (``meta`` of
+    summary.json and of ``wmcdp report --json``, in this order)."""
+
+    study_id: str | None
+    study_title: str | None
+    rubric: str
+    """The rubric's contract id and version."""
+    records_read: int
+    records_excluded: int
+    """Rows left out because they break the study's rubric."""
+    ratings: int
+    """Ratings kept: the latest revision of each rater and task that is a valid rating."""
+    cannot_rate: int
+    flagged: int
+    tasks_nobody_could_rate: list[str]
+    tasks: int
+    raters: int
+    items: int
+    models: int
+    seed: int
+    bootstrap: int
+    intervals: str
+    """``none``, or whom the intervals are for."""
+    wmcdp_version: str
+
+    def as_json_obj(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass
 class Report:
-    meta: dict[str, Any]
+    meta: ReportMeta
     notes: list[Note]
     sections: list[Section]
     findings: list[str] = field(default_factory=list)
@@ -205,28 +236,27 @@ def _add_charts(sections: list[Section], ds: Dataset, agr: agreement.AgreementRe
     step()
 
 
-def _meta(ds: Dataset, unr: unrated.UnratedResults, seed: int, bootstrap: int, fixed_raters: bool) -> dict[str, object]:
-    """The report's header: what was read, how many of each, and how it was computed."""
+def _meta(ds: Dataset, unr: unrated.UnratedResults, seed: int, bootstrap: int, fixed_raters: bool) -> ReportMeta:
     study = ds.study
-    return {
-        "study_id": study.study_id if study else None,
-        "study_title": study.title if study else None,
-        "rubric": f"{ds.rubric.contract_id} {ds.rubric.contract_version}",
-        "records_read": ds.records_read,
-        "records_excluded": ds.records_excluded,
-        "ratings": ds.n,
-        "cannot_rate": unr.cannot_rate,
-        "flagged": unr.flagged,
-        "tasks_nobody_could_rate": unr.nobody_could,
-        "tasks": len(ds.task_ids),
-        "raters": len(ds.rater_ids),
-        "items": len(ds.item_ids),
-        "models": len(ds.model_ids),
-        "seed": seed,
-        "bootstrap": bootstrap,
-        "intervals": "none" if bootstrap <= 0 else scope_text(fixed_raters),
-        "wmcdp_version": __version__,
-    }
+    return ReportMeta(
+        study_id=study.study_id if study else None,
+        study_title=study.title if study else None,
+        rubric=f"{ds.rubric.contract_id} {ds.rubric.contract_version}",
+        records_read=ds.records_read,
+        records_excluded=ds.records_excluded,
+        ratings=ds.n,
+        cannot_rate=unr.cannot_rate,
+        flagged=unr.flagged,
+        tasks_nobody_could_rate=unr.nobody_could,
+        tasks=len(ds.task_ids),
+        raters=len(ds.rater_ids),
+        items=len(ds.item_ids),
+        models=len(ds.model_ids),
+        seed=seed,
+        bootstrap=bootstrap,
+        intervals="none" if bootstrap <= 0 else scope_text(fixed_raters),
+        wmcdp_version=__version__,
+    )
 
 
 def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *, with_charts: bool = True,
@@ -319,7 +349,7 @@ def table_csv(table: Table) -> str:
 
 def summary_obj(report: Report) -> dict[str, Any]:
     return {
-        "meta": report.meta,
+        "meta": report.meta.as_json_obj(),
         "findings": report.findings,
         "notes": [{"section": n.section, "text": n.text} for n in report.notes],
         "tables": {t.name: t.as_dicts() for t in report.tables()},

@@ -1,22 +1,31 @@
-"""Synthetic studies and ratings with controllable agreement, built with the project's models.
+"""Ratings with controllable agreement for the report, the study folder they belong to, and the collection
+(``ratings.parquet`` and ``collect-report.json``) ``wmcdp report`` reads them from, built with the project's
+models and written by collect's own table writer.
 
 ``make_ratings`` draws a latent "true" score per (item, model, dimension) and lets each rater add noise;
 ``noise=0`` gives perfect agreement, ``random_ratings=True`` ignores the truth (alpha near 0), and
-``inverted`` raters report ``min + max - score`` (systematic disagreement).
+``inverted`` raters report ``min + max - score`` (systematic disagreement). :func:`write_collection` writes
+records as ``wmcdp results collect`` would have; :func:`dataset_of` is the report's Dataset of records, read
+from such a collection the way ``wmcdp report`` reads it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import tempfile
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from wmcdp_desktop.coordinator.report.dataset import Dataset, GoldResponses
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
+from wmcdp_desktop.core.models.cannot_rate_record import CannotRateRecord
 from wmcdp_desktop.core.models.common import SEVERITIES
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
@@ -189,11 +198,36 @@ def write_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = No
     return folder
 
 
-def write_collected(folder: Path, records: list[RatingRecord], extra_lines: list[str] = ()) -> Path:  # type: ignore[assignment]
+def write_collection(folder: Path, records: Sequence[RatingRecord | CannotRateRecord | Mapping[str, Any]],
+                     rubric_: Rubric | None = None, *, splits: Mapping[str, str] | None = None) -> Path:
+    """``records`` (in this order) as ``wmcdp results collect`` writes them for the report: ``ratings.parquet``
+    made by collect's own table writer and ``collect-report.json`` recording its SHA-256. A failure mode
+    column for every failure mode the records annotate; ``splits``: task id -> split (default: none)."""
+    from wmcdp_desktop.coordinator.collect import codebook
+
+    objs = [r if isinstance(r, Mapping) else r.to_json_obj() for r in records]
+    fm_ids = sorted({fm for r in objs for fm in r.get("failure_mode_annotations", {})})
+    columns = codebook.table_columns(fm_ids, rubric_ or rubric())
+    data = codebook.parquet_bytes(columns, codebook.table_data(objs, columns, fm_ids, splits or {}, {}),
+                                  title="ratings")
     folder.mkdir(parents=True, exist_ok=True)
-    lines = [json.dumps(r.to_json_obj(), ensure_ascii=False, separators=(",", ":")) for r in records]
-    (folder / "ratings.jsonl").write_text("\n".join([*lines, *extra_lines]) + "\n", encoding="utf-8")
+    (folder / codebook.PARQUET_NAME).write_bytes(data)
+    report = {"ok": True, "outputs": {codebook.PARQUET_NAME: hashlib.sha256(data).hexdigest()}}
+    (folder / "collect-report.json").write_text(json.dumps(report), encoding="utf-8")
     return folder
+
+
+def dataset_of(records: Sequence[RatingRecord | CannotRateRecord], rubric_: Rubric | None = None, *,
+               items: dict[str, BenchmarkItem] | None = None,
+               gold_responses: GoldResponses | None = None) -> Dataset:
+    """The report's Dataset of ``records``: written as a collection (:func:`write_collection`) and read back
+    the way ``wmcdp report`` reads one (checked against its SHA-256, every rubric rule applied)."""
+    from wmcdp_desktop.coordinator.report.collected_parquet import dataset_from_parquet
+
+    rubric_ = rubric_ or rubric()
+    with tempfile.TemporaryDirectory(prefix="wmcdp-collection-") as folder:
+        collected = write_collection(Path(folder), records, rubric_)
+        return dataset_from_parquet(collected, rubric_, None, dict(items or {}), [], gold_responses)
 
 
 def records_from_matrix(matrix: list[list[Any]], rubric_: Rubric | None = None, models: list[str] | None = None,
