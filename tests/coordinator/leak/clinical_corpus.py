@@ -27,8 +27,15 @@ PARAGRAPHS: dict[str, list[str]] = {
         "Operative note\nSurgeon: Mr Hale\nAnaesthetist: Dr Omar\nProcedure: tonsillectomy, uneventful.",
         "She is anxious about her mistrial at school (the teachers' word for a failed exam); minimal change "
         "in sleep. The bedrock of treatment remains exposure with response prevention.",
+        "Her mother Gemma called; Kimi, her sister, is 6. The family moved from Ward 7B to Room 12B. Stage 1B "
+        "disease in the grandfather (phase 1b trial), IL-1b and TNFRSF13B normal, vitamin B7 started. I am sure "
+        "this is granite-hard for them; the PI assistant booked a live-chat. I'm Gemma Chan, the ward sister.",
+        "Dr Bard is the team's psychologist; the pi model of the circuit, a meta-model of care and the command "
+        "model of the incident team were discussed. My training as a nurse covers OCD. I don't have the "
+        "internet at home. The training data of the study (Figure 3B, Table 2b) were de-identified; type-2b.",
     ],
     "es": [
+        "Soy Ana, la madre. Me llamo Ana y soy enfermera; como Ana, yo la acompaño.",
         "La paciente se llama Ana, tiene 9 años y se lava las manos veinte veces al día. Me llamo Dr. Ruiz y "
         "la llamo cada semana. Presenta una llaga en la mano derecha por el lavado.",
         "El padre asistió a una clase magistral sobre ansiedad infantil. Soplo mitral leve. La envidia hacia "
@@ -37,6 +44,7 @@ PARAGRAPHS: dict[str, list[str]] = {
         "el niño.",
     ],
     "fr": [
+        "Je suis Léa, la maman. Je suis à Paris; je m'appelle Léa.",
         "Léa, 10 ans, a peur de la saleté et se lave les mains sans arrêt. Douleur à la jambe gauche après "
         "une chute. Souffle mitral discret. Le cours magistral sur les TOC a aidé les parents.",
         "L'assistante sociale a rencontré la mère. Une clause du contrat scolaire prévoit des pauses.",

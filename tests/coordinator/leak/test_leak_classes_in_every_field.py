@@ -21,6 +21,9 @@ REFUSED = {
     "short form": ("served by vLLM today", "vLLM"),
     "serving artefact": ("ok\nUser: and then?", "user:"),
     "self-description": ("As of my last update in 2024, yes.", "knowledge cut-off"),
+    "self-introduction": ("Hello, I'm Kimi.", "Kimi"),
+    "name and role noun": ("ask the Cohere chatbot", "Cohere"),
+    "model size": ("try Zephyr-7b", "zephyr-7b"),
 }
 WARNING = ("the Mistrla advice", "mistrla")
 TEXT = " ".join(text for text, _ in REFUSED.values()) + " " + WARNING[0]

@@ -78,6 +78,8 @@ TOKEN_WORDS = (
     "bos", "eos", "pad", "unk", "sep", "cls", "mask", "start_of_turn", "end_of_turn", "start_of_image",
     "end_of_image", "think", "thinking", "reasoning", "reflection", "scratchpad", "tool_call", "tool_response",
     "function_call", "im_start", "im_end", "endoftext", "end_of_text", "eot", "eom", "antthinking",
+    "end_of_utterance", "function_calls", "function_results", "tool_calls", "tool_result", "tool_results",
+    "fake_token_around_image", "image_soft_token", "start_of_image", "eos_token", "bos_token",
 )
 
 ROLE_WORDS = frozenset(piece for word in (*STRONG_ROLES, *WEAK_ROLES, "instruction", "response", "input")
@@ -87,8 +89,12 @@ ROLE_WORDS = frozenset(piece for word in (*STRONG_ROLES, *WEAK_ROLES, "instructi
 _LINE = f"(?:^|\n)[{SOFT}{HARD}>#]*"
 SPECIAL = re.compile(r"<\|[^\n<>|]{1,64}\|>")
 NAMED = re.compile(rf"<{S}*/?{S}*(?:{_words(*TOKEN_WORDS)}){S}*>")
+TOOL_USE = re.compile(rf"<{S}*(?:antml{S}*)?(?:invoke|function{S}*calls|function{S}*results){S}+name{S}")
+"""A tool call written as XML (``<invoke name="...">``)."""
 STRIKE = re.compile(rf"<{S}*/?{S}*s{S}*>")
-BRACKETS = re.compile(rf"\[{S}*/?{S}*(?:inst|sys){S}*\]|<<{S}*/?{S}*sys{S}*>>")
+BRACKET_WORDS = ("inst", "sys", "tool_calls", "available_tools", "tool_results", "system_prompt", "tool_content")
+"""Mistral's and Llama 2's bracketed tokens (``[INST]``, ``[TOOL_CALLS]``, ``[AVAILABLE_TOOLS]``...)."""
+BRACKETS = re.compile(rf"\[{S}*/?{S}*(?:{_words(*BRACKET_WORDS)}){S}*\]|<<{S}*/?{S}*sys{S}*>>")
 HEADER = re.compile(
     rf"{_LINE}#{{2,}}{S}*({_words('instruction', 'response', 'input', 'human', 'assistant', 'system', 'user')})"
     rf"{S}*(?::|(?=\n)|$)")
@@ -106,7 +112,7 @@ def find(a: str) -> list[tuple[int, int, str, bool]]:
     """(start, end, what, warning) of every artefact in the artefact form ``a``."""
     out: list[tuple[int, int, str, bool]] = []
     if "<" in a or "[" in a:
-        for regex in (SPECIAL, NAMED, BRACKETS):
+        for regex in (SPECIAL, NAMED, BRACKETS, TOOL_USE):
             out += [(m.start(), m.end(), display(m.group()), False) for m in regex.finditer(a)]
         stripped_start = len(a) - len(a.lstrip(f"\n{SOFT}{HARD}"))
         stripped_end = len(a.rstrip(f"\n{SOFT}{HARD}"))

@@ -9,6 +9,8 @@ The scan searches a text as it is written. Some texts read differently from how 
   text that any program can read back (so-called ASCII smuggling);
 - **HTML character references** (``&#67;laude``, ``&#x43;``, ``&eacute;``) and **percent-encoding**
   (``Cl%61ude``) spell a character in ASCII, the way web tools export text;
+- **JSON and Python escapes written out as text** (``\\u003c|im_end|\\u003e``, ``Cl\\u0061ude``, ``\\x3c``), the
+  way a response copied from a JSON log or an API reply carries them;
 - **HTML tags** inside a word (``Cl<b>aude</b>``, ``Cl<!-- -->aude``) vanish when the text is shown as a
   web page, and a reader skips them in plain text.
 
@@ -33,6 +35,7 @@ a paragraph."""
 _TAGS = re.compile("[\U000e0020-\U000e007e]+")
 _HTML_REF = re.compile(r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};)")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_ESCAPE = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2})+")
 _HTML_TAG = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]{0,31}(?:[\s/][^<>]{0,256})?>|<!--.{0,256}?-->)+", re.DOTALL)
 
 
@@ -104,6 +107,8 @@ def _matters(text: str, start: int, end: int, decoded: str) -> bool:
     letters = sum(1 for ch in decoded if _word_char(ch))
     before = start > 0 and _word_char(text[start - 1])
     after = end < len(text) and _word_char(text[end])
+    if decoded and all(ch in TEMPLATE_PUNCTUATION for ch in decoded):
+        return True  # the punctuation of a chat-template token (&lt;|im_end|&gt;, \u003c)
     if letters == 0:  # a tag, or a space or hyphen (resp%2D0001): joins the words on each side
         return before and after
     return letters >= 2 or before or after
@@ -125,6 +130,21 @@ def _substituted(text: str, pattern: re.Pattern[str], decode: Callable[[str], st
         return None
     out.add(text[done:], done, len(text), LINEAR)
     return out.reading()
+
+
+TEMPLATE_PUNCTUATION = frozenset("<>|[]")
+"""Characters a serving artefact is made of (:mod:`artefacts`): decoding one of them always matters."""
+
+
+def _unescape(encoded: str) -> str:
+    """``\\u003c`` and the like as the characters they stand for (surrogate pairs joined)."""
+    out = re.sub(r"\\U([0-9a-fA-F]{8})|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})",
+                 lambda m: _char(int(m.group(1) or m.group(2) or m.group(3), 16)), encoded)
+    return out.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _char(code: int) -> str:
+    return chr(code) if code <= 0x10FFFF else "\ufffd"
 
 
 def _nothing(_tag: str) -> str:
@@ -166,6 +186,10 @@ def readings(text: str, others: set[str]) -> Iterator[Reading]:
             yield found
     if "&" in text:
         found = _substituted(text, _HTML_REF, html.unescape, "HTML character references")
+        if found is not None:
+            yield found
+    if "\\" in text:
+        found = _substituted(text, _ESCAPE, _unescape, "escapes written as text")
         if found is not None:
             yield found
     if "%" in text:

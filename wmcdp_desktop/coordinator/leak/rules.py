@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
-from wmcdp_desktop.coordinator.leak import artefacts, self_descriptions, short_forms
+from wmcdp_desktop.coordinator.leak import artefacts, model_sizes, self_descriptions, short_forms
+from wmcdp_desktop.coordinator.leak.introductions import NAMES, Introductions, written_as_name
 from wmcdp_desktop.coordinator.leak.misspellings import Misspellings, eligible
-from wmcdp_desktop.coordinator.leak.normalise import skeleton
+from wmcdp_desktop.coordinator.leak.normalise import SOFT, Normalised, skeleton
 from wmcdp_desktop.coordinator.leak.terms import Term
 
 _RUN = re.compile("[a-z]+")
@@ -40,6 +41,17 @@ class Rules:
                 for word in anchors:
                     self._by_word.setdefault(word, []).append(i)
         self._terms: dict[tuple[str, str, bool, str, str, str], Term] = {}
+        built_in = [(t.display, t.about) for t in terms.values()
+                    if t.kind == "vendor or product name" and not t.display.lower().startswith("by ")]
+        self.introductions = Introductions(built_in)
+        self._model_names = frozenset(
+            key for key in (*(skeleton(n) for n, (_, ordinary) in NAMES.items() if not ordinary),
+                            *(skeleton(d) for d, _ in built_in))
+            if key.isascii() and key.isalnum())
+        """Names after which a parameter count is refused even after a space (``Zephyr 7B``)."""
+        self._ordinary_names = frozenset(skeleton(n) for n, (_, ordinary) in NAMES.items() if ordinary
+                                         and skeleton(n).isascii() and skeleton(n).isalnum())
+        """The same that are also ordinary words: there only written with a capital (``Alpaca 7B``)."""
 
     def _term(self, kind: str, display: str, about: str, warning: bool, stands_for: str = "", note: str = "") -> Term:
         cached = (kind, display, warning, about, stands_for, note)
@@ -70,6 +82,17 @@ class Rules:
             for m in regex.finditer(s):
                 note = "the model describing itself" if warning else ""
                 out.append((m.start(), m.end(), self._term("self-description", what, reveals, warning, note=note)))
+        for start, end, named, kind, warning in self.introductions.find(text, s, words):
+            note = "also ordinary words: a warning" if warning else ""
+            out.append((start, end, self._term(kind, named.display, named.about, warning, named.display, note)))
+        sized = model_sizes.size_form(text, s, others)
+        if sized is not None:
+            for start, end, what, warning, capital in model_sizes.find(sized, self._model_names, self._ordinary_names):
+                if capital and not written_as_name(text[slice(*Normalised(text, s).span(start, end))], "name"):
+                    continue
+                note = "or a number after an ordinary word: a warning" if warning else ""
+                out.append((start, end, self._term("model size or tuning suffix", sized[start:end].replace(SOFT, " "),
+                                                   what, warning, note=note)))
         form = artefacts.artefact_form(text, others, words)
         if form is not None:
             for start, end, what, warning in artefacts.find(form):

@@ -323,6 +323,11 @@ class Matcher:
         for reading in readings(text, others):
             found = self._find_in(reading.text, *normal_form_and_others(reading.text))
             raw += [(*reading.span(start, end), term) for start, end, term in found]
+        # a parameter count or suffix on a name already refused is that name's finding (Vicuna-13B)
+        named = [(start, end) for start, end, term in raw if not term.warning and term.leak_class == "name"]
+        if named:
+            raw = [r for r in raw if r[2].kind != "model size or tuning suffix"
+                   or not any(start < r[1] and r[0] < end for start, end in named)]
         matches: list[Match] = []
         refused_to = warned_to = -1
         for start, end, term in sorted(raw, key=lambda r: (r[0], -r[1], r[2].warning)):

@@ -47,6 +47,17 @@ PATTERNS: list[tuple[str, str, bool, bool, str]] = [
      "(as|i am|i'm) (a|an) (large )?(ai |artificial intelligence )?language model"),
     ("as a language model", AI, True, False,
      "(as|i am|i'm) (a|an) (ai|artificial intelligence)( assistant| model| chatbot| system)?"),
+    ("knowledge cut-off", CUTOFF, False, False,
+     "i was (last )?(updated|trained) (in|on|up to|until|through) (january|february|march|april|may|june|july|"
+     "august|september|october|november|december|early|mid|late|2021|2022|2023|2024|2025|2026|2027)"),
+    ("what the model cannot do", AI, True, False,
+     "i (do not|don't|cannot|can't|am unable to|am not able to) (have )?(browse|browsing|access to the internet|"
+     "internet access|real-time (information|data|access)|access to real-time|search the (web|internet))"),
+    ("what the model cannot do", AI, True, False, "i (do not|don't) have (the ability to browse|browsing)"),
+    ("its training", AI, True, False, "my training data"),
+    ("its makers", AI, True, False, "my (creators|developers|programmers)"),
+    ("as a language model", AI, True, False, "i'm (just|only) (an|a) (ai|language model|chatbot|bot|program)"),
+    ("as a language model", AI, True, False, "(i am|i'm) (just |only )?(a|an|your) (virtual|digital) assistant"),
     # Spanish, Portuguese
     ("knowledge cut-off", CUTOFF, False, False,
      "(mi |la )?fecha de corte (de |de mi |de mis )?(conocimiento|conocimientos|entrenamiento)"),

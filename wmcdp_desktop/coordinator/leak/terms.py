@@ -33,7 +33,8 @@ from wmcdp_desktop.coordinator.leak.transliterations import native_spellings
 Mode = Literal["word", "family", "versioned", "native"]
 Kind = Literal[
     "model id", "response id", "alias", "natural spelling", "vendor or product name", "short form or serving name",
-    "name in another script", "misspelling", "serving artefact", "self-description",
+    "name in another script", "misspelling", "serving artefact", "self-description", "self-introduction",
+    "name with a role noun", "model size or tuning suffix",
 ]
 
 MODE_RANK: dict[str, int] = {"versioned": 0, "word": 1, "family": 2, "native": 3}
@@ -41,7 +42,7 @@ MODE_RANK: dict[str, int] = {"versioned": 0, "word": 1, "family": 2, "native": 3
 KIND_RANK: dict[str, int] = {
     "model id": 0, "response id": 1, "alias": 2, "natural spelling": 3, "vendor or product name": 4,
     "short form or serving name": 5, "name in another script": 6, "misspelling": 7, "serving artefact": 8,
-    "self-description": 9,
+    "self-description": 9, "self-introduction": 10, "name with a role noun": 11, "model size or tuning suffix": 12,
 }
 """A term listed twice is reported as its most specific kind."""
 
@@ -50,6 +51,8 @@ LEAK_CLASS: dict[str, str] = {
     "vendor or product name": "name", "short form or serving name": "short form",
     "name in another script": "transliteration", "misspelling": "misspelling",
     "serving artefact": "serving artefact", "self-description": "self-description",
+    "self-introduction": "self-introduction", "name with a role noun": "name and role noun",
+    "model size or tuning suffix": "model size",
 }
 """The class of leak each kind of term belongs to (``class`` in ``study validate --json``)."""
 
@@ -182,8 +185,8 @@ class Term:
 
     @property
     def leak_class(self) -> str:
-        """``name``, ``transliteration``, ``misspelling``, ``short form``, ``serving artefact`` or
-        ``self-description``."""
+        """``name``, ``transliteration``, ``misspelling``, ``short form``, ``serving artefact``,
+        ``self-description``, ``self-introduction``, ``name and role noun`` or ``model size``."""
         return LEAK_CLASS[self.kind]
 
     def describe(self) -> str:
@@ -196,6 +199,12 @@ class Term:
         if self.kind == "short form or serving name":
             what = f"{self.stands_for}, " if self.stands_for else ""
             return f"{self.display!r} (a short form or serving name of the built-in list: {what}{self.about}{note})"
+        if self.kind == "self-introduction":
+            return f"{self.display!r} (a model introducing itself by a name: {self.about}{note})"
+        if self.kind == "name with a role noun":
+            return f"{self.display!r} (a model's name with a role noun: {self.about}{note})"
+        if self.kind == "model size or tuning suffix":
+            return f"{self.display!r} ({self.about}: the shape of an open model's name{note})"
         if self.kind in ("serving artefact", "self-description"):
             return f"{self.display!r} (a {self.kind}: {self.about}{note})"
         if self.kind == "model id":
