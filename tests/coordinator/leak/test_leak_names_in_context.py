@@ -6,6 +6,8 @@ words that is not refused."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from wmcdp_desktop.coordinator.leak.scan import Matcher
@@ -163,3 +165,14 @@ def test_ordinary_text_is_no_such_self_description(text: str) -> None:
 @pytest.mark.parametrize("text", ["چت جی پی تی", "چت\u200cجی\u200cپی\u200cتی", "از جی پی تی پرسیدم"])
 def test_chatgpt_in_persian_is_refused(text: str) -> None:
     assert any(f[0] == "transliteration" and f[2] == "refused" for f in found(text)), found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "a-" * 50000 + "chat", "8x" * 50000 + "7b", "I am " * 20000 + "Gemma", "Pi model " * 10000, "7b-" * 30000,
+    "a" + ".1" * 50000 + "-7b", "\\u003c" * 20000, "as Gemma, " * 10000, "ab_" * 33000 + "7b",
+])
+def test_hostile_text_for_the_context_rules_is_scanned_in_linear_time(text: str) -> None:
+    # 100,000 characters: a rule that backtracks (a hyphenated run tried from every start) took 90-110 s
+    started = time.process_time()
+    MATCHER.find(text)
+    assert time.process_time() - started < 5.0

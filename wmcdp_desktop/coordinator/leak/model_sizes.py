@@ -60,9 +60,14 @@ AFTER_SIZE = (*TUNING, "chat", "it", "base", "hf", "fp16", "bf16", "int4", "int8
 
 _MOE = re.compile(rf"(?<![a-z0-9])(?:{MOE})(?![a-z0-9])")
 _SIZE_SUFFIX = re.compile(rf"(?<![a-z0-9])(?:{SIZE}|{MOE})[-_](?:{'|'.join(AFTER_SIZE)})(?![a-z0-9])")
-_JOINED = re.compile(rf"(?<![a-z0-9])([a-z][a-z0-9]*(?:[-_][a-z0-9]+|{SOFT}[0-9]+)*?)[-_]({SIZE})(?![a-z0-9])")
+_JOINED = re.compile(rf"(?<=[a-z0-9])[-_]({SIZE})(?![a-z0-9])")
+"""A size joined by a hyphen or underscore to what comes before (the word is looked for backwards)."""
+_BEFORE = re.compile(rf"[a-z0-9][-_{SOFT}a-z0-9]*$")
+_PIECE = re.compile(rf"[^-_{SOFT}]+")
+LOOK_BACK = 48
 _SPACED = re.compile(rf"(?<![a-z0-9])([a-z][a-z0-9]*){SOFT}+({SIZE})(?![a-z0-9])")
-_TUNED = re.compile(rf"(?<![a-z0-9])([a-z0-9]*[a-z][a-z0-9]*)[-_](?:({'|'.join(TUNING)})|(chat))(?![a-z0-9])")
+_TUNED = re.compile(rf"(?<![a-z0-9])([a-z0-9]+)[-_](?:({'|'.join(TUNING)})|(chat))(?![a-z0-9])")
+_LETTER = re.compile("[a-z]")
 _DIGITS = re.compile("[0-9]")
 
 
@@ -97,22 +102,35 @@ def find(z: str, names: frozenset[str], ordinary: frozenset[str] = frozenset()
     for m in _MOE.finditer(z):
         add(m.start(), m.end(), "a mixture-of-experts parameter count", False)
     for m in _JOINED.finditer(z):
-        word = _last_word(m.group(1))
+        named = _word_before(z, m.start())
+        if named is None:
+            continue
+        start, word = named
         if word in ORDINARY_BEFORE or (len(word) <= 2 and not _DIGITS.search(word) and word not in names):
             continue
-        add(m.start(), m.end(), "a parameter count joined to a name", False)
+        add(start, m.end(), "a parameter count joined to a name", False)
     for m in _SPACED.finditer(z):
         if m.group(1) in names or m.group(1) in ordinary:
             add(m.start(), m.end(), "a parameter count after a name", False, m.group(1) not in names)
     for m in _TUNED.finditer(z):
         word = m.group(1)
-        if word in NOT_NAMES or (m.group(3) and not (_DIGITS.search(word) or word in names)):
+        if word in NOT_NAMES or not _LETTER.search(word) or (m.group(3) and not (_DIGITS.search(word) or word in names)):
             continue
         add(m.start(), m.end(), "a tuning suffix joined to a name", False)
     return out
 
 
-def _last_word(run: str) -> str:
-    """The last piece of letters of a run of pieces (``openchat_3.5`` -> ``openchat``)."""
-    pieces = [p for p in re.split(f"[-_{SOFT}]", run) if p and not p.isdigit()]
-    return pieces[-1] if pieces else run
+def _word_before(z: str, at: int) -> tuple[int, str] | None:
+    """The word a size at ``at`` belongs to, and where it starts: the last piece with a letter before it,
+    across versions (``openchat_3.5-7b`` -> ``openchat``, ``qwen2.5-72b`` -> ``qwen2``); None without one."""
+    lo = max(0, at - LOOK_BACK)
+    run = _BEFORE.search(z, lo, at)
+    if run is None:
+        return None
+    word: tuple[int, str] | None = None
+    for piece in _PIECE.finditer(z, run.start(), at):
+        if not piece.group().isdigit():
+            word = (piece.start(), piece.group())
+    if word is None or not _LETTER.match(word[1]):
+        return None
+    return word
