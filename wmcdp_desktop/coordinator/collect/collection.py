@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wmcdp_desktop.coordinator.bundles.encryption import COORDINATOR_KEY_FILE, keys_folder
 from wmcdp_desktop.coordinator.collect.cache import load_cache
 from wmcdp_desktop.coordinator.collect.merge import merge_exports, read_acceptances, read_key, read_ledger
 from wmcdp_desktop.coordinator.collect.outputs import hold_collection, write_outputs
 from wmcdp_desktop.coordinator.results.provenance import read_receipts
+from wmcdp_desktop.coordinator.results.reader import read_coordinator_key
 from wmcdp_desktop.core.errors import Problem
 
 
@@ -100,6 +102,7 @@ def collect_results(
     progress: Callable[[int, int], None] | None = None,
     writing: Callable[[int, int], None] | None = None,
     accept: dict[str, str] | None = None,
+    coordinator_key: Path | None = None,
 ) -> Collected:
     """Merge and unblind ``exports`` with the key at ``key_path`` into ``out_dir`` (a second collect into the
     same folder is refused while this one runs); ``receipts_file`` holds the receipt codes the raters sent,
@@ -107,9 +110,14 @@ def collect_results(
     ``excel_csv``, ``names`` and ``csv_na`` are those of ``outputs.write_outputs``; ``progress(done, total)``
     hears the exports merged, ``writing(done, total)`` the records written; ``accept``: record id -> the
     coordinator's reason to count that quarantined record after all (recorded in collect-report.json).
+    ``coordinator_key``: the coordinator's private key file that opens sealed exports (default:
+    ``keys/coordinator.key`` beside the unblinding key, when there is one).
     Raises :class:`~wmcdp_desktop.core.errors.WmcdpError` (plain words) for a key, folder or receipts file it
     cannot use; everything wrong with the exports is a problem of the result (the outputs are written)."""
     key = read_key(key_path)
+    beside = keys_folder(key_path) / COORDINATOR_KEY_FILE
+    private = coordinator_key or (beside if beside.is_file() else None)
+    opener = read_coordinator_key(private) if private is not None else None
     receipts, bad_lines = read_receipts(receipts_file) if receipts_file is not None else (None, [])
     receipts_source = str(receipts_file or "")
     if receipt is not None:
@@ -120,7 +128,8 @@ def collect_results(
             exports, key, progress, key_source=str(key_path), receipts=receipts,
             receipts_source=receipts_source, seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
             work_dir=out_dir, leading=(cache_problems, bad_lines), accept=accept,
-            accepted_before=read_acceptances(out_dir),
+            accepted_before=read_acceptances(out_dir), coordinator_key=opener,
+            no_key_hint=f"give --coordinator-key {beside} (the coordinator key written by bundle build)",
         )
         try:
             paths = write_outputs(result, out_dir, excel_csv=excel_csv, names=names, csv_na=csv_na, progress=writing)

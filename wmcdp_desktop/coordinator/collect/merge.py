@@ -57,7 +57,7 @@ from wmcdp_desktop.coordinator.results.provenance import (
     receipt_problems,
     replay_problems,
 )
-from wmcdp_desktop.coordinator.results.reader import ExportRead, read_export
+from wmcdp_desktop.coordinator.results.reader import CoordinatorKey, ExportRead, read_export
 from wmcdp_desktop.core import record_rules
 from wmcdp_desktop.core.atomic import AtomicFile, plain_os_error
 from wmcdp_desktop.core.counts import agree, count
@@ -290,6 +290,8 @@ def merge_exports(
     leading: tuple[list[Problem], list[Problem]],
     accept: Mapping[str, str] | None = None,
     accepted_before: list[dict[str, Any]] | None = None,
+    coordinator_key: CoordinatorKey | None = None,
+    no_key_hint: str = "give --coordinator-key keys/coordinator.key",
 ) -> CollectResult:
     """Read, check, merge and unblind the exports (the steps of this module's description); called by
     ``collection.collect_results``, which holds the folder.
@@ -302,9 +304,10 @@ def merge_exports(
     receipts file, which come first (the cache's, with those of its entries that cannot be used, by file);
     ``accept``: record id -> the coordinator's reason for keeping that quarantined record (``--accept``);
     ``accepted_before``: the acceptances an earlier collect into the folder recorded (:func:`read_acceptances`),
-    each holding for the same record in the same export bytes only."""
+    each holding for the same record in the same export bytes only; ``coordinator_key``: opens the exports sealed
+    to it in memory (without it a sealed export is refused, saying ``no_key_hint``)."""
     folder_problems, receipt_lines = leading
-    reader = _Reader(key, Spool(work_dir), cache_dir)
+    reader = _Reader(key, Spool(work_dir), cache_dir, coordinator_key, no_key_hint)
     try:
         reader.read_all(exports, known, progress)
         problems = [*sorted([*folder_problems, *reader.cache_problems], key=lambda p: p.file), *receipt_lines]
@@ -662,8 +665,11 @@ class _Reader:
     """Reads each export once (from its zip, or from the collection's cache), checks it and keeps a
     :class:`_Digest` of it; the records go to the spool."""
 
-    def __init__(self, key: UnblindingKey, spool: Spool, cache_dir: Path | None) -> None:
+    def __init__(self, key: UnblindingKey, spool: Spool, cache_dir: Path | None,
+                 coordinator_key: CoordinatorKey | None = None, no_key_hint: str = "") -> None:
         self.key = key
+        self.coordinator_key = coordinator_key
+        self.no_key_hint = no_key_hint
         self.spool = spool
         self.cache_dir = cache_dir
         self.entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
@@ -712,7 +718,8 @@ class _Reader:
                 self.already.append(str(path))
                 continue
             every.add(sha)
-            known_export = KnownExport(str(path), sha, read_export(path), cached=False)
+            known_export = KnownExport(str(path), sha, read_export(path, self.coordinator_key, self.no_key_hint),
+                                       cached=False)
             # A file that is no export at all (no manifest) is said in this run, not recorded for every later one.
             if self.cache_dir is not None and known_export.export.manifest is not None:
                 export_cache.write_entry(self.cache_dir, known_export)

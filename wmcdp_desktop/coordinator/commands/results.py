@@ -24,7 +24,12 @@ from wmcdp_desktop.coordinator.commands.common import (
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
 from wmcdp_desktop.coordinator.results.against_bundles import bundle_problems, open_bundles
 from wmcdp_desktop.coordinator.results.provenance import read_receipts, receipt_problems, replay_problems
-from wmcdp_desktop.coordinator.results.reader import ExportRead, is_zip_path, read_records
+from wmcdp_desktop.coordinator.results.reader import (
+    ExportRead,
+    is_zip_path,
+    read_coordinator_key,
+    read_records,
+)
 from wmcdp_desktop.core.audit_chain import normalise_receipt, receipt_problem
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.errors import Problem
@@ -46,6 +51,9 @@ every link, the seal, every record's place in the chain and every revision are c
 the same rater's bundle are compared (the same export twice, an older export beside a newer one, two
 histories). --receipt CODE checks the receipt code the rater sent you apart from the file (one export);
 --receipts FILE checks several (lines of "<rater_id> <code>"; see docs/COORDINATORS.md).
+An export sealed to the coordinator's key (an encrypted bundle's export, *.wmcdp-sealed) is opened in
+memory with --key FILE (keys/coordinator.key, written by an encrypted bundle build), then checked the same
+way; without it, it is refused and not counted.
 Prints a summary of counts and every problem with file and JSON path. Exit 0 if all valid, 1 if not."""
 
 COLLECT_DESCRIPTION = """\
@@ -79,7 +87,11 @@ collecting everything at once would. wmcdp report reads ratings.parquet.
 ratings.csv holds the raters' text exactly, so a note such as "=1+1" or "-ve" may be run as a formula
 if the file is double-clicked into a spreadsheet; --excel-safe adds ratings-excel.csv for that.
 Exit 0 when everything merged cleanly, 1 when something was left out or conflicting (the outputs are
-written either way). The outputs name the models: they are written owner-only (0600), like the key."""
+written either way). The outputs name the models: they are written owner-only (0600), like the key.
+Exports sealed to the coordinator's key (an encrypted bundle's export, *.wmcdp-sealed) are opened in memory
+with the key in keys/coordinator.key beside the unblinding key (or --coordinator-key FILE); without it a
+sealed export is refused and reported, never skipped. The cache of collected exports keys each by the file
+as received."""
 
 
 def register(sub: Any) -> None:
@@ -102,6 +114,9 @@ def register(sub: Any) -> None:
         help="also check against this bundle (.wmcdp file or unzipped bundle folder), or against the bundles "
         "(*.wmcdp) in this folder; repeat for several",
     )
+    v.add_argument("--key", "--coordinator-key", dest="coordinator_key", type=Path, metavar="FILE",
+                   help="the coordinator's private key (keys/coordinator.key of an encrypted bundle build): opens the "
+                   "exports sealed to it")
     _add_receipt_flags(v)
 
     c = command(
@@ -115,6 +130,9 @@ def register(sub: Any) -> None:
     c.add_argument("exports", type=Path, nargs="+", metavar="EXPORT", help="a results export zip from a rater")
     c.add_argument("--key", type=Path, required=True, metavar="KEY", help="the unblinding key from `bundle build`")
     c.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the merged results")
+    c.add_argument("--coordinator-key", type=Path, metavar="FILE",
+                   help="the coordinator's private key that opens sealed exports (default: keys/coordinator.key beside "
+                   "the unblinding key, when it is there)")
     c.add_argument(
         "--excel-safe",
         action="store_true",
@@ -193,9 +211,10 @@ def _receipts(args: argparse.Namespace, exports: list[ExportRead]) -> tuple[dict
 def _validate(args: argparse.Namespace) -> int:
     _one_export_for_receipt(args, args.paths)
     bundles = open_bundles(args.bundle) if args.bundle else []
+    opener = read_coordinator_key(args.coordinator_key) if args.coordinator_key is not None else None
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
         # Only the bundle checks need the records themselves; without them a summary of each is kept.
-        result = read_records(args.paths, progress=bar, keep_records=bool(bundles))
+        result = read_records(args.paths, progress=bar, keep_records=bool(bundles), coordinator_key=opener)
     problems = list(result.problems)
     record_rules_problems = bundle_problems(result.records, bundles) if bundles else []
     problems += record_rules_problems
@@ -318,7 +337,8 @@ def _collect(args: argparse.Namespace) -> int:
     with ProgressBar("Collecting", enabled=False if args.json else None) as bar:
         result = collect_results(args.exports, args.key, args.out, receipts_file=args.receipts, receipt=receipt,
                                  excel_csv=args.excel_safe, names=args.names, csv_na=args.csv_na,
-                                 progress=bar, writing=partial(bar.stage, "Writing the outputs"), accept=accept)
+                                 progress=bar, writing=partial(bar.stage, "Writing the outputs"), accept=accept,
+                                 coordinator_key=args.coordinator_key)
     never = result.tasks_never_rated
     warnings = [] if not never else [
         f"{count(len(never), 'task')} of the key {agree(len(never), 'was', 'were')} never rated (no rater returned a "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wmcdp_desktop.coordinator.bundles import encryption
 from wmcdp_desktop.coordinator.results.reader import ReadRecord
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.counts import agree, count
@@ -15,17 +16,31 @@ from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.record_rules import record_problems
 
 
+def _open_one(path: Path) -> OpenedBundle:
+    """A plain bundle as it is; an encrypted one decrypted in memory with the passphrase its build wrote in
+    ``keys/passphrases.json`` beside it."""
+    if not encryption.file_is_encrypted(path):
+        return open_bundle(path)
+    listed = path.parent / encryption.KEYS_FOLDER / encryption.PASSPHRASES_FILE
+    if not listed.is_file():
+        raise DocumentError.single(str(path), f"is an encrypted bundle, and {listed} (the build's passphrases, which "
+                                              "open it) is not there: give the folder bundle build wrote")
+    passphrase = encryption.passphrase_from(encryption.read_passphrases(listed), path, str(listed))
+    return encryption.open_encrypted_bundle(path, passphrase).bundle
+
+
 def open_bundles(paths: list[Path]) -> list[OpenedBundle]:
-    """Each path a bundle file or folder, or a folder of ``*.wmcdp`` bundles (what ``bundle build`` wrote)."""
+    """Each path a bundle file or folder, or a folder of ``*.wmcdp`` bundles (what ``bundle build`` wrote); an
+    encrypted bundle is opened with the passphrase in ``keys/passphrases.json`` beside it."""
     bundles: list[OpenedBundle] = []
     for path in paths:
         if path.is_dir() and not (path / "bundle.json").exists():
             found = sorted(path.glob("*.wmcdp"))
             if not found:
                 raise DocumentError.single(str(path), "holds no bundle (*.wmcdp) and is not a bundle folder")
-            bundles.extend(open_bundle(p) for p in found)
+            bundles.extend(_open_one(p) for p in found)
         else:
-            bundles.append(open_bundle(path))
+            bundles.append(_open_one(path))
     return bundles
 
 

@@ -30,17 +30,60 @@ from typing import NamedTuple
 from wmcdp_desktop.coordinator.results.provenance import ChainSummary, check_export_audit
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.documents import json_values_at_most, load_record_bytes, read_file_bytes, validate_obj
+from wmcdp_desktop.core.encryption.sealed_box import (
+    MAX_PRIVATE_KEY_FILE_BYTES,
+    SEALED_HEADER_SIZE,
+    is_sealed,
+    load_private_key,
+    open_sealed,
+)
 from wmcdp_desktop.core.errors import DocumentError, Problem, capped
 from wmcdp_desktop.core.files import open_regular
 from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, ResultsManifest
 from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.record_rules import own_problems, time_problems
 from wmcdp_desktop.core.strict_json import parse_json_bytes
-from wmcdp_desktop.core.zips.reader import SafeZip, open_zip_file
+from wmcdp_desktop.core.zips.reader import MAX_FILE_SLACK, SafeZip, open_zip_bytes, open_zip_file
+from wmcdp_desktop.core.zips.rules import MAX_TOTAL_BYTES
 
 MANIFEST_NAME = "manifest.json"
 SKIPPED_FOLDERS = {"drafts", "quarantine"}
 SUPPORTED_FORMAT_MAJOR = "1"
+SEALED_SUFFIX = ".wmcdp-sealed"
+"""How the app names an export sealed to the coordinator's key (recognised by its first bytes too)."""
+MAX_SEALED_FILE_BYTES = MAX_TOTAL_BYTES + MAX_FILE_SLACK + SEALED_HEADER_SIZE
+"""The largest sealed export read: a plain export's cap and the sealed header."""
+NO_KEY_HINT = "give --key keys/coordinator.key (written by bundle build, beside the unblinding key)"
+
+
+@dataclass(frozen=True)
+class CoordinatorKey:
+    """The coordinator's private key (``keys/coordinator.key`` of an encrypted build), read and checked once."""
+
+    pem: bytes = field(repr=False)
+    source: str
+    """The key file, as named in messages."""
+
+
+def read_coordinator_key(path: Path) -> CoordinatorKey:
+    """The coordinator key file ``path``; :class:`DocumentError` naming it when it cannot be read or is not one."""
+    pem = read_file_bytes(path, str(path), MAX_PRIVATE_KEY_FILE_BYTES)
+    load_private_key(pem, str(path))
+    return CoordinatorKey(pem, str(path))
+
+
+def is_sealed_file(path: Path) -> bool:
+    """Whether the regular file ``path`` begins as an export sealed to the coordinator's key."""
+    try:
+        fd, _ = open_regular(path)
+    except OSError:
+        return False
+    try:
+        return is_sealed(os.read(fd, 64))
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -114,14 +157,17 @@ def _sha(data: bytes) -> str:
 
 
 def is_zip_path(path: Path) -> bool:
-    if path.suffix.lower() in (".zip", ".wmcdpr"):
+    """Whether ``path`` is an export: a zip (``.zip``, ``.wmcdpr``, or beginning ``PK``) or a sealed export
+    (``.wmcdp-sealed``, or beginning with its mark)."""
+    if path.suffix.lower() in (".zip", ".wmcdpr", SEALED_SUFFIX):
         return True
     try:
         fd, _ = open_regular(path)  # a FIFO is not waited on
     except OSError:
         return False
     try:
-        return os.read(fd, 2) == b"PK"
+        head = os.read(fd, 64)
+        return head[:2] == b"PK" or is_sealed(head)
     except OSError:
         return False
     finally:
@@ -145,12 +191,26 @@ def read_record_bytes(data: bytes, source: str) -> TaskRecord:
     return load_record_bytes(data, source)
 
 
-def read_export(path: Path) -> ExportRead:
+def _open_export(path: Path, label: str, coordinator_key: CoordinatorKey | None, no_key_hint: str) -> SafeZip:
+    """The export's zip: from the file, or (a sealed export) opened in memory with the coordinator's key."""
+    if not is_sealed_file(path):
+        return open_zip_file(path, label)
+    if coordinator_key is None:
+        raise DocumentError.single(label, f"is encrypted to the coordinator's key: {no_key_hint}")
+    data = read_file_bytes(path, label, MAX_SEALED_FILE_BYTES)
+    plain = open_sealed(coordinator_key.pem, data, label, coordinator_key.source)
+    del data
+    return open_zip_bytes(plain, label)
+
+
+def read_export(path: Path, coordinator_key: CoordinatorKey | None = None, no_key_hint: str = NO_KEY_HINT) -> ExportRead:
     """Open and check one results export zip. Never raises for bad content: problems are collected, at most
-    :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT` per file of the export."""
+    :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT` per file of the export. A sealed export is
+    opened in memory with ``coordinator_key`` (never written in the clear), then checked the same way; without
+    the key it is refused with a problem saying what to give (``no_key_hint``)."""
     label = path.name
     try:
-        zf = open_zip_file(path, label)
+        zf = _open_export(path, label, coordinator_key, no_key_hint)
         names = set(zf.names())
         manifest = _read_manifest(zf, names, label)
     except DocumentError as exc:
@@ -374,6 +434,7 @@ def read_records(
     progress: Callable[[int, int], None] | None = None,
     *,
     keep_records: bool = True,
+    coordinator_key: CoordinatorKey | None = None,
 ) -> ReadResult:
     """Read record files, folders of them and export zips; collect valid records and every problem.
 
@@ -399,7 +460,7 @@ def read_records(
             targets.append(("record", str(path)))
     for done, (kind, target) in enumerate(targets, start=1):
         if kind == "export":
-            _add_export(result, read_export(Path(target)), keep_records)
+            _add_export(result, read_export(Path(target), coordinator_key), keep_records)
         else:
             source = str(target)
             _add_record(result, source, _read_record_file(source, keep_records))
