@@ -292,6 +292,9 @@ class BundleOpener(QObject):
         dialog.edit.clear()
         dialog.deleteLater()
         self.dialog = None
+        parent = self.parent()
+        if isinstance(parent, QWidget):
+            parent.activateWindow()  # the keyboard goes back to the window (the rater types on at once)
         request = self._request
         if passphrase is None or request is None:
             self._end()  # cancelled: nothing opened, nothing written
