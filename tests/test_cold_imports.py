@@ -57,3 +57,38 @@ def test_public_model_names_still_import() -> None:
         assert "NoSuchModel" in str(exc)
     else:
         raise AssertionError("unknown names must raise AttributeError")
+
+
+WELCOME = """
+import json, sys, tempfile, time
+from wmcdp_desktop.rater.app import main
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+app = QApplication([])
+window = main.start(["--data-dir", tempfile.mkdtemp(), "--rater", "R01"])
+page = "wmcdp_desktop.rater.app.rating.controller"
+seen = {}
+def look():
+    if window.ready and page in sys.modules or time.monotonic() > end:
+        seen["page"] = page in sys.modules
+        seen["on_welcome"] = window.stack.currentWidget() is window.welcome and window.rating is None
+        app.quit()
+end = time.monotonic() + 30
+timer = QTimer()
+timer.timeout.connect(look)
+timer.start(5)
+app.exec()
+window.shutdown()
+print(json.dumps(seen))
+"""
+
+
+def test_the_rating_page_modules_are_imported_while_the_welcome_screen_shows() -> None:
+    """After the first paint, with no bundle asked for: the page's modules are imported in idle turns, so that
+    opening a bundle later builds its page without importing them in that turn (docs/PERFORMANCE.md)."""
+    proc = subprocess.run([sys.executable, "-c", WELCOME], capture_output=True, text=True, timeout=120, check=False,
+                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen == {"page": True, "on_welcome": True}

@@ -12,6 +12,7 @@ open bundle) over the core's rating session; a bundle is opened by
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +38,23 @@ if TYPE_CHECKING:  # built by setup(), after the first paint (their modules impo
     from wmcdp_desktop.rater.session import RatingSession
     from wmcdp_desktop.rater.settings import Settings
     from wmcdp_desktop.rater.storage import InstanceLock
+
+PAGE_MODULES = (
+    "wmcdp_desktop.rater.app.text.markdown",
+    "wmcdp_desktop.rater.app.form.sliders",
+    "wmcdp_desktop.rater.app.form.failure_modes",
+    "wmcdp_desktop.rater.app.form.form",
+    "wmcdp_desktop.rater.app.rating.task_list",
+    "wmcdp_desktop.rater.app.rating.task_view",
+    "wmcdp_desktop.rater.app.rating.page",
+    "wmcdp_desktop.rater.app.rating.controller",
+)
+"""The rating page's modules, imported one a turn of the event loop once the window is built (while the
+bundle opens, or the rater reads the welcome screen): imported when the page is first built, they made that
+turn 50-70 ms longer (docs/PERFORMANCE.md, "Start-up and stalls")."""
+NEXT_TURN_MS = 1
+"""The delay of a step put off to a later turn of the event loop. Not 0: a zero timer set while Qt delivers
+posted events (a worker's signal, a paint) runs in the same delivery, before timers and input are seen."""
 
 BUNDLE_FILTER = QT_TRANSLATE_NOOP(
     "MainWindow", "WM-CDP bundle (*.wmcdp *.zip);;Bundle folder: choose its bundle.json (bundle.json)"
@@ -123,6 +141,13 @@ class MainWindow(QMainWindow):
         rescale_fonts(self)
         self.ready = True
         self._update_actions()
+        QTimer.singleShot(NEXT_TURN_MS, self, lambda: self._import_page_modules(PAGE_MODULES))
+
+    def _import_page_modules(self, names: tuple[str, ...]) -> None:
+        """Import ``names`` one a turn of the event loop (see :data:`PAGE_MODULES`)."""
+        if names and not self._closed:
+            importlib.import_module(names[0])
+            QTimer.singleShot(NEXT_TURN_MS, self, lambda: self._import_page_modules(names[1:]))
 
     @property
     def session(self) -> RatingSession | None:
@@ -307,7 +332,7 @@ class MainWindow(QMainWindow):
         rating.status.connect(self.status_bar.say)
         rating.saveStateChanged.connect(self.status_bar.show_save_state)
         rating.sessionTimeChanged.connect(self.status_bar.show_session_time)
-        QTimer.singleShot(0, rating, lambda: self._show_page(rating, started))
+        QTimer.singleShot(NEXT_TURN_MS, rating, lambda: self._show_page(rating, started))
 
     def _show_page(self, rating: RatingController, started: StartedSession) -> None:
         self.rating = rating
@@ -329,7 +354,7 @@ class MainWindow(QMainWindow):
         rating.start(started.bundle, started.first_task_error, demo=demo)
         if started.session.clock_problem is not None:  # before the rater rates
             self.tell(self.clock_text(started.session.clock_problem), error=True)
-        QTimer.singleShot(0, self, lambda: self._opened(started))
+        QTimer.singleShot(NEXT_TURN_MS, self, lambda: self._opened(started))
 
     def clock_text(self, problem: ClockProblem) -> str:
         """The plain words for a computer clock that cannot be right (rater/clock_check.py)."""
