@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -29,11 +28,11 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core.errors import AlreadyRunningError, WmcdpError
 from wmcdp_desktop.core.ids import rater_id_problem
 from wmcdp_desktop.rater.app.qt_guard import protect_none
+from wmcdp_desktop.rater.app.screen_fit import PREFERRED_SIZE
 from wmcdp_desktop.rater.app.single_instance import HANDOVER_WAIT_S, hand_over, maybe_running
 from wmcdp_desktop.rater.app.system_check import missing_message, missing_xcb_packages
 from wmcdp_desktop.rater.app.text.i18n import app_title, install_translators
 from wmcdp_desktop.rater.app.text.theme import apply_accessible_palette
-from wmcdp_desktop.rater.app.widgets import PREFERRED_SIZE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.app.window.outside import FileOpenEvents
 from wmcdp_desktop.rater.data_folder import default_data_dir
@@ -233,6 +232,8 @@ def _fatal(text: str) -> None:
 def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
     """Unexpected errors: a plain message, details in a new log file in the user's own log folder
     (core/crash_log.py; never a traceback in the rater's face)."""
+    import traceback
+
     from PySide6 import __version__ as pyside_version
     from PySide6.QtCore import qVersion
 

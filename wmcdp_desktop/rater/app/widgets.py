@@ -4,9 +4,12 @@ problem shown next to a control, the window's size, and a row of two widgets tha
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QLayout, QLayoutItem, QMessageBox, QStyle, QWidget
 
+from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE as FRAME_ALLOWANCE  # the window's size: there
+from wmcdp_desktop.rater.app.screen_fit import PREFERRED_SIZE as PREFERRED_SIZE
+from wmcdp_desktop.rater.app.screen_fit import fitted_size as fitted_size
 from wmcdp_desktop.rater.app.text.accessible import items_hidden_with_view
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.text.theme import problem_color, set_fg
@@ -80,23 +83,6 @@ class ProblemLabel(PlainLabel):
         self.setText("")
         self.setAccessibleName("")
         self.hide()
-
-
-# ----- The window's size: as large as the rating page wants, never larger than the screen it opens on.
-
-PREFERRED_SIZE = (1440, 900)
-FRAME_ALLOWANCE = (16, 48)
-"""Room left for the window manager's frame and title bar when the screen is smaller than PREFERRED_SIZE."""
-
-
-def fitted_size(widget: QWidget) -> tuple[int, int]:
-    """PREFERRED_SIZE, shrunk to fit the screen's free area (a 1366x768 laptop: the whole window stays visible)."""
-    screen = widget.screen() or QGuiApplication.primaryScreen()
-    width, height = PREFERRED_SIZE
-    if screen is None:
-        return width, height
-    free = screen.availableGeometry()
-    return min(width, free.width() - FRAME_ALLOWANCE[0]), min(height, free.height() - FRAME_ALLOWANCE[1])
 
 
 # ----- A row of two widgets that wraps: side by side, the second at the far end, when the width has room for both

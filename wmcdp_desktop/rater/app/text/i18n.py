@@ -13,7 +13,6 @@ no catalogue of its own. Bundle content is never translated: it is shown as writ
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -187,11 +186,15 @@ def run_lupdate(ts: Path, *, plural_only: bool = False) -> str:
     if plural_only:
         args.append("-pluralonly")
     args += ["-locations", "none", "-ts", str(ts)]
+    import subprocess  # a developer's tool (python -m tools.translations): not imported when the app starts
+
     done = subprocess.run(args, cwd=root, capture_output=True, text=True, check=True)
     return done.stdout + done.stderr
 
 
 def run_lrelease(ts: Path, qm: Path) -> str:
+    import subprocess
+
     done = subprocess.run([_tool("lrelease"), str(ts), "-qm", str(qm)], capture_output=True, text=True, check=True)
     return done.stdout + done.stderr
 

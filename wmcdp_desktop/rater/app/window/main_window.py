@@ -22,10 +22,9 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEve
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from wmcdp_desktop.core.resources import demo_bundle_path
+from wmcdp_desktop.rater.app.screen_fit import fitted_size
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, app_language_tag, app_title, format_datetime
-from wmcdp_desktop.rater.app.text.plain_text import safe_line
 from wmcdp_desktop.rater.app.text.theme import rescale_fonts, set_text_size
-from wmcdp_desktop.rater.app.widgets import fitted_size, open_message
 from wmcdp_desktop.rater.timing import Clock
 
 if TYPE_CHECKING:  # built by setup(), after the first paint (their modules import pydantic and the models)
@@ -184,6 +183,8 @@ class MainWindow(QMainWindow):
 
     def tell(self, text: str, *, error: bool = False) -> None:
         """A non-blocking message box (and remembered in ``messages``)."""
+        from wmcdp_desktop.rater.app.widgets import open_message  # (not needed for the first paint)
+
         self.messages.append(text)
         open_message(self, app_title(), text, error=error)
 
@@ -301,6 +302,8 @@ class MainWindow(QMainWindow):
         self.activateWindow()
 
     def _ask_to_switch(self, path: Path) -> None:
+        from wmcdp_desktop.rater.app.text.plain_text import safe_line
+
         if self._question is not None:
             self._question.close()
         box = self._question = QMessageBox(QMessageBox.Icon.Question, app_title(), "", parent=self)
@@ -335,6 +338,8 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(NEXT_TURN_MS, rating, lambda: self._show_page(rating, started))
 
     def _show_page(self, rating: RatingController, started: StartedSession) -> None:
+        from wmcdp_desktop.rater.app.text.plain_text import safe_line
+
         self.rating = rating
         view = rating.page.task_view
         view.set_rendering(
