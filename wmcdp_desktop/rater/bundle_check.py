@@ -157,7 +157,7 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> int:
     one answer line back (``problems`` as [file, path, message] and ``changed``, or ``error``)."""
     request = json.loads(requests.readline() or b"{}")
     # The app holds our standard input open while it waits: when it ends (closed, crashed) so does the check.
-    threading.Thread(target=_exit_when_closed, args=(requests,), daemon=True).start()
+    threading.Thread(target=_exit_when_closed, args=(requests.fileno(),), daemon=True).start()
     write = _line_writer(answers)
     try:
         answer = _check(Path(request["path"]), str(request["manifest_sha256"]), write)
@@ -206,9 +206,11 @@ def _line_writer(answers: IO[bytes]) -> Callable[[dict[str, Any]], None]:
     return write
 
 
-def _exit_when_closed(requests: IO[bytes]) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        while requests.read(4096):
+def _exit_when_closed(fd: int) -> None:
+    """Reads the descriptor itself, not the buffered file: a thread blocked in the buffered file's read holds its
+    lock, and Python cannot end while it does."""
+    with contextlib.suppress(OSError):
+        while os.read(fd, 4096):
             pass
     os._exit(0)
 
