@@ -159,14 +159,18 @@ def test_an_encrypted_study_from_build_to_collect_leaves_nothing_readable(
     settings = json.loads((data / "settings.json").read_text(encoding="utf-8"))
     assert settings["rater_id"] == rater and [Path(p) for p in settings["recent_bundles"]] == [sent]
 
-    # The coordinator: the export opens with the build's key, and is collected with both ratings.
-    plain = open_sealed(built.coordinator_key.read_bytes(), export.read_bytes(), export.name)
-    received = tmp_path / "coordinator" / "received.zip"
-    received.write_bytes(plain)
+    # The coordinator: the sealed export as received, its receipt code checked, collected with the build's keys
+    # (keys/coordinator.key beside the unblinding key) with both ratings, unblinded.
+    received = tmp_path / "coordinator" / "inbox" / export.name
+    received.parent.mkdir()
+    shutil.copy(export, received)
     out = tmp_path / "coordinator" / "results"
     with contextlib.redirect_stdout(io.StringIO()) as said, contextlib.redirect_stderr(io.StringIO()):
-        code = wmcdp(["results", "collect", str(received), "--key", str(built.key), "--out", str(out)])
+        code = wmcdp(["results", "collect", str(received), "--key", str(built.key), "--out", str(out),
+                      "--receipt", receipts[-1]])
     assert code == 0, said.getvalue()
+    assert built.coordinator_key is not None and open_sealed(built.coordinator_key.read_bytes(), received.read_bytes(),
+                                                             received.name).startswith(b"PK")
     rows = list(csv.DictReader(io.StringIO((out / "ratings.csv").read_text(encoding="utf-8"))))
     assert sorted((r["rater_id"], r["task_id"]) for r in rows) == sorted([(rater, first), (rater, second)])
     assert all(r["model_source"] in MODELS for r in rows)  # unblinded with the build's key
