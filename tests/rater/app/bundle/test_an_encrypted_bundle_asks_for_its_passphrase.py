@@ -254,3 +254,30 @@ def test_a_big_encrypted_bundle_is_checked_in_the_app_never_reopened_elsewhere(
     wait_opened(qtbot, empty_window)
     assert empty_window.rating is not None
     assert empty_window.rating.checker.problems == [] and empty_window.rating.checker.process_id is None
+
+
+def test_a_huge_encrypted_file_is_refused_before_it_is_read(qtbot: Any, empty_window: MainWindow, encrypted: Path,
+                                                            data_dir: Path) -> None:
+    head = encrypted.read_bytes()[: bundle_envelope.HEADER_SIZE]
+    with open(encrypted, "wb") as f:  # a sparse file larger than any bundle: nothing of it is read
+        f.write(head)
+        f.truncate(bundle_envelope.MAX_ENCRYPTED_BYTES + bundle_envelope.HEADER_SIZE + 1)
+    before = snapshot(data_dir)
+    with qtbot.waitSignal(empty_window.openingDone, timeout=OPEN_TIMEOUT_MS):
+        empty_window.open_bundle_path(encrypted)
+    assert empty_window.opener.dialog is None and empty_window.session is None
+    assert "is larger than" in empty_window.messages[-1] and "R01.wmcdp" in empty_window.messages[-1]
+    assert snapshot(data_dir) == before
+
+
+def test_a_huge_declared_size_is_refused_before_any_passphrase_is_asked(
+    qtbot: Any, empty_window: MainWindow, encrypted: Path
+) -> None:
+    data = bytearray(encrypted.read_bytes())
+    size_at = bundle_envelope.HEADER_SIZE - 8  # the header ends with the content's length (8 bytes)
+    data[size_at:bundle_envelope.HEADER_SIZE] = (2**62).to_bytes(8, "big")
+    encrypted.write_bytes(bytes(data))
+    with qtbot.waitSignal(empty_window.openingDone, timeout=OPEN_TIMEOUT_MS):
+        empty_window.open_bundle_path(encrypted)
+    assert empty_window.opener.dialog is None and empty_window.session is None
+    assert "declares" in empty_window.messages[-1] and "R01.wmcdp" in empty_window.messages[-1]
