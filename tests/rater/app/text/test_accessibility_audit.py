@@ -22,6 +22,7 @@ from tests.rater.app.window_helpers import (
     submit_by_keyboard,
     type_rationale,
 )
+from wmcdp_desktop.rater.app.bundle.passphrase_dialog import PassphraseDialog
 from wmcdp_desktop.rater.app.rating.blinding_question import BlindingQuestion
 from wmcdp_desktop.rater.app.window.about_dialog import AboutDialog
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
@@ -92,6 +93,13 @@ def test_dialogs(palette: str, qtbot: Any, window: MainWindow, tmp_path: Path) -
     qtbot.keyClick(rater.id_edit, Qt.Key.Key_Return)
     assert rater.problem.isVisible()
     _clean(rater, f"rater id dialog with its problem ({palette})")
+    passphrase = PassphraseDialog("R01.wmcdp", "", window)
+    qtbot.addWidget(passphrase)
+    passphrase.show()
+    _clean(passphrase, f"passphrase dialog ({palette})")
+    qtbot.keyClick(passphrase.edit, Qt.Key.Key_Return)  # nothing typed: said in the dialog
+    assert passphrase.problem.isVisible()
+    _clean(passphrase, f"passphrase dialog with its problem ({palette})")
     about = AboutDialog(window)
     qtbot.addWidget(about)
     about.show()

@@ -32,6 +32,7 @@ from wmcdp_desktop import __version__
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.task import Task
 from wmcdp_desktop.rater.app import main as app_module
+from wmcdp_desktop.rater.app.bundle.passphrase_dialog import PassphraseDialog
 from wmcdp_desktop.rater.app.text.i18n import LANGUAGES
 from wmcdp_desktop.rater.app.window.about_dialog import AboutDialog
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
@@ -124,10 +125,10 @@ def test_every_shown_string_is_translated_and_nothing_is_cut_off(
     window.rating.go_to("T-0002")
     rate(qtbot, window, "4")
     check(window, content, "calibration feedback")
-    for dialog in (RaterDialog("R01", None, window), AboutDialog(window)):
+    for dialog in (RaterDialog("R01", None, window), AboutDialog(window), PassphraseDialog("R01.wmcdp", "", window)):
         qtbot.addWidget(dialog)
         dialog.show()
-        check(dialog, [*content, "Apache", "LGPL", "GPL"], type(dialog).__name__)
+        check(dialog, [*content, "Apache", "LGPL", "GPL", "R01.wmcdp"], type(dialog).__name__)
     assert export_and_wait(qtbot, window, tmp_path / "out.zip")
     qtbot.waitUntil(lambda: window.receipt_dialog is not None and window.receipt_dialog.isVisible(), timeout=5000)
     receipt = window.receipt_dialog
