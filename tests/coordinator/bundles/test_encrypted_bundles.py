@@ -248,3 +248,31 @@ def test_verify_of_a_bundle_not_in_the_passphrases_file_or_with_a_passphrase_for
     code, out, err = run(capsys, "bundle", "verify", str(plain.bundle_files["R1"]), "--passphrase", "acid-acorn")
     out += err
     assert code != 0 and "is not an encrypted bundle" in out + err
+
+
+def test_verify_says_when_a_bundle_carries_another_builds_coordinator_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = build_study(tmp_path / "one", encrypt=True)
+    two = build_study(tmp_path / "two", encrypt=True)
+    listed = json.loads((two.out / "keys" / "passphrases.json").read_text(encoding="utf-8"))
+    listed["bundles"] = json.loads((one.out / "keys" / "passphrases.json").read_text(encoding="utf-8"))["bundles"]
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps(listed), encoding="utf-8")
+    code, out, err = run(capsys, "bundle", "verify", str(one.bundle_files["R1"]), "--passphrases", str(mixed))
+    assert code == 1 and "export_public_key: is not the coordinator key of" in out + err
+
+
+def test_an_unassigned_encrypted_bundle_is_named_without_the_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    study = write_study(tmp_path / "s")
+    result = build(capsys, study, tmp_path / "out", "--unassigned", "--encrypt")
+    assert [Path(b["file"]).name for b in result["bundles"]] == ["unassigned.wmcdp"]
+    listed = json.loads((tmp_path / "out" / "keys" / "passphrases.json").read_text(encoding="utf-8"))
+    assert [(e.get("rater_id"), e["bundle_file"]) for e in listed["bundles"]] == [(None, "unassigned.wmcdp")]
+    code, out, err = run(capsys, "bundle", "verify", str(tmp_path / "out" / "unassigned.wmcdp"),
+                         "--passphrases", str(tmp_path / "out" / "keys" / "passphrases.json"))
+    assert code == 0, out + err
+    code, out, err = run(capsys, "bundle", "build", str(study), "--out", str(tmp_path / "o2"), "--unassigned",
+                         "--encrypt", "--bundle-file", str(tmp_path / "o2" / "demo bundle.zip"))
+    assert code != 0 and "an encrypted bundle's file name ends in .wmcdp" in out + err
+    assert not (tmp_path / "o2" / "demo bundle.zip").exists() and not (tmp_path / "o2" / "keys").exists()

@@ -169,8 +169,8 @@ def passphrase_entry(keys: BuildKeys, file_name: str, rater_id: str | None) -> P
     if not re.fullmatch(BUNDLE_FILE_PATTERN, file_name):
         raise WmcdpError(f"{file_name}: an encrypted bundle's file name ends in .wmcdp and holds only letters, "
                          "digits, '.', '_' and '-'")
-    entry = PassphraseEntry(rater_id=rater_id, bundle_file=file_name, passphrase=new_passphrase(),
-                            kdf_salt=os.urandom(SALT_BYTES).hex())
+    fields = {"bundle_file": file_name, "passphrase": new_passphrase(), "kdf_salt": os.urandom(SALT_BYTES).hex()}
+    entry = PassphraseEntry(**fields, **({"rater_id": rater_id} if rater_id is not None else {}))
     keys.entries[file_name] = entry
     return entry
 

@@ -265,30 +265,33 @@ def _is_zip(path: Path) -> bool:
         return False
 
 
-def _open_for_verify(args: argparse.Namespace) -> tuple[OpenedBundle, Header | None]:
-    """The bundle to verify: a plain one as it is, an encrypted one decrypted in memory."""
+def _open_for_verify(args: argparse.Namespace) -> tuple[OpenedBundle, Header | None, str | None]:
+    """The bundle to verify: a plain one as it is, an encrypted one decrypted in memory; and the coordinator
+    public key its build's passphrases file names (``--passphrases``), if given."""
     opening = args.passphrase is not None or args.passphrases is not None
     if not file_is_encrypted(args.bundle) and (not opening or args.bundle.is_dir() or _is_zip(args.bundle)):
         if opening:
             raise UsageError(f"{args.bundle} is not an encrypted bundle: give it without --passphrase/--passphrases")
-        return open_bundle(args.bundle), None
+        return open_bundle(args.bundle), None, None
     if args.passphrase is None and args.passphrases is None:
         raise DocumentError.single(
             str(args.bundle), "is an encrypted bundle: give its passphrase with --passphrase TEXT, or the build's "
             "passphrases file with --passphrases keys/passphrases.json")
-    passphrase = args.passphrase
+    passphrase, public = args.passphrase, None
     if passphrase is None:
-        passphrase = passphrase_from(read_passphrases(args.passphrases), args.bundle, str(args.passphrases))
+        listed = read_passphrases(args.passphrases)
+        passphrase, public = passphrase_from(listed, args.bundle, str(args.passphrases)), listed.coordinator_public_key
     opened = open_encrypted_bundle(args.bundle, passphrase)
-    return opened.bundle, opened.header
+    return opened.bundle, opened.header, public
 
 
 def _verify(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     bundle = None
     header: Header | None = None
+    public: str | None = None
     try:
-        bundle, header = _open_for_verify(args)
+        bundle, header, public = _open_for_verify(args)
     except DocumentError as exc:
         problems = exc.problems
         if _is_results_export(args.bundle):
@@ -301,6 +304,11 @@ def _verify(args: argparse.Namespace) -> int:
         if header is not None and bundle.manifest.export_public_key is None:
             problems = [*problems, Problem(f"{args.bundle.name}!bundle.json", "export_public_key",
                                            "is missing: the rater's export could not be sealed to the coordinator")]
+        elif public is not None and bundle.manifest.export_public_key != public:
+            problems = [*problems, Problem(f"{args.bundle.name}!bundle.json", "export_public_key",
+                                           f"is not the coordinator key of {args.passphrases}: the exports would be "
+                                           "sealed to another build's key, which that build's coordinator.key does "
+                                           "not open")]
     ok = not problems
     if args.json:
         out: dict[str, Any] = {"ok": ok, "bundle": str(args.bundle), "problems": [problem_obj(p) for p in problems],
