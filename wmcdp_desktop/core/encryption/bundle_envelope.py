@@ -93,8 +93,9 @@ class KdfParams:
 
 
 DEFAULT_KDF = KdfParams(n=2**17, r=8, p=1)
-"""scrypt N = 2^17, r = 8, p = 1: 128 MB of memory, 0.54 s for one derivation on the 2-core machine it was
-measured on (cryptography 50 / OpenSSL; N = 2^16 took 0.27 s). Each bundle gets its own random salt."""
+"""scrypt N = 2^17, r = 8, p = 1: 128 MB of memory; one derivation took 0.31-0.54 s on the 2-core machine it was
+measured on (cryptography 50 / OpenSSL; N = 2^16 took 0.27 s), 1.1 s with both cores busy. Each bundle gets its
+own random salt."""
 
 
 @dataclass(frozen=True)
