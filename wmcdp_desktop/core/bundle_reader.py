@@ -227,6 +227,9 @@ class OpenedBundle:
         self._cache: OrderedDict[str, Task] = OrderedDict()
         """The tasks used last, most recent at the end (at most TASK_CACHE_SIZE)."""
         self._lock = threading.Lock()
+        self.bundle_key: bytes | None = None
+        """The key that decrypted the bundle's file (an encrypted bundle's; :func:`open_encrypted_bundle`), so that
+        the app's own check process can decrypt it again in its memory; None for a plain bundle."""
 
     @property
     def is_folder(self) -> bool:
@@ -236,7 +239,7 @@ class OpenedBundle:
     @property
     def in_memory(self) -> bool:
         """True for a bundle opened from bytes in memory (an encrypted bundle, decrypted): its file on disk is not
-        a zip another process could open again."""
+        a zip another process could open again as it is."""
         return isinstance(self._source, _ZipSource) and self._source.in_memory
 
     def __len__(self) -> int:
@@ -497,7 +500,9 @@ def open_encrypted_bundle(data: bytes, keys: SessionKeys, path: Path, limits: Li
     from wmcdp_desktop.core.encryption.bundle_envelope import decrypt_bundle
 
     path = Path(path)
-    return open_bundle_bytes(decrypt_bundle(data, keys, path.name), path, limits)
+    opened = open_bundle_bytes(decrypt_bundle(data, keys, path.name), path, limits)
+    opened.bundle_key = keys.bundle_key
+    return opened
 
 
 def _opened(path: Path, source: _Source) -> OpenedBundle:

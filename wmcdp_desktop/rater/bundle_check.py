@@ -68,7 +68,8 @@ def worker_command() -> list[str]:
 
 
 def check_in_process(
-    path: Path, manifest_sha256: str, progress: Progress, *, started: Callable[[int], None] | None = None
+    path: Path, manifest_sha256: str, progress: Progress, *, started: Callable[[int], None] | None = None,
+    bundle_key: bytes | None = None,
 ) -> ProcessCheck:
     """Check every file of the bundle at ``path`` in a process of its own (see the module docstring).
 
@@ -76,7 +77,8 @@ def check_in_process(
     raises) is noticed even while the process is silent; the process is then killed and the exception goes on.
     ``started(pid)`` is called once the process runs. Raises :class:`OSError` when no process can be started
     (the caller may check on its own thread instead) and :class:`WmcdpError` when the process ends without an
-    answer."""
+    answer. ``bundle_key``: the bundle is encrypted; the process decrypts it in its memory with this key (sent over
+    its standard input, never on its command line)."""
     with tempfile.TemporaryFile() as errors:
         proc = subprocess.Popen(
             worker_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
@@ -85,16 +87,19 @@ def check_in_process(
         try:
             if started is not None:
                 started(proc.pid)
-            return _talk(proc, path, manifest_sha256, progress, errors)
+            return _talk(proc, path, manifest_sha256, progress, errors, bundle_key)
         finally:
             _end(proc)
 
 
 def _talk(
-    proc: subprocess.Popen[bytes], path: Path, manifest_sha256: str, progress: Progress, errors: IO[bytes]
+    proc: subprocess.Popen[bytes], path: Path, manifest_sha256: str, progress: Progress, errors: IO[bytes],
+    bundle_key: bytes | None = None,
 ) -> ProcessCheck:
     assert proc.stdin is not None
-    request = {"path": os.fspath(path), "manifest_sha256": manifest_sha256}
+    request: dict[str, Any] = {"path": os.fspath(path), "manifest_sha256": manifest_sha256}
+    if bundle_key is not None:
+        request["bundle_key"] = bundle_key.hex()
     proc.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
     proc.stdin.flush()  # stdin stays open: the process ends when it closes (the app has ended)
     lines: queue.Queue[bytes] = queue.Queue()
@@ -160,7 +165,9 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> int:
     threading.Thread(target=_exit_when_closed, args=(requests.fileno(),), daemon=True).start()
     write = _line_writer(answers)
     try:
-        answer = _check(Path(request["path"]), str(request["manifest_sha256"]), write)
+        key = request.get("bundle_key")
+        answer = _check(Path(request["path"]), str(request["manifest_sha256"]), write,
+                        None if key is None else bytes.fromhex(str(key)))
     except (KeyError, TypeError) as exc:
         answer = {"error": f"the checking process got a request it cannot read ({exc})"}
     except WmcdpError as exc:
@@ -171,11 +178,12 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> int:
     return 0
 
 
-def _check(path: Path, manifest_sha256: str, write: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    from wmcdp_desktop.core.bundle_reader import open_bundle
+def _check(path: Path, manifest_sha256: str, write: Callable[[dict[str, Any]], None],
+           bundle_key: bytes | None = None) -> dict[str, Any]:
+    from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 
     try:
-        bundle = open_bundle(path)
+        bundle: OpenedBundle = open_bundle(path) if bundle_key is None else _decrypted(path, bundle_key)
     except DocumentError as exc:  # no longer opens: what is wrong with it is what the check found
         return {"problems": [_listed(p) for p in exc.problems], "changed": False}
     if bundle.manifest_sha256 != manifest_sha256:
@@ -189,6 +197,18 @@ def _check(path: Path, manifest_sha256: str, write: Callable[[dict[str, Any]], N
             write({"done": done, "total": total})
 
     return {"problems": [_listed(p) for p in bundle.verify(each_file).problems], "changed": False}
+
+
+def _decrypted(path: Path, bundle_key: bytes) -> Any:
+    """The encrypted bundle at ``path`` decrypted in this process's memory with the app's key (DocumentError when
+    it no longer opens with it: changed, or not encrypted any more)."""
+    from wmcdp_desktop.core.bundle_reader import open_encrypted_bundle, read_encrypted_bundle
+    from wmcdp_desktop.core.encryption.bundle_envelope import SessionKeys
+
+    data = read_encrypted_bundle(path)
+    if data is None:
+        raise DocumentError.single(path.name, "is not the encrypted bundle the app opened any more")
+    return open_encrypted_bundle(data, SessionKeys(bundle_key=bundle_key, data_key=b""), path)
 
 
 def _listed(problem: Problem) -> list[str]:

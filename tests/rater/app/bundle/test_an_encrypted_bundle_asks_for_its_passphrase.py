@@ -243,17 +243,31 @@ def test_the_key_derivation_runs_off_the_gui_thread(qtbot: Any, empty_window: Ma
     assert slow_kdf.threads and all(t is not QApplication.instance().thread() for t in slow_kdf.threads)
 
 
-def test_a_big_encrypted_bundle_is_checked_in_the_app_never_reopened_elsewhere(
-    qtbot: Any, empty_window: MainWindow, encrypted: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_big_encrypted_bundle_is_checked_in_a_process_of_its_own_in_memory(
+    qtbot: Any, empty_window: MainWindow, encrypted: Path, monkeypatch: pytest.MonkeyPatch, temp_dir: Path,
+    sample_docs: Any,
 ) -> None:
+    import os
+
     from wmcdp_desktop.rater.app.bundle import checking
 
-    monkeypatch.setattr(checking, "PROCESS_FROM_FILES", 1)  # a plain bundle this big is checked in a process
+    monkeypatch.setattr(checking, "PROCESS_FROM_FILES", 0)  # this small bundle takes a big one's way
+    before = snapshot(temp_dir, encrypted.parent)
     empty_window.open_bundle_path(encrypted)
     type_passphrase(qtbot, asked(qtbot, empty_window), PASSPHRASE)
     wait_opened(qtbot, empty_window)
+    checker = empty_window.rating.checker if empty_window.rating is not None else None
+    assert checker is not None and checker.process_id not in (None, os.getpid())
+    assert checker.problems == []  # the process decrypted the file with the app's key, in its memory
+    assert snapshot(temp_dir, encrypted.parent) == before  # nothing plain written for it
+    # The file replaced by another encrypted bundle while open: the check process (checking again) says so.
+    encrypted_sample_bundle(encrypted, sample_docs, coordinator_keys()[1])
     assert empty_window.rating is not None
-    assert empty_window.rating.checker.problems == [] and empty_window.rating.checker.process_id is None
+    empty_window.rating.checker.check(empty_window.rating.session.bundle)
+    qtbot.waitUntil(lambda: empty_window.rating is not None and not empty_window.rating.checker.busy,
+                    timeout=OPEN_TIMEOUT_MS)
+    problems = empty_window.rating.checker.problems or []
+    assert problems and all("R01.wmcdp" in p.file for p in problems), problems
 
 
 def test_a_huge_encrypted_file_is_refused_before_it_is_read(qtbot: Any, empty_window: MainWindow, encrypted: Path,

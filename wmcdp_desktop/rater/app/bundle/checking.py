@@ -8,8 +8,9 @@ session's own bundle object (its reads are locked; a few hundred files take a fe
 a bigger one in a process of its own (rater/bundle_check.py), which opens the bundle again there and
 checks it is still the bundle.json the app opened: a check on a thread of the app holds the interpreter
 lock, and a 10,000-task check made the window's thread wait for it while the first task was painted
-(docs/PERFORMANCE.md, "Start-up and stalls"). An encrypted bundle, decrypted in memory, is always checked on a
-worker thread: its file on disk is encrypted, and its plain bytes go nowhere. The status bar shows
+(docs/PERFORMANCE.md, "Start-up and stalls"). The check process of an encrypted bundle is given the key that
+decrypted it (over its standard input, a pipe) and decrypts the file again in its own memory; nothing plain is
+written. The status bar shows
 the progress and a "Stop checking" button; closing the bundle stops it. What it finds is shown in a
 banner on the rating page (``problemsFound``), never in a dialog: a finding must not take the keyboard
 from a rater who is typing.
@@ -62,7 +63,8 @@ def check_bundle_elsewhere(bundle: OpenedBundle, progress: Progress, started: Ca
     instead when no process can be started."""
     progress(0, 0)
     try:
-        found = bundle_check.check_in_process(bundle.path, bundle.manifest_sha256, progress, started=started)
+        found = bundle_check.check_in_process(bundle.path, bundle.manifest_sha256, progress, started=started,
+                                              bundle_key=bundle.bundle_key)
     except OSError:
         return check_bundle(bundle, progress)
     return [_changed_problem(bundle)] if found.changed else found.problems
@@ -113,8 +115,7 @@ class BundleChecker(QObject):
     def check(self, bundle: OpenedBundle) -> None:
         started: list[int] = []
         self._process = started
-        # A bundle decrypted in memory is checked here: the check process would open its file, which is encrypted.
-        big = len(bundle.digests) > PROCESS_FROM_FILES and not bundle.in_memory
+        big = len(bundle.digests) > PROCESS_FROM_FILES
         self._job = self._workers.run(
             self.tr("Checking the bundle's files"),
             (lambda progress: check_bundle_elsewhere(bundle, progress, started.append))
