@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import TEST_NOW
+from tests.coordinator.collect.test_every_hand_off_is_a_visible_decision import CASES as HAND_OFF_CASES
 from tests.kit.exports import Export, export_zip, record_obj
 from tests.kit.studies import BuiltStudy, build_study
 from wmcdp_desktop.coordinator.commands.main import main
@@ -140,3 +141,11 @@ def test_a_data_folder_level_linked_outside_is_refused(tmp_path: Path, tally: Ta
         with pytest.raises(StorageError, match="outside the data folder"):
             store.audit("opened")
         assert sorted(p.name for p in outside.rglob("*")) == before
+
+
+@pytest.mark.parametrize("case", list(HAND_OFF_CASES))
+def test_the_hand_off_cases_of_each_class(built: BuiltStudy, tally: Tally, case: str) -> None:
+    """Cases of issue 25's three classes beyond the issue's own (tests/coordinator/collect/
+    test_every_hand_off_is_a_visible_decision.py), each through the real commands."""
+    with tally.hostile(f"collect: {case}"):
+        HAND_OFF_CASES[case](built)

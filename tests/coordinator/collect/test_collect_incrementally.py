@@ -50,9 +50,9 @@ def test_adding_exports_equals_collecting_all_at_once(tmp_path: Path, capsys: py
     opened: list[str] = []
     real = results_reader.read_export
 
-    def spy(path: Path, *args: Any) -> results_reader.ExportRead:
+    def spy(path: Path, *args: Any, **kwargs: Any) -> results_reader.ExportRead:
         opened.append(str(path))
-        return real(path, *args)
+        return real(path, *args, **kwargs)
 
     monkeypatch.setattr("wmcdp_desktop.coordinator.collect.merge.read_export", spy)
     second = _collect(capsys, key, step, exports[2])

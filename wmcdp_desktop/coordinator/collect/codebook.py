@@ -365,7 +365,7 @@ FM_COLUMNS: list[tuple[str, Kind, str]] = [
 
 QUARANTINE_CSV_NAME = "quarantine.csv"
 QUARANTINE_PARQUET_NAME = "quarantine.parquet"
-QUARANTINE_CHECKS = ("chain", "seal", "binding", "receipt", "history", "export", "assignment")
+QUARANTINE_CHECKS = ("chain", "seal", "binding", "receipt", "history", "export", "assignment", "revisions")
 """The stable codes of the provenance checks a quarantined record failed (``merge.CHECKS`` says each in words)."""
 QUARANTINE_FIELDS: list[tuple[str, Kind, str]] = [
     ("record_id", "string", "The quarantined record's id (its envelope.record_id)."),
@@ -377,8 +377,8 @@ QUARANTINE_FIELDS: list[tuple[str, Kind, str]] = [
     ("export_sha256", "string", "The SHA-256 of that export's zip: an acceptance holds for these bytes only."),
     ("record_file", "string", "The record's file inside the export (export.zip!records/...)."),
     ("record_sha256", "string", "The SHA-256 of the record file."),
-    ("checks", "string", "Which checks of its provenance failed, as stable codes separated by ';': chain, seal, "
-                         "binding, receipt, history, export, assignment."),
+    ("checks", "string", "Which checks of its provenance failed, as stable codes separated by ';': "
+                         + ", ".join(QUARANTINE_CHECKS) + "."),
     ("failed", "text", "The same in plain words."),
     ("why", "text", "The problems that say why, separated by '; '."),
     ("accepted", "choice", "yes when the coordinator accepted the record (--accept RECORD_ID --reason TEXT): it "

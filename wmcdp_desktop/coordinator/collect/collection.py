@@ -11,7 +11,13 @@ from typing import Any
 
 from wmcdp_desktop.coordinator.bundles.encryption import COORDINATOR_KEY_FILE, keys_folder
 from wmcdp_desktop.coordinator.collect.cache import load_cache
-from wmcdp_desktop.coordinator.collect.merge import merge_exports, read_acceptances, read_key, read_ledger
+from wmcdp_desktop.coordinator.collect.merge import (
+    merge_exports,
+    read_acceptances,
+    read_key,
+    read_ledger,
+    read_receipts_refused,
+)
 from wmcdp_desktop.coordinator.collect.outputs import hold_collection, write_outputs
 from wmcdp_desktop.coordinator.results.provenance import read_receipts
 from wmcdp_desktop.coordinator.results.reader import read_coordinator_key
@@ -71,6 +77,8 @@ class Collected:
     accepted: list[dict[str, Any]]
     """Quarantined records the coordinator kept (``--accept``, now or in an earlier collect into the folder for
     the same bytes), with the reason given."""
+    receipts_without_export: list[str]
+    """Receipt codes the raters sent that match no export of the collection, in plain words (warnings)."""
     accepted_earlier: list[dict[str, Any]]
     """Those of ``accepted`` whose acceptance an earlier collect into the folder recorded (not given again)."""
     clock_suspect: list[dict[str, Any]]
@@ -128,7 +136,8 @@ def collect_results(
             exports, key, progress, key_source=str(key_path), receipts=receipts,
             receipts_source=receipts_source, seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
             work_dir=out_dir, leading=(cache_problems, bad_lines), accept=accept,
-            accepted_before=read_acceptances(out_dir), coordinator_key=opener,
+            accepted_before=read_acceptances(out_dir), refused_before=read_receipts_refused(out_dir),
+            coordinator_key=opener,
             no_key_hint=f"give --coordinator-key {beside} (the coordinator key written by bundle build)",
         )
         try:
@@ -160,6 +169,7 @@ def collect_results(
         quarantined=list(report["quarantine"]),
         accepted=list(report["accepted"]),
         accepted_earlier=list(result.accepted_earlier),
+        receipts_without_export=list(report["receipts_without_export"]),
         clock_suspect=list(report["clock_suspect"]),
         parquet_note=report.get("parquet") or None,
     )

@@ -174,6 +174,8 @@ class Kept:
     rater_id: str
     task_id: str
     revision: int
+    supersedes: str | None
+    """The record id this revision says it replaces."""
     submitted_at: str
     clock: str | None
     """Why a wrong clock on the rater's computer explains its times (``clock_suspect``), or None."""
@@ -292,6 +294,7 @@ def merge_exports(
     accepted_before: list[dict[str, Any]] | None = None,
     coordinator_key: CoordinatorKey | None = None,
     no_key_hint: str = "give --coordinator-key keys/coordinator.key",
+    refused_before: frozenset[str] = frozenset(),
 ) -> CollectResult:
     """Read, check, merge and unblind the exports (the steps of this module's description); called by
     ``collection.collect_results``, which holds the folder.
@@ -304,15 +307,17 @@ def merge_exports(
     receipts file, which come first (the cache's, with those of its entries that cannot be used, by file);
     ``accept``: record id -> the coordinator's reason for keeping that quarantined record (``--accept``);
     ``accepted_before``: the acceptances an earlier collect into the folder recorded (:func:`read_acceptances`),
-    each holding for the same record in the same export bytes only; ``coordinator_key``: opens the exports sealed
-    to it in memory (without it a sealed export is refused, saying ``no_key_hint``)."""
+    each holding for the same record in the same export bytes only; ``refused_before``: the SHA-256 of the exports
+    whose receipt code did not match in an earlier collect into the folder (:func:`read_receipts_refused`);
+    ``coordinator_key``: opens the exports sealed to it in memory (without it a sealed export is refused, saying
+    ``no_key_hint``)."""
     folder_problems, receipt_lines = leading
     reader = _Reader(key, Spool(work_dir), cache_dir, coordinator_key, no_key_hint)
     try:
         reader.read_all(exports, known, progress)
         problems = [*sorted([*folder_problems, *reader.cache_problems], key=lambda p: p.file), *receipt_lines]
         _key_problems(key, key_source, problems)
-        return _merge(reader, problems, receipts, receipts_source, seen, accept, accepted_before)
+        return _merge(reader, problems, receipts, receipts_source, seen, accept, accepted_before, refused_before)
     except BaseException:
         reader.spool.close()
         raise
@@ -331,7 +336,7 @@ def _key_problems(key: UnblindingKey, key_source: str, problems: list[Problem]) 
 def _merge(
     reader: _Reader, problems: list[Problem], receipts: Mapping[str, set[str]] | None, receipts_source: str,
     seen: Ledger | None, accept: Mapping[str, str] | None = None,
-    accepted_before: list[dict[str, Any]] | None = None,
+    accepted_before: list[dict[str, Any]] | None = None, refused_before: frozenset[str] = frozenset(),
 ) -> CollectResult:
     """The steps after reading: compare the exports, merge their records and describe it all (:func:`collect`)."""
     key = reader.key
@@ -350,10 +355,24 @@ def _merge(
     failed.note(ledger, "history")
     problems += failed.history
     refused: set[str] = set()
+    sha_of = {d.label: d.sha256 for d in reader.digests}
+    unmatched: list[str] = []
     if receipts is not None:
         found, refused = receipt_problems(chains, receipts, receipts_source)
         problems += found
         failed.note([p for p in found if p.file.split("!", 1)[0] in refused], "receipt")
+        unmatched = _receipts_without_export(reader, receipts, receipts_source)
+    else:
+        # An export whose receipt code did not match in an earlier collect into the folder stays refused when a
+        # later one is run without the receipts: the earlier decision is not lost.
+        found = [Problem(f"{c.label}!manifest.json", "audit.head",
+                         f"an earlier collect into this folder refused it for its receipt code (it did not match a code "
+                         f"rater {c.rater_id} sent, or they sent none): give --receipts again with the code the rater "
+                         "sent, or accept its records")
+                 for c in chains if sha_of.get(c.label) in refused_before]
+        refused = {p.file.split("!", 1)[0] for p in found}
+        problems += found
+        failed.note(found, "receipt")
         for line in exports_report:
             if line.get("label") in refused:
                 line.update(records=0, ok=False)
@@ -370,12 +389,14 @@ def _merge(
     by_revision = _one_per_revision(by_record_id, conflicts, problems, trust, conflicted)
     merged = _latest_revisions(by_revision, key, problems, conflicted)
     off = {(o["rater_id"], o["task_id"]) for o in merged.off_assignment}
-    if off:
-        assignment = [("assignment", "the key does not assign this task to this rater (not in the rater's bundle)")]
-        merged.ratings = [k for k in merged.ratings
-                          if (k.rater_id, k.task_id) not in off or quarantine.keep(k, assignment)]
-        merged.cannot_rate = [k for k in merged.cannot_rate
-                              if (k.rater_id, k.task_id) not in off or quarantine.keep(k, assignment)]
+    assignment = [("assignment", "the key does not assign this task to this rater (not in the rater's bundle)")]
+
+    def counts(k: Kept) -> bool:
+        failures = [*(assignment if (k.rater_id, k.task_id) in off else []), *_revision_chain(k, by_revision)]
+        return quarantine.keep(k, failures)
+
+    merged.ratings = [k for k in merged.ratings if counts(k)]
+    merged.cannot_rate = [k for k in merged.cannot_rate if counts(k)]
     problems += quarantine.problems({rr.record_id for rr in records})
     # A decided collection: an export every quarantined record of which the coordinator accepted no longer makes
     # collect fail; the problems that put its records in quarantine stay listed with the acceptances (``accepted``
@@ -411,6 +432,9 @@ def _merge(
         "quarantine": quarantine.rows,
         "accepted": quarantine.accepted,
         "decided": [asdict(p) for p in failed.decided_problems(decided)],
+        "receipts_without_export": unmatched,
+        # The exports refused for their receipt code (by the SHA-256 of their zip), for a later collect without it.
+        "receipts_refused": sorted({sha_of[label] for label in refused if label in sha_of}),
         # Every acceptance given into this folder, for the next collect (each for one record in one export's bytes).
         "acceptances": quarantine.ledger(),
         # A quarantined export's chain is not remembered: a forged export must not make the genuine one that
@@ -437,6 +461,7 @@ CHECKS = {
     "history": "the history against the other exports of this rater's bundle",
     "export": "the export's files",
     "assignment": "the assignment",
+    "revisions": "the line of revisions back to the first",
 }
 """The checks of a record's provenance (``quarantine[].checks``), in plain words."""
 _BINDING_PATHS = {"bundle_id", "bundle_sha256", "rater_id", "study_id", "envelope.bundle_id", "envelope.bundle_sha256"}
@@ -589,6 +614,52 @@ class _Quarantine:
                 for (r, e, s), why in sorted(given.items())]
 
 
+def _revision_chain(k: Kept, by_revision: Mapping[tuple[str, str, int], Kept]) -> list[tuple[str, str]]:
+    """A counted revision's line back to revision 1: each revision n > 1 replaces revision n - 1 of the same
+    rater and task (the app writes it so), revision 1 replaces nothing. A gap, or a revision replacing a record of
+    another task, is not the app's history: the record's provenance fails (``revisions``)."""
+    out: list[tuple[str, str]] = []
+    rr: Kept | None = k
+    while rr is not None:
+        where = f"{rr.source}: envelope.supersedes_record_id"
+        if rr.revision == 1:
+            if rr.supersedes is not None:
+                out.append(("revisions", f"{where}: revision 1 says it replaces record {rr.supersedes}; a first "
+                                       "submission replaces nothing"))
+            break
+        before = by_revision.get((rr.rater_id, rr.task_id, rr.revision - 1))
+        if before is None:
+            out.append(("revisions", f"{where}: revision {rr.revision} replaces {rr.supersedes or 'nothing named'}, but "
+                                   f"revision {rr.revision - 1} of this task is in no export of the collection"))
+            break
+        if rr.supersedes != before.record_id:
+            out.append(("revisions", f"{where}: revision {rr.revision} says it replaces {rr.supersedes or 'nothing'}, "
+                                   f"not revision {rr.revision - 1} of this task ({before.record_id})"))
+            break
+        rr = before
+    return out
+
+
+def _receipts_without_export(reader: _Reader, receipts: Mapping[str, set[str]], source: str) -> list[str]:
+    """The receipt codes the raters sent that match no export of the collection, in plain words (an export the
+    rater made has not arrived, or a code was mistyped)."""
+    have = {(d.chain.rater_id, d.chain.receipt) for d in reader.digests if d.chain is not None}
+    return [f"{source}: rater {rater} sent the receipt code {code}, but no export in the collection has it: has "
+            "that export arrived?" for rater, codes in sorted(receipts.items()) for code in sorted(codes)
+            if (rater, code) not in have and source != "--receipt"]
+
+
+def read_receipts_refused(out_dir: Path) -> frozenset[str]:
+    """The SHA-256 of the exports an earlier ``collect`` into ``out_dir`` refused for their receipt code."""
+    path = out_dir / "collect-report.json"
+    try:
+        obj = parse_json_bytes(read_file_bytes(path, str(path)), str(path))
+    except DocumentError:
+        return frozenset()
+    rows = obj.get("receipts_refused") if isinstance(obj, dict) else None
+    return frozenset(r for r in rows if isinstance(r, str)) if isinstance(rows, list) else frozenset()
+
+
 def read_acceptances(out_dir: Path) -> list[dict[str, Any]]:
     """The acceptances an earlier ``collect`` into ``out_dir`` recorded (its collect-report.json ``acceptances``):
     each for one record id in one export's bytes; empty when there is none or it cannot be read."""
@@ -702,6 +773,7 @@ class _Reader:
                 continue
             every.add(sha)
             self._digest(cached)
+        labels = {d.label for d in self.digests}
         for done, path in enumerate(exports, start=1):
             path = Path(path)
             if path.is_dir():
@@ -718,8 +790,12 @@ class _Reader:
                 self.already.append(str(path))
                 continue
             every.add(sha)
-            known_export = KnownExport(str(path), sha, read_export(path, self.coordinator_key, self.no_key_hint),
-                                       cached=False)
+            # Two different exports of one file name (each rater's folder holds a results.zip) are told apart: a
+            # check failed by one must never quarantine the other, nor the other's chain vouch for it.
+            label = path.name if path.name not in labels else f"{path.name}@{sha[:12]}"
+            labels.add(label)
+            known_export = KnownExport(str(path), sha, read_export(path, self.coordinator_key, self.no_key_hint,
+                                                                   label=label), cached=False)
             # A file that is no export at all (no manifest) is said in this run, not recorded for every later one.
             if self.cache_dir is not None and known_export.export.manifest is not None:
                 export_cache.write_entry(self.cache_dir, known_export)
@@ -778,7 +854,7 @@ class _Reader:
             source=source, sha256=sha256, export=None if export is None else self._intern(export),
             export_sha256=self._intern(export_sha256),
             record_id=env.record_id, rater_id=self._intern(record.rater_id), task_id=task_id,
-            revision=env.revision, submitted_at=env.submitted_at, clock=self._clock(env, source), kind="cannot_rate" if cannot else "rating",
+            revision=env.revision, supersedes=env.supersedes_record_id, submitted_at=env.submitted_at, clock=self._clock(env, source), kind="cannot_rate" if cannot else "rating",
             candidate_response_id=response_id,
             benchmark_item_id=self._intern(record.benchmark_item_id),
             model_source=None if record.model_source is None else self._intern(record.model_source),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import Counter
 from functools import partial
@@ -325,10 +326,19 @@ def _accepted(args: argparse.Namespace) -> dict[str, str]:
                          f"collection): {len(ids)} --accept and {len(reasons)} --reason given")
     out: dict[str, str] = {}
     for rid, reason in zip(ids, reasons, strict=True):
+        if not RECORD_ID.fullmatch(rid):
+            raise UsageError(f"--accept {rid!r} is not a record id (32 hex digits, as collect-report.json and "
+                             "quarantine.csv give it)")
         if not reason.strip():
             raise UsageError(f"--reason for {rid} is blank: say why the record is kept")
+        if rid in out:
+            raise UsageError(f"--accept {rid} is given twice: accept each record once, with one reason")
         out[rid] = reason.strip()
     return out
+
+
+RECORD_ID = re.compile(r"[0-9a-f]{32}")
+"""A record id (``envelope.record_id``), as ``--accept`` takes it."""
 
 
 def _collect(args: argparse.Namespace) -> int:
@@ -344,6 +354,7 @@ def _collect(args: argparse.Namespace) -> int:
         f"{count(len(never), 'task')} of the key {agree(len(never), 'was', 'were')} never rated (no rater returned a "
         f"rating or a “cannot rate” for {agree(len(never), 'it', 'them')}): {', '.join(never[:20])}"
         + (" …" if len(never) > 20 else "") + "; all are in collect-report.json tasks_nobody_rated"]
+    warnings += result.receipts_without_export
     if args.json:
         print_json(
             {

@@ -250,14 +250,18 @@ def receipt_problems(
     summaries: Iterable[ChainSummary], receipts: Mapping[str, set[str]], source: str
 ) -> tuple[list[Problem], set[str]]:
     """Each export's receipt code against the codes its rater sent (``receipts``: rater id -> codes). Returns
-    the problems and the labels of the exports whose code does not match (their records are not to be used)."""
+    the problems and the labels of the exports whose code does not match, or whose rater sent none (their records
+    are not to be used)."""
     problems = []
     refused: set[str] = set()
     for s in summaries:
         codes = receipts.get(s.rater_id)
         where = f"{s.label}!manifest.json"
         if not codes:
-            problems.append(Problem(where, "audit.head", f"no receipt code for rater {s.rater_id} in {source}: not checked"))
+            # Receipts were given to be checked: an export none of them can check is not verified, so not counted.
+            refused.add(s.label)
+            problems.append(Problem(where, "audit.head", f"no receipt code for rater {s.rater_id} in {source}: not "
+                                                         "checked, so its records are not counted"))
         elif s.receipt not in codes:
             refused.add(s.label)
             problems.append(Problem(

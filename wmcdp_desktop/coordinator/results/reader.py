@@ -203,12 +203,14 @@ def _open_export(path: Path, label: str, coordinator_key: CoordinatorKey | None,
     return open_zip_bytes(plain, label)
 
 
-def read_export(path: Path, coordinator_key: CoordinatorKey | None = None, no_key_hint: str = NO_KEY_HINT) -> ExportRead:
+def read_export(path: Path, coordinator_key: CoordinatorKey | None = None, no_key_hint: str = NO_KEY_HINT, *,
+                label: str | None = None) -> ExportRead:
     """Open and check one results export zip. Never raises for bad content: problems are collected, at most
     :data:`~wmcdp_desktop.core.errors.MAX_PROBLEMS_PER_DOCUMENT` per file of the export. A sealed export is
     opened in memory with ``coordinator_key`` (never written in the clear), then checked the same way; without
-    the key it is refused with a problem saying what to give (``no_key_hint``)."""
-    label = path.name
+    the key it is refused with a problem saying what to give (``no_key_hint``). ``label``: how its problems and
+    records name it (its file name unless given: collect tells apart two exports of one name)."""
+    label = label or path.name
     try:
         zf = _open_export(path, label, coordinator_key, no_key_hint)
         names = set(zf.names())
