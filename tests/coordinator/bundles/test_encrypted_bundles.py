@@ -14,7 +14,7 @@ import pytest
 from tests.kit.encryption import FAST_KDF, fast_kdf
 from tests.kit.studies import build_study, item_obj, write_study
 from wmcdp_desktop.coordinator.commands.main import main
-from wmcdp_desktop.core.encryption.bundle_envelope import HEADER_SIZE, is_encrypted, read_header
+from wmcdp_desktop.core.encryption.bundle_envelope import HEADER_SIZE, is_encrypted, open_bundle, read_header
 from wmcdp_desktop.core.encryption.sealed_box import public_key_of
 
 
@@ -105,6 +105,8 @@ def test_the_build_writes_owner_only_keys_and_bundles_that_show_nothing(
                  bundle.manifest.bundle_id.encode(), *(t.encode() for t in bundle.task_ids), *secrets]
         shown += [bundle.task(t).candidate_response_text.encode()[:40] for t in bundle.task_ids]
         assert not [s for s in shown if s in raw], rater
+        plain_zip = open_bundle(raw, built.passphrases[rater], rater)[0]  # inside: no passphrase, no private key
+        assert not [s for s in secrets if s in plain_zip] and b"PRIVATE KEY" not in plain_zip
     # the plain bundle is the same as without encryption, but for the key in its manifest
     assert all(p.name in ("keys", "STUDY-T1-unblinding-key.json") or p.suffix == ".wmcdp" for p in built.out.iterdir())
 

@@ -7,6 +7,8 @@ import struct
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.kit.bundles import bundle_zip
 from tests.kit.encryption import FAST_KDF, PASSPHRASE, encrypted_bundle
@@ -196,3 +198,16 @@ def test_encrypting_needs_a_passphrase_and_a_sound_kdf() -> None:
         encrypt_bundle(PLAIN, PASSPHRASE, KdfParams(n=2**24, r=8, p=1))
     with pytest.raises(ValueError):
         encrypt_bundle(PLAIN, PASSPHRASE, KdfParams(n=2**10, r=8, p=1, salt=b"short"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(plain=st.binary(max_size=300), at=st.integers(min_value=0), bit=st.integers(min_value=0, max_value=7),
+       cut=st.integers(min_value=0, max_value=400))
+def test_any_changed_bit_or_cut_is_refused_and_the_untouched_file_opens(plain: bytes, at: int, bit: int, cut: int) -> None:
+    data = encrypted_bundle(plain)
+    assert open_bundle(data, PASSPHRASE, LABEL)[0] == plain
+    at %= len(data)
+    for changed in (data[:at] + bytes([data[at] ^ (1 << bit)]) + data[at + 1:], data[: min(cut, len(data) - 1)]):
+        with pytest.raises(DocumentError) as caught:
+            open_bundle(changed, PASSPHRASE, LABEL)
+        assert LABEL in str(caught.value)
