@@ -46,6 +46,10 @@ def refused(text: str) -> list[tuple[str, str, str]]:
     ("I'm ＧＥＭＭＡ", "Gemma"), (f"I'm Ge{ZW}mma", "Gemma"), ("I'm **Kimi**", "Kimi"), ("I AM BARD", "Bard"),
     ("I'm G\u0435mma", "Gemma"),  # Cyrillic e
     ("hello!\nI am Gemma", "Gemma"),
+    # other frames: "it's", "<name> here", "your assistant, <name>", a sign-off
+    ("It's Gemma again", "Gemma"), ("Gemma here, how can I help?", "Gemma"), ("Hi! Kimi here.", "Kimi"),
+    ("Your assistant, Gemma", "Gemma"), ("Take care.\n\n— Kimi", "Kimi"), ("Best wishes,\nBard", "Bard"),
+    ("Warm regards, Pi", "Pi"),
 ])
 def test_a_model_introducing_itself_by_an_ordinary_name_is_refused(text: str, name: str) -> None:
     assert ("self-introduction", name, "refused") in found(text), found(text)
@@ -62,6 +66,8 @@ def test_an_introduction_by_a_name_found_alone_is_that_name(text: str) -> None:
     "this is granite", "I am pi-shaped", "I'm PI on this trial", "I am a Bard fan", "I'm Gemma Chan, Leo's mum",
     "I'm Nova Scotian", "call me at 5", "Her mother Gemma said", "Kimi is 9 years old", "this is command and control",
     "As a falcon, I", "the Bard of Avon", "Is this solar?", "I am sure", "my name is Ana",
+    "Left as it is: Orca calls a checkable button", "I am. Gemma said so", "Gemma here is the mother",
+    "the patient Kimi here", "Kimi", "Kimi wrote: — Kimi is scared", "Regards, Dr Gemma Chan",
 ])
 def test_ordinary_words_and_people_are_no_introduction(text: str) -> None:
     assert [f for f in found(text) if f[0] == "self-introduction"] == [], found(text)
@@ -77,6 +83,21 @@ def test_ordinary_words_and_people_are_no_introduction(text: str) -> None:
 ])
 def test_an_ordinary_name_with_a_role_noun_is_refused(text: str, name: str) -> None:
     assert ("name and role noun", name, "refused") in found(text), found(text)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("the model Gemma", "Gemma"), ("assistant Pi says", "Pi"), ("chatbot Kimi", "Kimi"), ("the AI Bard", "Bard"),
+    ("the LLM Vicuna", "Vicuna"), ("an AI assistant Cohere", "Cohere"),
+])
+def test_a_role_noun_before_an_ordinary_name_is_refused(text: str, name: str) -> None:
+    assert ("name and role noun", name, "refused") in found(text), found(text)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Gemma: Hello there", "Gemma"), ("**Kimi:** sure", "Kimi"), ("> Bard: ok", "Bard"), ("Gemma： 你好", "Gemma"),
+])
+def test_an_ordinary_name_as_a_speaker_label_is_a_warning(text: str, name: str) -> None:
+    assert ("self-introduction", name, "warning") in found(text), found(text)
 
 
 @pytest.mark.parametrize(("text", "name"), [
@@ -102,16 +123,19 @@ def test_ordinary_words_before_a_role_noun_are_not_refused(text: str) -> None:
     "Zephyr 7b beta", "openchat_3.5-7B", "Nous-Hermes-13b", "the 8x22B one", "a 7b-chat", "9B-it",
     "foo-sft", "bar-dpo", "baz-GGUF", "model2-chat", "zephyr\u20117b", "ＺＥＰＨＹＲ－７Ｂ", "1.5B-instruct",
     "qux_7b", "openhermes-chat",
+    "I'm a 7B model", "13 billion parameters", "a 70-billion-parameter model", "7B params", "a 1.5 bn parameter LLM",
+    "Q4_K_M", "q8_0", "IQ2_XS", "GGUF", "GPTQ", "AWQ quantised", "ExLlamaV2",
 ])
 def test_a_parameter_count_or_tuning_suffix_on_a_word_is_refused(text: str) -> None:
-    assert any(f[0] in ("model size", "name") and f[2] == "refused" for f in found(text)), found(text)
+    assert any(f[0] in ("model size", "name", "short form") and f[2] == "refused" for f in found(text)), found(text)
 
 
 @pytest.mark.parametrize("text", [
     "Take vitamin B7 daily", "Ward 7B", "ward-7b", "stage 1B disease", "a phase 1b trial", "IL-1b levels",
     "CDKN2B", "TNFRSF13B", "5-HT1B receptor", "the 7B bus", "Room 12B", "Bed-7B", "Figure 3B", "Table 2b",
     "live-chat", "group-chat", "self-instruct", "7B", "$7B in funding", "hep-b", "type-2b", "solar 1b",
-    "grade-2b", "Class 1b antiarrhythmic", "IV-1b",
+    "grade-2b", "Class 1b antiarrhythmic", "IV-1b", "Figure 7B model fit", "a 7 billion dollar budget",
+    "the model of 7 parameters", "Q4 results", "q4h dosing",
 ])
 def test_ordinary_numbers_and_suffixes_are_no_model_size(text: str) -> None:
     assert [f for f in found(text) if f[0] == "model size"] == [], found(text)
@@ -129,6 +153,8 @@ def test_a_size_on_a_name_already_refused_is_that_name() -> None:
     "\\x3c|eot_id|\\x3e", "<|eom_id|>", "<|python_tag|>", "<|fim_prefix|>", "[/SYS]", "<<SYS>>",
     "[TOOL_CALLS] [{...}]", "[AVAILABLE_TOOLS]", "<end_of_utterance>", "<function_calls>",
     '<invoke name="search">', "[SYSTEM_PROMPT]",
+    "< | im_end | >", "<\\|im_end\\|>", "%3C%7Cim_end%7C%3E", "Bye<|im_end|", "<0x0A>", "▁the▁patient▁is",
+    "TheĠpatientĠis", "Hello.ĊĊTheĠpatient",
 ])
 def test_escaped_and_tool_call_artefacts_are_refused(text: str) -> None:
     assert any(f[0] == "serving artefact" and f[2] == "refused" for f in found(text)), found(text)
@@ -136,6 +162,7 @@ def test_escaped_and_tool_call_artefacts_are_refused(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "a \\n in the log", "C:\\\\Users\\\\x", "&lt; 5 mm", "x &lt; y", "\\u00e9t\\u00e9", "<invoice number>",
+    "Ġużeppi u Ġanni", "sparkline ▁▂▃▅▇", "a ▁ alone", "x < y | z > w",
 ])
 def test_escapes_and_entities_in_ordinary_text_are_no_artefact(text: str) -> None:
     assert [f for f in found(text) if f[0] == "serving artefact"] == [], found(text)
@@ -145,13 +172,15 @@ def test_escapes_and_entities_in_ordinary_text_are_no_artefact(text: str) -> Non
     "my training data includes medical texts", "I don't have browsing capabilities",
     "I cannot browse the internet", "I don't have real-time information", "I'm just an AI",
     "I am a virtual assistant", "my developers made sure", "My creators at the lab",
+    "my information may be outdated", "my data only goes until 2023",
 ])
 def test_what_a_model_says_it_cannot_do_is_a_warning(text: str) -> None:
     assert found(text) and all(f[0] == "self-description" and f[2] == "warning" for f in found(text)), found(text)
 
 
-def test_a_last_update_with_a_date_dates_the_model() -> None:
-    assert ("self-description", "knowledge cut-off", "refused") in found("I was last updated in April 2024.")
+@pytest.mark.parametrize("text", ["I was last updated in April 2024.", "As of my training, yes", "as of my training data"])
+def test_a_last_update_with_a_date_dates_the_model(text: str) -> None:
+    assert ("self-description", "knowledge cut-off", "refused") in found(text), found(text)
 
 
 @pytest.mark.parametrize("text", [

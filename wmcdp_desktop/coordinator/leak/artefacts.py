@@ -15,6 +15,8 @@ disguise):
   ``<<SYS>>``/``<</SYS>>``;
 - **instruction headers** at a line start: ``### Instruction:``, ``### Response:``, ``### Human``,
   ``### Assistant``...;
+- **tokenizer marks**: SentencePiece's byte tokens (``<0x0A>``) and word marks (``▁the▁patient``), byte-level
+  BPE's ``Ġ`` and ``Ċ`` glued to the word before (``TheĠpatient``); two or more marks make a finding;
 - **role markers** at a line start (after spaces, ``>``, ``#``, ``*`` or ``-``): ``Human:``, ``Assistant:``,
   ``User:`` and the same roles in other languages (``Usuario:``, ``用户：``, ``ユーザー：``...) are refused; the
   weaker ``AI:``, ``System:``, ``Bot:``, ``Model:`` (``AI: mild`` is aortic insufficiency on an echo
@@ -87,7 +89,16 @@ ROLE_WORDS = frozenset(piece for word in (*STRONG_ROLES, *WEAK_ROLES, "instructi
 """Words of role markers and headers in normal form: a text without one has none."""
 
 _LINE = f"(?:^|\n)[{SOFT}{HARD}>#]*"
-SPECIAL = re.compile(r"<\|[^\n<>|]{1,64}\|>")
+SPECIAL = re.compile(rf"<{S}*\|[^\n<>|]{{1,64}}\|{S}*>")
+"""``<|...|>``, also with spaces inside or markdown's backslashes (``< | im_end | >``, ``<\\|im_end\\|>``)."""
+KNOWN_SPECIAL = (
+    "im_start", "im_end", "im_sep", "eot_id", "eom_id", "start_header_id", "end_header_id", "begin_of_text",
+    "end_of_text", "endoftext", "python_tag", "fim_prefix", "fim_middle", "fim_suffix", "endofprompt",
+)
+TRUNCATED = re.compile(rf"<{S}*\|{S}*(?:{_words(*KNOWN_SPECIAL)})(?![a-z0-9])")
+"""A well-known special token cut short (``<|im_end|`` at the end of a reply)."""
+BYTE_TOKEN = re.compile(r"<0x[0-9a-f]{2}>")
+"""SentencePiece's byte tokens (``<0x0A>``: Llama's and Mistral's tokenizers)."""
 NAMED = re.compile(rf"<{S}*/?{S}*(?:{_words(*TOKEN_WORDS)}){S}*>")
 TOOL_USE = re.compile(rf"<{S}*(?:antml{S}*)?(?:invoke|function{S}*calls|function{S}*results){S}+name{S}")
 """A tool call written as XML (``<invoke name="...">``)."""
@@ -112,7 +123,7 @@ def find(a: str) -> list[tuple[int, int, str, bool]]:
     """(start, end, what, warning) of every artefact in the artefact form ``a``."""
     out: list[tuple[int, int, str, bool]] = []
     if "<" in a or "[" in a:
-        for regex in (SPECIAL, NAMED, BRACKETS, TOOL_USE):
+        for regex in (SPECIAL, NAMED, BRACKETS, TOOL_USE, TRUNCATED, BYTE_TOKEN):
             out += [(m.start(), m.end(), display(m.group()), False) for m in regex.finditer(a)]
         stripped_start = len(a) - len(a.lstrip(f"\n{SOFT}{HARD}"))
         stripped_end = len(a.rstrip(f"\n{SOFT}{HARD}"))
@@ -130,3 +141,18 @@ def find(a: str) -> list[tuple[int, int, str, bool]]:
     transcript = len(roles) > 0 or len({what for _, _, what in weak}) > 1
     out += [(start, end, what, not transcript) for start, end, what in weak]
     return out
+
+
+PIECE_MARKS = re.compile("\u2581(?=[^\\W\\d_])|(?<=[a-z.,])[\u0120\u010a](?=[^\\W_])")
+"""Tokenizers' own marks left in a text: SentencePiece's word start ``▁`` before a letter (``▁the▁patient``), and
+byte-level BPE's space ``Ġ`` and newline ``Ċ`` glued to the word before (``TheĠpatient``; Maltese writes Ġ and
+Ċ at a word's start, not after a small letter)."""
+PIECE_TRIGGERS = frozenset("\u2581\u0120\u010a")
+
+
+def find_piece_marks(text: str, others: set[str]) -> list[tuple[int, int]]:
+    """Where tokenizer marks are in the original ``text``: only when there are two or more."""
+    if PIECE_TRIGGERS.isdisjoint(others):
+        return []
+    found = [(m.start(), m.end()) for m in PIECE_MARKS.finditer(text)]
+    return found if len(found) >= 2 else []

@@ -62,6 +62,7 @@ NAMES: dict[str, tuple[str, bool]] = {
 
 FRAMES = (
     "i am", "i'm", "my name is", "my name's", "this is", "call me", "i am called", "i'm called", "i go by",
+    "it's", "it is", "your assistant", "your ai assistant", "your ai", "your friend", "your helper", "your companion",
     "soy", "me llamo", "mi nombre es", "je suis", "je m'appelle", "mon nom est", "ich bin", "ich heiße",
     "ich heisse", "mein name ist", "eu sou", "sou", "me chamo", "meu nome é", "sono", "mi chiamo",
     "il mio nome è", "ik ben", "mijn naam is", "я", "меня зовут", "моё имя", "мое имя", "저는", "나는",
@@ -76,6 +77,15 @@ AS_FOLLOWERS = ("i", "yo", "je", "j", "ich", "eu", "io")
 ROLE_NOUNS = ("ai", "model", "models", "assistant", "chatbot", "llm", "bot", "language model")
 WEAK_ROLE_NOUNS = frozenset({"model", "models", "bot"})
 """After a name that is also a technical word, these alone make a warning."""
+ROLE_BEFORE = ("ai", "model", "assistant", "chatbot", "llm", "bot", "language model", "ai assistant", "ai model",
+               "ai chatbot", "virtual assistant")
+"""The same before a name (``the model Gemma``, ``assistant Pi``)."""
+SIGN_OFFS = frozenset({
+    "best", "best wishes", "regards", "kind regards", "warm regards", "best regards", "cheers", "sincerely",
+    "yours", "yours truly", "warmly", "take care", "with care", "thanks", "thank you", "-", "--", "—", "–",
+    "~", "―",
+})
+"""What comes right before a name that signs a text off, on its line (``— Kimi``, ``Best wishes, Bard``)."""
 ROLE_QUALIFIERS = ("large", "open", "open-source", "open-weight", "language", "chat", "foundation", "ai")
 
 
@@ -84,12 +94,16 @@ def _alternation(phrases: Iterable[str]) -> str:
     return "|".join(forms)
 
 
-_BEFORE = re.compile(rf"(?<![^\W_])(?:{_alternation(FRAMES)}){S}+$")
+_BEFORE = re.compile(rf"(?<![^\W_])(?:{_alternation(FRAMES)})({S}+)$")
 _BEFORE_UNSPACED = re.compile(rf"(?:{_alternation(UNSPACED_FRAMES)}){S}*$")
 _BEFORE_AS = re.compile(rf"(?<![^\W_])(?:{_alternation(AS_FRAMES)}){S}+$")
 _AFTER_AS = re.compile(rf"{S}+(?:{_alternation(AS_FOLLOWERS)})(?![^\W_])")
 _ROLE = re.compile(
     rf"(?:{HARD}s)?(?:{SOFT}+(?:{_alternation(ROLE_QUALIFIERS)})){{0,3}}{SOFT}+({_alternation(ROLE_NOUNS)})(?![^\W_])")
+_ROLE_BEFORE = re.compile(rf"(?<![^\W_])(?:{_alternation(ROLE_BEFORE)}){SOFT}+$")
+_BREAKS = frozenset(":;.!?()[]/|=\uff1a\uff1b\u3002")
+"""Punctuation between a frame and a name that ends the introduction ("it is: Orca")."""
+_HERE = re.compile(rf"{SOFT}+here(?![^\W_]){SOFT}*(?:{HARD}|$)")
 _NEXT_WORD = re.compile(f"{SOFT}+([a-z]+)")
 LOOK_BACK = 40
 """Characters before a name in which its frame is looked for."""
@@ -179,14 +193,40 @@ class Introductions:
                 norm = norm or Normalised(text, s)
                 at = norm.origin(surname.start(1))
                 person = text[at:at + 1].isupper() and surname.group(1) != "i"  # "I'm Gemma Chan"
-            if not person and (_BEFORE.search(before) or _BEFORE_UNSPACED.search(before)
-                    or (_BEFORE_AS.search(before) and _AFTER_AS.match(s, end))):
+            frame = _BEFORE.search(before) if not person else None
+            if frame is not None:
+                norm = norm or Normalised(text, s)
+                gap = text[slice(*norm.span(start - len(before) + frame.start(1), start))]
+                if not _BREAKS.isdisjoint(gap):
+                    frame = None  # "left as it is: Orca calls it" - a label or another sentence
+            if not person and (frame is not None or _BEFORE_UNSPACED.search(before)
+                    or (_BEFORE_AS.search(before) and _AFTER_AS.match(s, end))
+                    or (_HERE.match(s, end) and before.rstrip(SOFT)[-1:] in ("", HARD))):
                 out.append((start, end, name, "self-introduction", False))
                 continue
             if role is not None and name.context_only:
-                weak = name.ordinary and role.group(1).replace(SOFT, "").replace(HARD, "") in WEAK_ROLE_NOUNS
+                weak = name.ordinary and _plain(role.group(1)) in WEAK_ROLE_NOUNS
                 out.append((start, role.end(), name, "name with a role noun", weak))
+                continue
+            role_before = _ROLE_BEFORE.search(before) if name.context_only else None
+            if role_before is not None:
+                weak = name.ordinary and _plain(role_before.group()) in WEAK_ROLE_NOUNS
+                out.append((start, end, name, "name with a role noun", weak))
+                continue
+            if name.context_only:
+                norm = norm or Normalised(text, s)
+                o_start, o_end = norm.span(start, end)
+                line = text[:o_start].rsplit("\n", 1)[-1]
+                sign_off = line if line.strip() else text[:o_start].rstrip().rsplit("\n", 1)[-1]
+                if not text[o_end:].strip(" \t\r\n.!*_~") and sign_off.strip(" \t*_").rstrip(",").strip().lower() in SIGN_OFFS:
+                    out.append((start, end, name, "self-introduction", False))  # a sign-off: "— Kimi"
+                elif not line.strip(" \t*_>#-") and text[o_end:].lstrip(" \t*_").startswith((":", "\uff1a")):
+                    out.append((start, end, name, "speaker label", True))  # "Gemma: Hello" at a line start
         return out
+
+
+def _plain(found: str) -> str:
+    return found.replace(SOFT, "").replace(HARD, "")
 
 
 def written_as_name(original: str, display: str) -> bool:

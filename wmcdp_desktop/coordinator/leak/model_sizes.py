@@ -4,6 +4,8 @@ docs/COORDINATORS.md, "The leak scan").
 
 Found in the scan's normal form with hyphens and underscores kept apart from spaces and dots:
 
+- a **parameter count said as one** (``a 7B model``, ``13 billion parameters``, ``a 70-billion-parameter model``,
+  ``7B params``; not "Figure 7B model"), and llama.cpp's **quantisation names** (``Q4_K_M``, ``Q8_0``): refused;
 - a **mixture-of-experts size** (``8x7B``, ``8x22b``) anywhere: refused;
 - a **size followed by a tuning suffix** (``70B-instruct``, ``7b-chat``, ``9b-it``, ``8B_base``, ``7B-GGUF``):
   refused;
@@ -58,6 +60,12 @@ TUNING = ("instruct", "sft", "dpo", "rlhf", "orpo", "gguf", "gptq", "awq", "exl2
 AFTER_SIZE = (*TUNING, "chat", "it", "base", "hf", "fp16", "bf16", "int4", "int8", "q4", "q5", "q8", "pt")
 """Suffixes after a size."""
 
+_PARAMETERS = re.compile(
+    rf"(?<![a-z0-9])(?:(?:{SIZE}|{MOE})|[0-9]+(?:{SOFT}[0-9]+)?[-_{SOFT}]*(?:billion|bn))[-_{SOFT}]+"
+    rf"(?:parameters?|params?|llm|(?:language{SOFT}+)?model)(?![a-z0-9])")
+"""A parameter count said as one (``7B model``, ``13 billion parameters``, ``a 70-billion-parameter model``)."""
+_QUANT = re.compile(r"(?<![a-z0-9])(?:i?q[1-8]_k(?:_[a-z]{1,2})?|q[4-8]_[01]|i?q[1-4]_x{1,2}s)(?![a-z0-9])")
+"""llama.cpp's quantisation names (``Q4_K_M``, ``Q8_0``, ``IQ2_XS``): a model served from a GGUF file."""
 _MOE = re.compile(rf"(?<![a-z0-9])(?:{MOE})(?![a-z0-9])")
 _SIZE_SUFFIX = re.compile(rf"(?<![a-z0-9])(?:{SIZE}|{MOE})[-_](?:{'|'.join(AFTER_SIZE)})(?![a-z0-9])")
 _JOINED = re.compile(rf"(?<=[a-z0-9])[-_]({SIZE})(?![a-z0-9])")
@@ -71,7 +79,7 @@ _LETTER = re.compile("[a-z]")
 _DIGITS = re.compile("[0-9]")
 
 
-_TRIGGER = re.compile(f"[0-9]b|{'|'.join((*TUNING, 'chat'))}")
+_TRIGGER = re.compile(f"[0-9]b|[0-9]{SOFT}*bn|billion|q[1-8]{SOFT}|{'|'.join((*TUNING, 'chat'))}")
 
 
 def size_form(text: str, s: str, others: set[str]) -> str | None:
@@ -97,6 +105,13 @@ def find(z: str, names: frozenset[str], ordinary: frozenset[str] = frozenset()
         taken.append((start, end))
         out.append((start, end, what, warning, capital))
 
+    for m in _QUANT.finditer(z):
+        add(m.start(), m.end(), "a quantisation name of llama.cpp", False)
+    for m in _PARAMETERS.finditer(z):
+        before = _word_before(z, m.start())
+        if before is not None and before[1] in ORDINARY_BEFORE and not z[before[0] + len(before[1]):m.start()].strip(SOFT):
+            continue  # Figure 7B model
+        add(m.start(), m.end(), "a parameter count", False)
     for m in _SIZE_SUFFIX.finditer(z):
         add(m.start(), m.end(), "a parameter count and a tuning suffix", False)
     for m in _MOE.finditer(z):
@@ -105,16 +120,17 @@ def find(z: str, names: frozenset[str], ordinary: frozenset[str] = frozenset()
         named = _word_before(z, m.start())
         if named is None:
             continue
-        start, word = named
-        if word in ORDINARY_BEFORE or (len(word) <= 2 and not _DIGITS.search(word) and word not in names):
+        start, joined = named
+        if joined in ORDINARY_BEFORE or (len(joined) <= 2 and not _DIGITS.search(joined) and joined not in names):
             continue
         add(start, m.end(), "a parameter count joined to a name", False)
     for m in _SPACED.finditer(z):
         if m.group(1) in names or m.group(1) in ordinary:
             add(m.start(), m.end(), "a parameter count after a name", False, m.group(1) not in names)
     for m in _TUNED.finditer(z):
-        word = m.group(1)
-        if word in NOT_NAMES or not _LETTER.search(word) or (m.group(3) and not (_DIGITS.search(word) or word in names)):
+        tuned = m.group(1)
+        if tuned in NOT_NAMES or not _LETTER.search(tuned) or (
+                m.group(3) and not (_DIGITS.search(tuned) or tuned in names)):
             continue
         add(m.start(), m.end(), "a tuning suffix joined to a name", False)
     return out

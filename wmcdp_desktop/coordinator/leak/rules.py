@@ -84,6 +84,8 @@ class Rules:
                 out.append((m.start(), m.end(), self._term("self-description", what, reveals, warning, note=note)))
         for start, end, named, kind, warning in self.introductions.find(text, s, words):
             note = "also ordinary words: a warning" if warning else ""
+            if kind == "speaker label":
+                kind, note = "self-introduction", "a name with a colon at a line start (a speaker label): a warning"
             out.append((start, end, self._term(kind, named.display, named.about, warning, named.display, note)))
         sized = model_sizes.size_form(text, s, others)
         if sized is not None:
@@ -103,6 +105,9 @@ class Rules:
     def in_original(self, text: str, others: set[str]) -> list[Raw]:
         """Findings that only the original text shows (emoji), original offsets."""
         out: list[Raw] = []
+        for start, end in artefacts.find_piece_marks(text, others):
+            out.append((start, end, self._term("serving artefact", "tokenizer mark " + text[start:end], ARTEFACT_ABOUT,
+                                               False)))
         for start, end, emoji in short_forms.find_emoji(text, others):
             name, why, warning = short_forms.EMOJI[emoji]
             out.append((start, end, self._term("short form or serving name", emoji, why, warning, name)))

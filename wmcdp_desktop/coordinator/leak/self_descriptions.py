@@ -50,6 +50,11 @@ PATTERNS: list[tuple[str, str, bool, bool, str]] = [
     ("knowledge cut-off", CUTOFF, False, False,
      "i was (last )?(updated|trained) (in|on|up to|until|through) (january|february|march|april|may|june|july|"
      "august|september|october|november|december|early|mid|late|2021|2022|2023|2024|2025|2026|2027)"),
+    ("knowledge cut-off", CUTOFF, False, False, "as of my (training|training data|knowledge cut-off)"),
+    ("knowledge cut-off", CUTOFF, True, False,
+     "my (data|information) (only )?(goes|extends|runs|is current) (up to|until|through|as of)"),
+    ("what the model cannot do", AI, True, False,
+     "my (information|knowledge) (may|might|could) be (outdated|out of date|out-of-date|incomplete)"),
     ("what the model cannot do", AI, True, False,
      "i (do not|don't|cannot|can't|am unable to|am not able to) (have )?(browse|browsing|access to the internet|"
      "internet access|real-time (information|data|access)|access to real-time|search the (web|internet))"),

@@ -124,6 +124,10 @@ SHORT_FORMS: dict[str, list[tuple[str, Mode]]] = {
         ("LMDeploy", "family"), ("TensorRT-LLM", "word"), ("Text Generation Inference", "word"),
     ],
     "Groq (serves open models)": [("Groq", "family"), ("GroqCloud", "family")],
+    "quantised model files (llama.cpp, AutoGPTQ, AutoAWQ, ExLlama: open models)": [
+        ("GGUF", "word"), ("GGML", "word"), ("GPTQ", "word"), ("AWQ", "word"), ("EXL2", "word"), ("ExLlama", "family"),
+        ("ExLlamaV2", "family"), ("AutoGPTQ", "family"), ("AutoAWQ", "family"),
+    ],
     "Amazon (Bedrock serves Claude, Llama, Titan...)": [("Amazon Bedrock", "word"), ("AWS Bedrock", "word")],
     "Google (Vertex AI serves Gemini, Claude...)": [("Vertex AI", "word"), ("Google AI Studio", "word")],
     "Microsoft (Azure serves OpenAI's models)": [("Azure AI", "word")],
