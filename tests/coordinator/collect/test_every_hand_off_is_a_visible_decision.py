@@ -128,7 +128,10 @@ def revision_three_without_revision_two(study: BuiltStudy) -> None:
     assert c.code == 1 and rid not in c.ids() and c.quarantined()[rid] == "revisions"
     # and revision 1 does not silently stand in for it
     assert records[0]["envelope"]["task_id"] not in {r["envelope"]["task_id"] for r in c.kept}
-    assert "revision 2 of this task is in no export" in " ".join(r["why"] for r in c.quarantine)
+    assert "revision 2 of this task is in none of the exports" in " ".join(r["why"] for r in c.quarantine)
+    # results validate says the same: the record is not valid
+    code, text = run("results", "validate", study.root / c.report["exports"][0]["file"], "--json")
+    assert code == 1 and json.loads(text)["valid_records"] == len(records)
 
 
 def revision_one_that_replaces_a_record(study: BuiltStudy) -> None:

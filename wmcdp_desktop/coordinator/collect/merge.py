@@ -56,6 +56,7 @@ from wmcdp_desktop.coordinator.results.provenance import (
     ledger_problems,
     receipt_problems,
     replay_problems,
+    revision_line_breaks,
 )
 from wmcdp_desktop.coordinator.results.reader import CoordinatorKey, ExportRead, read_export
 from wmcdp_desktop.core import record_rules
@@ -615,29 +616,9 @@ class _Quarantine:
 
 
 def _revision_chain(k: Kept, by_revision: Mapping[tuple[str, str, int], Kept]) -> list[tuple[str, str]]:
-    """A counted revision's line back to revision 1: each revision n > 1 replaces revision n - 1 of the same
-    rater and task (the app writes it so), revision 1 replaces nothing. A gap, or a revision replacing a record of
-    another task, is not the app's history: the record's provenance fails (``revisions``)."""
-    out: list[tuple[str, str]] = []
-    rr: Kept | None = k
-    while rr is not None:
-        where = f"{rr.source}: envelope.supersedes_record_id"
-        if rr.revision == 1:
-            if rr.supersedes is not None:
-                out.append(("revisions", f"{where}: revision 1 says it replaces record {rr.supersedes}; a first "
-                                       "submission replaces nothing"))
-            break
-        before = by_revision.get((rr.rater_id, rr.task_id, rr.revision - 1))
-        if before is None:
-            out.append(("revisions", f"{where}: revision {rr.revision} replaces {rr.supersedes or 'nothing named'}, but "
-                                   f"revision {rr.revision - 1} of this task is in no export of the collection"))
-            break
-        if rr.supersedes != before.record_id:
-            out.append(("revisions", f"{where}: revision {rr.revision} says it replaces {rr.supersedes or 'nothing'}, "
-                                   f"not revision {rr.revision - 1} of this task ({before.record_id})"))
-            break
-        rr = before
-    return out
+    """A counted revision whose line back to revision 1 breaks fails ``revisions``
+    (``provenance.revision_line_breaks``)."""
+    return [("revisions", f"{p.file}: {p.path}: {p.message}") for p in revision_line_breaks(k, by_revision)]
 
 
 def _receipts_without_export(reader: _Reader, receipts: Mapping[str, set[str]], source: str) -> list[str]:

@@ -24,7 +24,12 @@ from wmcdp_desktop.coordinator.commands.common import (
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
 from wmcdp_desktop.coordinator.results.against_bundles import bundle_problems, open_bundles
-from wmcdp_desktop.coordinator.results.provenance import read_receipts, receipt_problems, replay_problems
+from wmcdp_desktop.coordinator.results.provenance import (
+    read_receipts,
+    receipt_problems,
+    replay_problems,
+    revision_problems,
+)
 from wmcdp_desktop.coordinator.results.reader import (
     ExportRead,
     is_zip_path,
@@ -218,6 +223,8 @@ def _validate(args: argparse.Namespace) -> int:
         result = read_records(args.paths, progress=bar, keep_records=bool(bundles), coordinator_key=opener)
     problems = list(result.problems)
     record_rules_problems = bundle_problems(result.records, bundles) if bundles else []
+    # As in collect: the latest revision of each rater's task must continue its own line back to revision 1.
+    record_rules_problems += revision_problems([s for s in result.summaries if s.export is not None])
     problems += record_rules_problems
     chains = [e.chain for e in result.exports if e.chain is not None]
     problems += replay_problems(chains)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from wmcdp_desktop.core import audit_chain
 from wmcdp_desktop.core.documents import read_file_bytes
@@ -270,3 +270,59 @@ def receipt_problems(
                 "changed after it was made, or it is not the export the rater sent",
             ))
     return problems, refused
+
+
+class Revision(Protocol):
+    """What the revision line check needs of a record (a collected record, or one ``results validate`` read)."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def record_id(self) -> str: ...
+    @property
+    def rater_id(self) -> str: ...
+    @property
+    def task_id(self) -> str: ...
+    @property
+    def revision(self) -> int: ...
+    @property
+    def supersedes(self) -> str | None: ...
+
+
+def revision_line_breaks(latest: Revision, by_revision: Mapping[tuple[str, str, int], Revision]) -> list[Problem]:
+    """Where a revision's line back to revision 1 breaks (empty when it holds): each revision n > 1 replaces
+    revision n - 1 of the same rater and task (the app writes it so), revision 1 replaces nothing. A gap, or a
+    revision replacing a record of another task, is not the app's history. ``by_revision``: (rater, task,
+    revision) -> the record of that revision."""
+    rr: Revision | None = latest
+    while rr is not None:
+        def broken(why: str, at: Revision) -> list[Problem]:
+            return [Problem(at.source, "envelope.supersedes_record_id", why)]
+
+        if rr.revision == 1:
+            if rr.supersedes is not None:
+                return broken(f"revision 1 says it replaces record {rr.supersedes}; a first submission replaces "
+                              "nothing", rr)
+            return []
+        before = by_revision.get((rr.rater_id, rr.task_id, rr.revision - 1))
+        if before is None:
+            return broken(f"revision {rr.revision} replaces {rr.supersedes or 'nothing named'}, but revision "
+                          f"{rr.revision - 1} of this task is in none of the exports", rr)
+        if rr.supersedes != before.record_id:
+            return broken(f"revision {rr.revision} says it replaces {rr.supersedes or 'nothing'}, not revision "
+                          f"{rr.revision - 1} of this task ({before.record_id})", rr)
+        rr = before
+    return []
+
+
+def revision_problems(summaries: Iterable[Revision]) -> list[Problem]:
+    """The latest revision of each (rater, task) whose line back to revision 1 breaks (:func:`revision_line_breaks`;
+    ``results validate``: not valid; collect quarantines it as ``revisions``)."""
+    summaries = list(summaries)
+    by_revision = {(s.rater_id, s.task_id, s.revision): s for s in summaries}
+    latest: dict[tuple[str, str], Revision] = {}
+    for s in summaries:
+        seen = latest.get((s.rater_id, s.task_id))
+        if seen is None or s.revision >= seen.revision:
+            latest[(s.rater_id, s.task_id)] = s
+    return [p for s in latest.values() for p in revision_line_breaks(s, by_revision)]

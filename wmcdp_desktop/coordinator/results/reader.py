@@ -114,6 +114,10 @@ class RecordSummary(NamedTuple):
     """``rating`` or ``cannot_rate``."""
     flagged: bool = False
     """The rater flagged the task for the coordinator."""
+    record_id: str = ""
+    revision: int = 1
+    supersedes: str | None = None
+    """The record id this revision says it replaces."""
 
 
 def summary_of(record: TaskRecord, source: str, sha256: str, export: str | None = None) -> RecordSummary:
@@ -121,6 +125,7 @@ def summary_of(record: TaskRecord, source: str, sha256: str, export: str | None 
     return RecordSummary(
         source, sha256, record.rater_id, env.task_id, env.bundle_id, export,
         record.record_kind or "rating", record.coordinator_flag is not None,
+        env.record_id, env.revision, env.supersedes_record_id,
     )
 
 
