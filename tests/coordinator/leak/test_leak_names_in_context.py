@@ -205,3 +205,8 @@ def test_hostile_text_for_the_context_rules_is_scanned_in_linear_time(text: str)
     started = time.process_time()
     MATCHER.find(text)
     assert time.process_time() - started < 5.0
+
+
+@pytest.mark.parametrize(("text", "name"), [("Cl\\u0061ude said", "Claude"), ("\\u0047emini", "Gemini")])
+def test_a_name_written_with_escapes_is_refused(text: str, name: str) -> None:
+    assert ("name", name, "refused") in found(text), found(text)
