@@ -199,6 +199,19 @@ def two_exports_of_one_file_name_one_forged(study: BuiltStudy) -> None:
     assert {row["export"] for row in c.quarantine} == {f"results.zip@{hashlib.sha256(bad.read_bytes()).hexdigest()[:12]}"}
 
 
+def an_export_named_like_a_formula(study: BuiltStudy) -> None:
+    """The quarantine table names the export; its file name is the sender's choice."""
+    export = Export.read(study.export("R1", study.records("R1"), _name(study, "formula")))
+    _forge_first_score(export)
+    name = f"=HYPERLINK(1)-{next(_N)}.zip"
+    c = Collection(study, export.write(study.root / name))
+    assert c.code == 1 and {row["export"] for row in c.quarantine} == {"'" + name}
+    assert all(row["record_file"].startswith("'=") and row["why"].startswith("'=") for row in c.quarantine)
+    import pyarrow.parquet as pq
+
+    assert set(pq.read_table(c.out / "quarantine.parquet").column("export").to_pylist()) == {name}
+
+
 def accepted_then_off_the_assignment_too_is_one_row(study: BuiltStudy) -> None:
     b1, b2 = study.bundles["R1"], study.bundles["R2"]
     task = next(t for t in b2.task_ids if t not in set(b1.task_ids))
@@ -328,6 +341,7 @@ CASES: dict[str, Callable[[BuiltStudy], None]] = {
     "an export refused for its receipt, then a collect without receipts": a_refused_receipt_is_remembered_by_a_later_collect,
     "two exports of one file name, one forged": two_exports_of_one_file_name_one_forged,
     "a record accepted, off the assignment too": accepted_then_off_the_assignment_too_is_one_row,
+    "an export whose file name starts like a formula": an_export_named_like_a_formula,
     "a receipt code whose export never arrived": a_receipt_code_whose_export_never_arrived,
     "--accept of a text that is no record id": accept_given_a_text_that_is_no_record_id,
     "--accept of one id twice with two reasons": accept_given_twice_with_two_reasons,

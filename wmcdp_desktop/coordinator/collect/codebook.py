@@ -798,7 +798,9 @@ def datapackage(columns: Sequence[Column], files: dict[str, str], *, csv_names: 
             "mediatype": "text/csv", "encoding": "utf-8", "hash": f"sha256:{files[QUARANTINE_CSV_NAME]}",
             "dialect": csv_dialect,
             "description": "One row per record a check of whose provenance failed: quarantined and not counted "
-                           "(accepted = no), or accepted by the coordinator and counted (accepted = yes).",
+                           "(accepted = no), or accepted by the coordinator and counted (accepted = yes). A text "
+                           "that starts like a spreadsheet formula (= + - @, a tab or a carriage return) has a ' in "
+                           "front; quarantine.parquet holds the texts exactly.",
             "schema": {"fields": _schema_fields(quarantine_columns(), names="original", csv=True),
                        "missingValues": [""], "primaryKey": ["export_sha256", "record_file"]},
         })

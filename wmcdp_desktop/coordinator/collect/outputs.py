@@ -323,7 +323,10 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         redcap = _CsvOut(files["redcap-import.csv"], codebook.redcap_header(columns))
         # The quarantine table: every record a check of whose provenance failed, and the coordinator's decision.
         quarantined = codebook.quarantine_rows(result.report)
-        files[codebook.QUARANTINE_CSV_NAME].write(codebook.quarantine_csv(quarantined).encode("utf-8"))
+        # A table for reading, like the report's: its texts (an export's file name is the sender's choice) never run
+        # as a formula when it is double-clicked open; quarantine.parquet holds them exactly.
+        files[codebook.QUARANTINE_CSV_NAME].write(codebook.quarantine_csv(
+            [{k: excel_safe_cell(v) for k, v in row.items()} for row in quarantined]).encode("utf-8"))
         if parquet:
             files[codebook.QUARANTINE_PARQUET_NAME].write(codebook.parquet_bytes(
                 codebook.quarantine_columns(), codebook.quarantine_data(quarantined), title="quarantine"))
