@@ -1,7 +1,7 @@
 """An encrypted study end to end: ``wmcdp bundle build --encrypt`` → the bundle opened in the real window with its
-passphrase typed by keyboard → a task rated and submitted by keyboard, the next one half done → the window crashes
-→ a new window, the passphrase typed again, the draft back → submitted → exported (sealed to the coordinator) →
-collected by the coordinator with the build's keys. After the whole session a byte scan of the bundle file, the
+passphrase typed by keyboard → a task rated and submitted by keyboard → the app started again, the next task half
+done and autosaved, and the app killed (``kill -9``) → a new window, the passphrase typed again, the draft back →
+submitted → exported (sealed to the coordinator) → collected by the coordinator with the build's keys. After the whole session a byte scan of the bundle file, the
 data folder (contents and names), the export and the temporary folder finds no scenario, response or rationale
 text and no id of the study."""
 
@@ -11,7 +11,11 @@ import contextlib
 import csv
 import io
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +39,30 @@ from wmcdp_desktop.core.encryption.sealed_box import is_sealed, open_sealed
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.export import sealed_export_file_name
 
+CRASHER = """
+import sys
+from PySide6.QtWidgets import QApplication
+from wmcdp_desktop.rater.app.main import create_main_window
+from wmcdp_desktop.rater.timing import FakeClock
+app = QApplication([])
+bundle, data, rater, passphrase, task, text = sys.argv[1:7]
+w = create_main_window([bundle, "--data-dir", data, "--rater", rater], clock=FakeClock())
+w.show()
+while getattr(w, "opener", None) is None or w.opener.dialog is None:
+    app.processEvents()
+w.opener.dialog.edit.setText(passphrase)
+w.opener.dialog.accept()
+while w.opening or w.session is None:
+    app.processEvents()
+assert w.rating.go_to(task)
+w.session.set_score("WM-RUB-003", 2)
+w.session.set_note("brief_rationale", text)
+assert w.rating.save_now()
+print("saved", flush=True)
+sys.stdin.readline()
+"""
+"""A second start of the app on the same data folder: the encrypted bundle opened with its passphrase, ``task``
+half rated and autosaved, then waiting to be killed."""
 RATIONALE = "Zircon-heron rationale typed by keyboard"
 DRAFT = "Basalt-plover draft typed before the crash"
 MIN_TEXT = 16
@@ -98,6 +126,19 @@ def submit(qtbot: Any, window: MainWindow, task_id: str) -> None:
     qtbot.waitUntil(lambda: session.state(task_id) == "submitted", timeout=OPEN_TIMEOUT_MS)
 
 
+def kill_during_work(bundle: Path, data: Path, rater: str, passphrase: str, task: str) -> None:
+    """Run :data:`CRASHER` and ``kill -9`` it once its draft is saved (a crash: no cleanup, no orderly close)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    args = [sys.executable, "-c", CRASHER, str(bundle), str(data), rater, passphrase, task, DRAFT]
+    with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        line = proc.stdout.readline().strip()
+        assert line == "saved", proc.stderr.read()[-2000:]
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 @pytest.fixture
 def temp_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "tmp"
@@ -126,17 +167,15 @@ def test_an_encrypted_study_from_build_to_collect_leaves_nothing_readable(
     set_all_scores_by_keyboard(qtbot, window, "4")
     type_rationale(qtbot, window, RATIONALE)
     submit(qtbot, window, first or "")
-    qtbot.waitUntil(lambda: session.current_id not in (None, first), timeout=OPEN_TIMEOUT_MS)
-    second = session.current_id
-    assert second is not None
-    type_rationale(qtbot, window, DRAFT)
-    assert window.rating is not None and window.rating.save_now()
-    window.shutdown()  # the crash: no orderly close, timers stopped, the lock freed as for a dead process
+    second = next(t for t in session.task_ids if t != first)
+    window.close()
+    window.shutdown()
+    kill_during_work(sent, data, rater, passphrase, second)
 
     again = make_window(["--data-dir", str(data), "--rater", rater])
     unlock(qtbot, again, sent, passphrase)  # a new start: the passphrase is asked again
     s2 = again.session
-    assert s2 is not None and s2.state(first or "") == "submitted" and s2.state(second) == "draft"
+    assert s2 is not None and s2.state(first or "") == "submitted" and s2.state(second) == "draft"  # nothing lost
     assert again.rating is not None and again.rating.go_to(second)
     assert s2.current is not None and s2.current.notes["brief_rationale"] == DRAFT
     set_all_scores_by_keyboard(qtbot, again, "2")
