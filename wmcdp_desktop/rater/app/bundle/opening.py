@@ -22,8 +22,6 @@ does not ask again. The session's store seals everything it writes with the data
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,7 +45,6 @@ from wmcdp_desktop.rater.timing import Clock
 
 if TYPE_CHECKING:
     from wmcdp_desktop.core.encryption.bundle_envelope import SessionKeys
-    from wmcdp_desktop.core.models.bundle_manifest import BundleManifest
     from wmcdp_desktop.rater.app.bundle.passphrase_dialog import PassphraseDialog
 
 MAX_PROBLEMS_SHOWN = 15
@@ -145,17 +142,6 @@ def read_bundle(request: SessionRequest, progress: Progress) -> ReadBundle | Loc
     return ReadBundle(bundle)
 
 
-def export_public_key(manifest: BundleManifest, label: str) -> bytes | None:
-    """The coordinator's public key in an encrypted bundle's manifest (None when it has none)."""
-    text = manifest.export_public_key
-    if text is None:
-        return None
-    try:
-        return base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise DocumentError.single(f"{label}!bundle.json", "is not base64", "export_public_key") from None
-
-
 def unlock_bundle(request: SessionRequest, locked: LockedBundle, keys: SessionKeys | str,
                   progress: Progress) -> ReadBundle | NotOpened:
     """The encrypted bundle opened with ``keys`` (or the keys a typed passphrase gives: about half a second of
@@ -169,7 +155,7 @@ def unlock_bundle(request: SessionRequest, locked: LockedBundle, keys: SessionKe
             keys = derive_keys(keys, read_header(locked.data, locked.path.name))
         progress(0, 0)  # a cancel during the derivation stops here
         bundle = open_encrypted_bundle(locked.data, keys, locked.path)
-        keys = dataclasses.replace(keys, export_public_key=export_public_key(bundle.manifest, locked.path.name))
+        keys = dataclasses.replace(keys, export_public_key=bundle.manifest.export_public_key_bytes)
     except WrongPassphraseError as exc:
         return NotOpened(locked, str(exc))
     except WmcdpError as exc:
