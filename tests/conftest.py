@@ -348,7 +348,7 @@ def _draft() -> dict[str, Any]:
 def _unblinding_key() -> dict[str, Any]:
     return {
         "document_type": "wmcdp_unblinding_key",
-        "format_version": "1.0.0",
+        "format_version": "1.2.0",
         "study_id": "S-pilot",
         "study_sha256": SHA,
         "seed": 7,
@@ -364,6 +364,9 @@ def _unblinding_key() -> dict[str, Any]:
                 "response_id": "gpt-x-ocd-07",
                 "model_source": "model-x",
                 "raters": ["R01", "R02"],
+                "clinical_domain_id": "WM-DOM-OCD",
+                "scenario_type_ids": ["WM-SCN-REASSURANCE"],
+                "candidate_response_sha256": SHA,
             }
         ],
         "bundles": [
@@ -371,6 +374,7 @@ def _unblinding_key() -> dict[str, Any]:
              "task_ids": ["T-0001"]},
         ],
         "left_out": [{"benchmark_item_id": "ocd-99", "reason": "excluded: duplicate"}],
+        "rubric": _rubric(),
     }
 
 

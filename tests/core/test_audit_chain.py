@@ -118,7 +118,7 @@ def test_any_change_before_the_last_line_breaks_the_chain(store: RaterStore, cha
 def test_a_log_without_a_chain_says_so() -> None:
     check = verify_chain(b'{"at": "2026-11-01T09:00:00Z", "event": "opened"}\n')
     assert not check.ok and check.head is None
-    assert check.problems == ["the audit log has no hash chain (written by an older version of the app, or removed)"]
+    assert check.problems == ["the audit log has no hash chain (it was removed or replaced)"]
 
 
 def test_receipt_codes_are_short_and_forgiving() -> None:

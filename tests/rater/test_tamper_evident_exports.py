@@ -161,8 +161,8 @@ def test_an_export_without_a_chain_says_so(session: RatingSession, tmp_path: Pat
     del export.files["audit.jsonl"]
     problems, summary = check(export)
     assert summary is None
-    assert messages(problems) == ("x.zip!manifest.json: audit: has no audit chain (exported by an older version of "
-                                  "the app, or removed): a change made after the export cannot be detected")
+    assert messages(problems) == ("x.zip!manifest.json: audit: has no audit chain (it was removed): a change made "
+                                  "after the export cannot be detected")
 
 
 def test_a_log_cut_before_the_seal(session: RatingSession, tmp_path: Path) -> None:

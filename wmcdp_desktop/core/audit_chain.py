@@ -6,10 +6,9 @@ rater's app and by the coordinator (``coordinator/results/provenance.py``). Both
 The log (``audit.jsonl``) is one JSON object per line. Every line written by this version carries
 ``prev``: the SHA-256 (hex) of the bytes of the line before it (without its newline), or
 :data:`GENESIS` for the first line of an empty log. The first chained line of a log also carries
-``chain_start``: the SHA-256 of every byte of the log before it. A log written by an older version of
-the app (no ``prev``) therefore keeps its old lines: the chain starts at the first new event and covers
-the old lines as a whole through ``chain_start``. A line torn by a crash stays in the file and is a
-link like any other (the next event's ``prev`` is its hash). Changing, removing or inserting any byte
+``chain_start``: the SHA-256 of every byte of the log before it (nothing, for a new log; a first line
+torn by a crash before it was whole, which the chain covers this way). A line torn by a crash stays in
+the file and is a link like any other (the next event's ``prev`` is its hash). Changing, removing or inserting any byte
 before the last line breaks a link.
 
 A record revision is tied into the chain by the event that wrote it (``submitted``, ``revised`` or
@@ -141,7 +140,7 @@ def verify_chain(data: bytes) -> ChainCheck:
         previous = digest
         offset += len(line) + 1
     if check.chained_from is None:
-        check.problems.append("the audit log has no hash chain (written by an older version of the app, or removed)")
+        check.problems.append("the audit log has no hash chain (it was removed or replaced)")
     elif lines and data.endswith(b"\n"):
         check.head = previous
     elif lines:

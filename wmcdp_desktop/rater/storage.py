@@ -385,8 +385,8 @@ class RaterStore:
         ``durable=False`` skips the fsync: for lines a power cut may lose because they are informational
         (``draft_saved``) or rebuilt from the records on the next open (``submitted``/``revised``: see
         :meth:`recover_unaudited_records`). A crash or kill of the app loses no line either way. The first
-        line written to a log without a chain (a new log, or one an older version wrote) starts the chain:
-        it carries ``chain_start``, the SHA-256 of everything before it.
+        line written to a log without a chain (a new log, or one whose first line a crash tore) starts the
+        chain: it carries ``chain_start``, the SHA-256 of everything before it.
         """
         obj: dict[str, Any] = {"at": utc_iso(self.clock), "event": event, **fields}
         self._check_folder()

@@ -94,19 +94,6 @@ def test_a_309_digit_number_is_refused_cleanly_everywhere(
     assert code == 1 and result["ratings"] == 0 and result["quarantined"] == len(records) - 1
     code, result = collect(study, capsys, study.export("R1", study.records("R1"), "clean.zip"), out="clean")
     assert code == 0 and result["ratings"] == len(records)
-    # and a hand-edited ratings.jsonl given to `report` (the seconds case crashed it)
-    merged = tmp_path / "clean"
-    lines = (merged / "ratings.jsonl").read_text().splitlines()
-    line = json.loads(lines[0])
-    line["time_spent_scoring_seconds" if field == "seconds" else "scoring"] = (
-        10**308 if field == "seconds" else {**line["scoring"], "overall_clinical_judgment_score": 10**308})
-    (merged / "ratings.jsonl").write_text("\n".join([json.dumps(line), *lines[1:]]) + "\n")
-    # the report reads the collected ratings.parquet when there is one (checked against its SHA-256): without
-    # it, it validates the edited JSON lines again
-    (merged / "ratings.parquet").unlink(missing_ok=True)
-    code, _, text = run(capsys, "report", merged, "--study", tmp_path / "study", "--out", tmp_path / "report", "--no-charts")
-    assert code in (0, 1) and "Traceback" not in text
-    assert "1 invalid record was left out" in text
 
 
 def test_times_are_checked_by_validate_and_collect(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,18 +112,21 @@ def test_times_are_checked_by_validate_and_collect(study: BuiltStudy, capsys: py
     assert code == 0 and result["ratings"] == len(records) and result["clock_suspect"] == 2
 
 
-def test_an_old_key_without_a_rubric_is_said_plainly(study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
-    key = json.loads(study.key.read_text())
-    key["format_version"] = "1.1.0"
-    del key["rubric"]
-    for entry in key["entries"]:
-        for name in ("clinical_domain_id", "scenario_type_ids", "candidate_response_sha256"):
-            del entry[name]
-    study.key.write_text(json.dumps(key))
-    code, result = collect(study, capsys, study.export("R1", study.records("R1"), "r1.zip"))
-    assert code == 1 and result["ratings"] == len(study.records("R1"))
-    (line,) = messages(result)
-    assert "this key was written by an older wmcdp and has no rubric" in line and "same study and seed" in line
+def test_a_key_without_its_rubric_or_task_facts_is_refused_naming_the_field(
+        study: BuiltStudy, capsys: pytest.CaptureFixture[str]) -> None:
+    whole = json.loads(study.key.read_text())
+    export = study.export("R1", study.records("R1"), "r1.zip")
+    for cut in ("rubric", "candidate_response_sha256"):
+        key = json.loads(json.dumps(whole))
+        if cut == "rubric":
+            del key["rubric"]
+        else:
+            del key["entries"][0][cut]
+        study.key.write_text(json.dumps(key))
+        assert main(["results", "collect", str(export), "--key", str(study.key), "--out",
+                     str(study.root / f"out-{cut}")]) == 1
+        err = capsys.readouterr().err
+        assert str(study.key) in err and cut in err and "Traceback" not in err
 
 
 # ----- item 11: conflicts are not decided by a clock ---------------------------------------------------------

@@ -133,7 +133,7 @@ def collect_results(
     with hold_collection(out_dir):
         known, cache_problems = load_cache(out_dir)
         result = merge_exports(
-            exports, key, progress, key_source=str(key_path), receipts=receipts,
+            exports, key, progress, receipts=receipts,
             receipts_source=receipts_source, seen=read_ledger(out_dir), known=known, cache_dir=out_dir,
             work_dir=out_dir, leading=(cache_problems, bad_lines), accept=accept,
             accepted_before=read_acceptances(out_dir), refused_before=read_receipts_refused(out_dir),

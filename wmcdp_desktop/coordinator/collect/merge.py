@@ -283,7 +283,6 @@ def merge_exports(
     key: UnblindingKey,
     progress: Callable[[int, int], None] | None,
     *,
-    key_source: str,
     receipts: Mapping[str, set[str]] | None,
     receipts_source: str,
     seen: Ledger,
@@ -317,21 +316,10 @@ def merge_exports(
     try:
         reader.read_all(exports, known, progress)
         problems = [*sorted([*folder_problems, *reader.cache_problems], key=lambda p: p.file), *receipt_lines]
-        _key_problems(key, key_source, problems)
         return _merge(reader, problems, receipts, receipts_source, seen, accept, accepted_before, refused_before)
     except BaseException:
         reader.spool.close()
         raise
-
-
-def _key_problems(key: UnblindingKey, key_source: str, problems: list[Problem]) -> None:
-    if key.rubric is None:
-        problems.append(Problem(
-            key_source, "rubric",
-            "this key was written by an older wmcdp and has no rubric: scores, N/A and failure modes were not "
-            "checked against the rubric, nor response texts against the tasks; run `wmcdp bundle build` again "
-            "with the same study and seed to refresh the key (the bundles come out byte-identical)",
-        ))
 
 
 def _merge(
@@ -725,16 +713,12 @@ class _Reader:
         self.spool = spool
         self.cache_dir = cache_dir
         self.entries: dict[str, KeyEntry] = {e.task_id: e for e in key.entries}
-        self.rules = RubricRules(key.rubric) if key.rubric is not None else None
+        self.rules = RubricRules(key.rubric)
         self.now = record_rules.utc_now()
         """The clock the records' times are compared with (``clock_suspect``)."""
-        self.facts: dict[str, TaskFacts] = {}
-        for e in key.entries:
-            if e.clinical_domain_id is not None and e.scenario_type_ids is not None and e.candidate_response_sha256:
-                self.facts[e.task_id] = TaskFacts(
-                    e.task_id, e.benchmark_item_id, e.clinical_domain_id, list(e.scenario_type_ids),
-                    e.candidate_response_id, e.candidate_response_sha256,
-                )
+        self.facts = {e.task_id: TaskFacts(e.task_id, e.benchmark_item_id, e.clinical_domain_id,
+                                            list(e.scenario_type_ids), e.candidate_response_id,
+                                            e.candidate_response_sha256) for e in key.entries}
         self.digests: list[_Digest] = []
         self.early: list[tuple[Problem, dict[str, Any]]] = []
         """Zips that could not be looked at (a folder, unreadable): their problem and report line."""
@@ -795,8 +779,8 @@ class _Reader:
                          export.chain, len(export.records))
         if usable:
             for rr in export.records:
-                found = self.rules.problems(rr.record, self.facts.get(rr.record.envelope.task_id), rr.source, check_times=False) \
-                    if self.rules is not None else []
+                found = self.rules.problems(rr.record, self.facts.get(rr.record.envelope.task_id), rr.source,
+                                            check_times=False)
                 if found:
                     digest.rule_problems += found
                     digest.rule_problems.append(Problem(rr.source, "", "breaks the record rules above: record left out"))

@@ -1,6 +1,6 @@
 """Is a results export what the rater's app sealed? The coordinator's side of the tamper-evident results.
 
-An export (format 1.1.0 on) carries the rater's hash-chained audit log (``audit.jsonl``), ending in the
+An export carries the rater's hash-chained audit log (``audit.jsonl``), ending in the
 ``export_sealed`` event of that export (:mod:`wmcdp_desktop.core.audit_chain`). :func:`check_export_audit`
 checks one export: every link of the chain, the seal against the manifest (bundle id and SHA-256, rater,
 study, export id, the digest of the record files), every record file tied into the chain by the event that
@@ -62,7 +62,7 @@ def check_export_audit(
     adisp = f"{label}!{AUDIT_NAME}"
     ref = manifest.audit
     if ref is None:
-        return [Problem(mdisp, "audit", "has no audit chain (exported by an older version of the app, or removed): "
+        return [Problem(mdisp, "audit", "has no audit chain (it was removed): "
                         "a change made after the export cannot be detected")], None
     if audit_data is None:
         return [], None

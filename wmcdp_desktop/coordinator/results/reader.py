@@ -1,7 +1,7 @@
 """Reading rating records back: one record file, a folder of them, or a rater's results export zip.
 
 An export zip (written by ``rater/export.py``) holds ``manifest.json`` (:class:`ResultsManifest`),
-``records/<task_id>.r<revision>.json`` and (format 1.1.0 on) ``audit.jsonl``, the rater's hash-chained audit
+``records/<task_id>.r<revision>.json`` and ``audit.jsonl``, the rater's hash-chained audit
 log sealed by the export. It is opened with the zip safety checks of ``core/zips/reader.py`` and checked
 against its manifest: every listed file present with its size and SHA-256, nothing unlisted, file names
 matching task id and revision, each record valid and consistent with the manifest (rater, bundle, task,

@@ -92,5 +92,5 @@ class ResultsManifest(Document):
     files: list[ExportedFile]
     """Every record file with its digest."""
     audit: AuditRef | None = None
-    """The audit chain (format 1.1.0 on; absent in exports of older apps)."""
+    """The audit chain (absent only when it was removed: collect and validate say so)."""
 

@@ -46,12 +46,12 @@ class KeyEntry(Document):
     """The model that wrote the response."""
     raters: list[Identifier]
     """Raters the task was assigned to (empty for an unassigned bundle only build)."""
-    clinical_domain_id: Identifier | None = None
-    """The task's clinical domain (1.2.0 on)."""
-    scenario_type_ids: list[Identifier] | None = None
-    """The task's scenario types (1.2.0 on)."""
-    candidate_response_sha256: Sha256 | None = None
-    """SHA-256 of the response text (UTF-8) the raters were shown (1.2.0 on)."""
+    clinical_domain_id: Identifier
+    """The task's clinical domain."""
+    scenario_type_ids: list[Identifier]
+    """The task's scenario types."""
+    candidate_response_sha256: Sha256
+    """SHA-256 of the response text (UTF-8) the raters were shown."""
 
 
 class KeyBundle(Document):
@@ -114,5 +114,5 @@ class UnblindingKey(Document):
     """Items not sent, with the reason."""
     blinding_labels: list[KeyLabel] | None = None
     """The blinding check's labels (as in ``study.json``) and the model each stands for; absent without a check."""
-    rubric: Rubric | None = None
-    """The rubric every bundle of the build carries (1.2.0 on): collect checks scores against it."""
+    rubric: Rubric
+    """The rubric every bundle of the build carries: collect checks scores against it."""
