@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -59,6 +60,18 @@ def _short(text: str, n: int = 38) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _points_and_intervals(ax: Any, x: Any, y: Any, lo: Any, hi: Any, *, colour: str, capsize: int,
+                          label: str) -> None:
+    """Each point at ``x`` with its interval ``lo``-``hi``. An interval need not hold its point (a jackknife
+    interval on few tasks may lie beside it): then each interval is drawn around its own centre and the points
+    on top (matplotlib refuses a negative error bar; the demo study's report stopped on one)."""
+    if np.all((lo <= x) & (x <= hi)):
+        ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="o", color=colour, capsize=capsize, label=label)
+        return
+    ax.errorbar((lo + hi) / 2, y, xerr=(hi - lo) / 2, fmt="none", ecolor=colour, capsize=capsize)
+    ax.plot(x, y, "o", color=colour, label=label)
+
+
 def alpha_chart(rows: Sequence[dict[str, object]]) -> bytes | None:
     """Horizontal point + interval plot of ordinal and interval alpha per dimension."""
     labels = [f"{r['id']} {_short(str(r['label']), 30)}" for r in rows]
@@ -77,7 +90,7 @@ def alpha_chart(rows: Sequence[dict[str, object]]) -> bytes | None:
         x = np.array([p[1] for p in pts], dtype=float)
         lo = np.array([p[2] if p[2] is not None else p[1] for p in pts], dtype=float)
         hi = np.array([p[3] if p[3] is not None else p[1] for p in pts], dtype=float)
-        ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="o", color=colour, capsize=3, label=f"alpha ({key})")
+        _points_and_intervals(ax, x, y, lo, hi, colour=colour, capsize=3, label=f"alpha ({key})")
     for ref, style in ((0.667, ":"), (0.8, "--")):
         ax.axvline(ref, color="grey", linestyle=style, linewidth=0.8)
     ax.axvline(0, color="black", linewidth=0.6)
@@ -110,8 +123,8 @@ def profile_chart(dim_labels: Sequence[str],
         x = np.array([p[1] for p in pts], dtype=float)
         lo = np.array([p[2] if p[2] is not None else p[1] for p in pts], dtype=float)
         hi = np.array([p[3] if p[3] is not None else p[1] for p in pts], dtype=float)
-        ax.errorbar(x, [p[0] for p in pts], xerr=[x - lo, hi - x], fmt="o", capsize=2,
-                    color=colours[k % len(colours)], label=_short(model, 30))
+        _points_and_intervals(ax, x, np.array([p[0] for p in pts]), lo, hi, colour=colours[k % len(colours)],
+                              capsize=2, label=_short(model, 30))
     ax.set_yticks(range(len(dim_labels)), [_short(lbl, 36) for lbl in dim_labels])
     ax.invert_yaxis()
     ax.set_xlim(scale[0] - 0.2, scale[1] + 0.2)
