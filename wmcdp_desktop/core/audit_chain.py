@@ -63,7 +63,7 @@ def records_digest(files: Iterable[tuple[str, str]]) -> str:
     """SHA-256 over the exported record files as ``(path, sha256)`` pairs, in path order: what a seal says
     was exported."""
     text = "".join(f"{path}\t{sha}\n" for path, sha in sorted(files))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(text.encode("utf-8"))
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -120,7 +120,7 @@ def verify_chain(data: bytes) -> ChainCheck:
         if check.chained_from is None:
             if event is not None and START_FIELD in event:
                 check.chained_from = number
-                if event.get(START_FIELD) != hashlib.sha256(data[:offset]).hexdigest():
+                if event.get(START_FIELD) != sha256_hex(data[:offset]):
                     check.problems.append(
                         f"the audit log's lines before line {number} (where its chain starts) were changed"
                     )

@@ -91,20 +91,6 @@ def child_path(folder: Path, *names: str) -> Path:
     return path
 
 
-def id_path(folder: Path, *ids_and_whats: tuple[str, str]) -> Path:
-    """``folder / id1 / id2 ...`` for ids given as ``(value, what)`` pairs, each checked with
-    :func:`check_id` (so the message names the field), then joined by :func:`child_path`."""
-    return child_path(folder, *(check_id(value, what) for value, what in ids_and_whats))
-
-
-def is_inside(path: Path, folder: Path) -> bool:
-    """True when ``path`` (resolved, links followed) is ``folder`` or inside it."""
-    try:
-        return os.path.commonpath([os.path.realpath(path), os.path.realpath(folder)]) == os.path.realpath(folder)
-    except ValueError:  # different drives on Windows
-        return False
-
-
 class LinkOutsideError(StorageError):
     """A folder or file inside a folder the app writes is a link (or a Windows junction) to somewhere outside it."""
 

@@ -31,8 +31,8 @@ from wmcdp_desktop.core.models.task_record import TaskRecord
 
 
 class TaskFacts(NamedTuple):
-    """What a record must agree with about its task. From a bundle's task (:meth:`of_task`), or from the
-    unblinding key, which holds the response text's SHA-256 instead of the text (``results collect``)."""
+    """What a record must agree with about its task, from the unblinding key, which holds the response text's
+    SHA-256 instead of the text (``results collect``)."""
 
     task_id: str
     benchmark_item_id: str
@@ -42,12 +42,6 @@ class TaskFacts(NamedTuple):
     response_sha256: str
     """SHA-256 of the response text as UTF-8."""
 
-    @classmethod
-    def of_task(cls, task: Task) -> TaskFacts:
-        return cls(
-            task.task_id, task.benchmark_item_id, task.clinical_domain_id, list(task.scenario_type_ids),
-            task.candidate_response_id, text_sha256(task.candidate_response_text),
-        )
 
 
 EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)

@@ -42,7 +42,6 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -432,7 +431,7 @@ class RaterStore:
                     before = b""
                 obj[audit_chain.CHAIN_FIELD] = audit_chain.GENESIS if last is None else audit_chain.line_sha256(last)
                 if not self._chained:
-                    obj[audit_chain.START_FIELD] = hashlib.sha256(before).hexdigest()
+                    obj[audit_chain.START_FIELD] = sha256_hex(before)
                 line = audit_chain.encode_event(obj)
                 os.write(fd, prefix + self._sealed_line(line) + b"\n")
                 self._chained = True

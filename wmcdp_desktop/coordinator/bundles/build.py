@@ -61,7 +61,7 @@ from wmcdp_desktop.coordinator.study.leak_scan import scan_study
 from wmcdp_desktop.coordinator.study.loader import CALIBRATION_SPLIT, LoadedStudy, load_study
 from wmcdp_desktop.coordinator.study.style_check import StyleCheck, check_style
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
-from wmcdp_desktop.core.digests import text_sha256
+from wmcdp_desktop.core.digests import sha256_hex, text_sha256
 from wmcdp_desktop.core.encryption.bundle_envelope import KdfParams
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
@@ -537,10 +537,10 @@ def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None =
         for t in order:
             files[f"tasks/{t}.json"] = task_bytes[t]
         listing = [
-            {"path": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+            {"path": name, "sha256": sha256_hex(data), "size": len(data)}
             for name, data in sorted(files.items())
         ]
-        digest = hashlib.sha256(dumps_canonical([rater, order, listing]).encode()).hexdigest()
+        digest = sha256_hex(dumps_canonical([rater, order, listing]).encode())
         plain = study.study.render_markdown is False
         manifest = _doc(
             BundleManifest,
@@ -567,7 +567,7 @@ def build_bundles(plan: BuildPlan, progress: Callable[[int, int], None] | None =
                            else bundle_file_name(study.study.study_id, rater_id)),
                 rater_id=rater_id,
                 bundle_id=manifest.bundle_id,
-                manifest_sha256=hashlib.sha256(manifest_bytes).hexdigest(),
+                manifest_sha256=sha256_hex(manifest_bytes),
                 data=deterministic_zip(files),
                 files=files,
                 task_ids=list(order),
@@ -674,7 +674,7 @@ def unblinding_key(plan: BuildPlan, bundles: list[BuiltBundle]) -> UnblindingKey
         document_type="wmcdp_unblinding_key",
         format_version=KEY_FORMAT_VERSION,
         study_id=study.study.study_id,
-        study_sha256=hashlib.sha256(study.study_bytes).hexdigest(),
+        study_sha256=sha256_hex(study.study_bytes),
         seed=plan.seed,
         overlap=plan.overlap,
         created_at=study.study.created_at,

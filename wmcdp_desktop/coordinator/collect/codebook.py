@@ -12,7 +12,6 @@ UTC timestamps; failure-mode severities are a categorical (``none`` < ``minor`` 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from wmcdp_desktop.core.csv_text import csv_text
+from wmcdp_desktop.core.digests import text_sha256
 from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS
 from wmcdp_desktop.core.models.common import SEVERITIES, SPLITS, parse_datetime
 from wmcdp_desktop.core.models.rating_record import NA, Scoring
@@ -238,7 +238,7 @@ def blinding_answer(record: Mapping[str, Any]) -> str | None:
 
 
 def response_sha256(record: Mapping[str, Any]) -> str:
-    return hashlib.sha256(record["candidate_response_text"].encode("utf-8", "surrogatepass")).hexdigest()
+    return text_sha256(record["candidate_response_text"])
 
 
 def table_data(records: Sequence[Mapping[str, Any]], columns: Sequence[Column], fm_ids: Sequence[str],

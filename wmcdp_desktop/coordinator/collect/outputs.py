@@ -15,7 +15,6 @@ out of the folder and removes the temporary files a killed one left.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import statistics
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,6 +37,7 @@ from wmcdp_desktop.core.atomic import (
     plain_os_error,
 )
 from wmcdp_desktop.core.csv_text import csv_text
+from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.models.rating_record import NA
 from wmcdp_desktop.core.paths import child_path
@@ -366,11 +366,11 @@ def write_outputs(result: CollectResult, out_dir: Path, *, excel_csv: bool = Fal
         blobs = {"redcap-data-dictionary.csv": codebook.redcap_dictionary(columns).encode("utf-8"),
                  "summary.json": dumps_canonical(result.summary).encode("utf-8")}
         for name, blob in blobs.items():
-            hashes[name] = hashlib.sha256(blob).hexdigest()
+            hashes[name] = sha256_hex(blob)
         package = codebook.datapackage(columns, dict(hashes), csv_names="safe" if names == "r" else "original",
                                        study_id=key.study_id, csv_na=na)
         blobs["datapackage.json"] = codebook.json_text(package).encode("utf-8")
-        hashes["datapackage.json"] = hashlib.sha256(blobs["datapackage.json"]).hexdigest()
+        hashes["datapackage.json"] = sha256_hex(blobs["datapackage.json"])
         result.report["outputs"] = dict(sorted(hashes.items()))
         result.report["csv_names"] = names
         result.report["csv_na"] = csv_na

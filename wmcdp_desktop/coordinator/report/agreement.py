@@ -258,13 +258,6 @@ def quadratic_kappa(a: IntArray, b: IntArray, k: int) -> float | None:
     return 1.0 - float((w * obs).sum()) / den
 
 
-def rater_matrix(ds: Dataset, column: IntArray) -> IntArray:
-    """(raters, tasks) matrix of a per-rating integer column, -1 where the rater has no value."""
-    m = np.full((len(ds.rater_ids), len(ds.task_ids)), -1, np.int64)
-    m[ds.rater, ds.task] = column
-    return m
-
-
 # ----------------------------------------------------------------------------------------- section
 
 @dataclass

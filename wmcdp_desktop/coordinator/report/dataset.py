@@ -96,10 +96,6 @@ class Dataset:
     def dimensions(self) -> list[Dimension]:
         return list(self.rubric.dimensions)
 
-    @property
-    def failure_mode_ids(self) -> list[str]:
-        return [fm.id for fm in self.rubric.failure_modes]
-
     def scale_values(self, d: int) -> FloatArray:
         dim = self.rubric.dimensions[d]
         return np.arange(dim.scale.min, dim.scale.max + 1, dtype=np.float64)

@@ -148,20 +148,6 @@ def _bands(ds: Dataset) -> str:
     return "; ".join(f"{', '.join(ids)}: {text}" for text, ids in texts.items())
 
 
-def _interval_progress(ds: Dataset, progress: StageProgress | None) -> Callable[[int], None]:
-    """The step counter the statistics advance, reported as the ``Intervals`` stage."""
-    total = agreement.interval_steps(ds) + len(ds.model_ids) + 1
-    done = 0
-
-    def advance(steps: int) -> None:
-        nonlocal done
-        done = min(total, done + steps)
-        if progress is not None:
-            progress("Intervals", done, total)
-
-    return advance
-
-
 def _interval_notes(ds: Dataset, bootstrap: int, fixed_raters: bool) -> list[Note]:
     """What the intervals are about (or that there are none), and how many shuffled copies they rest on."""
     notes: list[Note] = []
@@ -188,20 +174,18 @@ CHARTS = 4
 """Charts the report draws (:func:`_add_charts`), each a step of the ``Charts`` stage."""
 
 
-def _stage(progress: StageProgress | None, label: str, total: int) -> Callable[[], None]:
-    """A step counter for one stage of ``progress`` (at 0 of ``total`` now; each call is one step done)."""
-    done = 0
-    if progress is not None:
-        progress(label, 0, total)
+class _Stage:
+    """A step counter for one stage of ``progress`` (at 0 of ``total`` once made; a call: ``steps`` more done)."""
 
-    def step() -> None:
-        nonlocal done
-        done = min(total, done + 1)
+    def __init__(self, progress: StageProgress | None, label: str, total: int) -> None:
+        self.progress, self.label, self.total, self.done = progress, label, total, 0
         if progress is not None:
-            progress(label, done, total)
+            progress(label, 0, total)
 
-    return step
-
+    def __call__(self, steps: int = 1) -> None:
+        self.done = min(self.total, self.done + steps)
+        if self.progress is not None:
+            self.progress(self.label, self.done, self.total)
 
 def _add_charts(sections: list[Section], ds: Dataset, agr: agreement.AgreementResults,
                 mod: per_model.ModelResults, beh: behaviour.BehaviourResults, fixed_raters: bool,
@@ -266,7 +250,7 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
     ``bootstrap``: shuffled-rater copies behind the intervals (0 = no intervals); ``fixed_raters``:
     intervals for these particular raters instead of for raters and items like these."""
     timings: dict[str, float] = {}
-    advance = _interval_progress(ds, progress)
+    advance = _Stage(progress, "Intervals", agreement.interval_steps(ds) + len(ds.model_ids) + 1)
     notes = [*ds.notes, *_interval_notes(ds, bootstrap, fixed_raters)]
 
     t0 = time.perf_counter()
@@ -274,7 +258,7 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
     t1 = time.perf_counter()
     mod = per_model.analyse_models(ds, seed, bootstrap, advance, fixed_raters=fixed_raters)
     t2 = time.perf_counter()
-    step = _stage(progress, "Gold, behaviour and blinding", 5)
+    step = _Stage(progress, "Gold, behaviour and blinding", 5)
     gol = gold.analyse_gold(ds)
     step()
     beh = behaviour.analyse_behaviour(ds)
@@ -317,7 +301,7 @@ def compute_report(ds: Dataset, seed: int, bootstrap: int = DEFAULT_BOOTSTRAP, *
         sections.append(Section("blinding", "5. Blinding", blinding.INTRO, bli.tables))
     if with_charts:
         t4 = time.perf_counter()
-        _add_charts(sections, ds, agr, mod, beh, fixed_raters, _stage(progress, "Charts", CHARTS))
+        _add_charts(sections, ds, agr, mod, beh, fixed_raters, _Stage(progress, "Charts", CHARTS))
         timings["charts"] = time.perf_counter() - t4
 
     report = Report(_meta(ds, unr, seed, bootstrap, fixed_raters), notes, sections, timings=timings)
@@ -382,7 +366,7 @@ def write_report(report: Report, out_dir: Path, progress: StageProgress | None =
     written: list[Path] = []
     tables = out_dir / "tables"
     all_tables = report.tables()
-    step = _stage(progress, "Writing the report", len(all_tables) + 3)
+    step = _Stage(progress, "Writing the report", len(all_tables) + 3)
     for t in all_tables:
         path = child_path(tables, f"{t.name}.csv")
         atomic_write_text(path, table_csv(t), mode=OWNER_ONLY)

@@ -20,7 +20,6 @@ folder are skipped (drafts are not submitted records), as are symbolic links (re
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from typing import NamedTuple
 
 from wmcdp_desktop.coordinator.results.provenance import ChainSummary, check_export_audit
 from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.documents import json_values_at_most, load_record_bytes, read_file_bytes, validate_obj
 from wmcdp_desktop.core.encryption.sealed_box import (
     MAX_PRIVATE_KEY_FILE_BYTES,
@@ -155,10 +155,6 @@ class ReadResult:
     """One per valid record (loose and in exports), in reading order (that of :attr:`records` when kept)."""
     clock: list[Problem] = field(default_factory=list)
     """Implausible times of valid records and exports (``clock_suspect``): the records count all the same."""
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def is_zip_path(path: Path) -> bool:
@@ -294,7 +290,7 @@ def _audit_bytes(
     except DocumentError as exc:
         problems.extend(exc.problems)
         return None
-    if len(data) != ref.size or _sha(data) != ref.sha256:
+    if len(data) != ref.size or sha256_hex(data) != ref.sha256:
         problems.append(Problem(disp, "", "does not match the SHA-256/size in manifest.json: changed or damaged"))
         return None
     return data
@@ -323,7 +319,7 @@ def _read_listed_records(zf: SafeZip, names: set[str], result: ExportRead) -> se
         disp = f"{label}!{entry.path}"
         try:
             data = zf.read(entry.path)
-            if len(data) != entry.size or _sha(data) != entry.sha256:
+            if len(data) != entry.size or sha256_hex(data) != entry.sha256:
                 raise DocumentError.single(disp, "does not match the SHA-256/size in manifest.json: changed or damaged")
             record = read_record_bytes(data, disp)
         except DocumentError as exc:
@@ -342,7 +338,7 @@ def _read_listed_records(zf: SafeZip, names: set[str], result: ExportRead) -> se
         mismatches += own_problems(record, disp, check_times=False)
         problems.extend(mismatches)
         if not mismatches:
-            result.records.append(ReadRecord(record, disp, _sha(data), export=label, data=data))
+            result.records.append(ReadRecord(record, disp, sha256_hex(data), export=label, data=data))
     return listed
 
 
@@ -433,7 +429,7 @@ def _read_record_file(source: str, keep_record: bool) -> _Outcome:
     broken = own_problems(record, source, check_times=False)
     if broken:
         return broken
-    return (record if keep_record else None, summary_of(record, source, _sha(data)), clock_suspects(record, source))
+    return (record if keep_record else None, summary_of(record, source, sha256_hex(data)), clock_suspects(record, source))
 
 
 def read_records(

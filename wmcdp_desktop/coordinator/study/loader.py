@@ -22,7 +22,6 @@ model name too short to be checked for leaks...).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from pydantic import BaseModel
 
 from wmcdp_desktop.coordinator.leak.normalise import skeleton
 from wmcdp_desktop.core.counts import count
+from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.documents import load_bytes, load_jsonl, read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.files import MAX_JSONL_BYTES
@@ -228,7 +228,7 @@ def _read_cases(paths: list[Path], reading: _Reading) -> _Cases:
             )
             continue
         out.by_key[key] = case
-        out.sha256[key] = hashlib.sha256(case_bytes).hexdigest()
+        out.sha256[key] = sha256_hex(case_bytes)
         out.source[key] = source
     return out
 
