@@ -5,11 +5,14 @@ audit log; after a crash every draft is restored exactly as last saved; no revis
 
 The machine drives :class:`RatingSession`, the core controller the window is a thin view over (the
 window itself is driven by test_ui_hostile.py); a "crash" drops every object without closing anything
-and builds a new session from the disk.
+and builds a new session from the disk. The same machine runs on an encrypted bundle's data folder
+(:class:`EncryptedSessionMachine`: every file sealed, names opaque, exports sealed to the coordinator), where
+after every step no task id and no typed text is readable in any name or byte of the folder either.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,8 +23,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from tests.kit.bundles import write_bundle
+from tests.kit.encryption import coordinator_keys
 from tests.kit.sessions import RATER, audit_hash_problems, new_session, valid_drafts, valid_records
 from wmcdp_desktop.coordinator.results.provenance import check_export_audit
+from wmcdp_desktop.core.encryption.sealed_box import open_sealed
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
 from wmcdp_desktop.rater.export import ExportPlan
 from wmcdp_desktop.rater.session import RatingSession
@@ -48,18 +53,28 @@ def _snapshot(s: RatingSession) -> tuple[dict[str, int | str], str]:
 
 
 class SessionMachine(RuleBasedStateMachine):
+    data_key: bytes | None = None
+    """The data folder's key (an encrypted bundle's folder), or None: a plain one."""
+    coordinator: tuple[bytes, bytes] | None = None
+    """The coordinator's key pair the exports are sealed to (an encrypted bundle's), or None."""
+
     def __init__(self) -> None:
         super().__init__()
         self.root = Path(tempfile.mkdtemp(prefix="wmcdp-rel-state-"))
         self.bundle_path = _bundle_template()
         self.data = self.root / "data"
         self.clock = FakeClock()
-        self.session = new_session(self.bundle_path, self.data, self.clock, rater=RATER)
+        self.session = self._new_session()
         self.revisions: dict[str, int] = {}
         """task -> latest submitted revision (the model)."""
         self.saved: dict[str, tuple[dict[str, int | str], str]] = {}
         """task -> the rating as last saved to its draft."""
         self.exports = 0
+
+    def _new_session(self) -> RatingSession:
+        public = None if self.coordinator is None else self.coordinator[1]
+        return new_session(self.bundle_path, self.data, self.clock, rater=RATER, data_key=self.data_key,
+                           export_public_key=public)
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -97,7 +112,7 @@ class SessionMachine(RuleBasedStateMachine):
         """Kill: nothing is closed or saved; a new session starts from the disk."""
         TALLY.faults_injected["crash inside a stateful session (objects dropped, reopened from disk)"] += 1
         del self.session
-        self.session = new_session(self.bundle_path, self.data, self.clock, rater=RATER)
+        self.session = self._new_session()
         for task, (scores, rationale) in self.saved.items():  # every saved draft is found again
             assert task in self.session.store.draft_task_ids()
             if task in self.revisions:
@@ -112,7 +127,7 @@ class SessionMachine(RuleBasedStateMachine):
         before = self.session.current_id
         assert self.session.close()
         self._note_saved(before, closed=True)
-        self.session = new_session(self.bundle_path, self.data, self.clock, rater=RATER)
+        self.session = self._new_session()
 
     @precondition(lambda self: self.session.viewing_record is not None)
     @rule()
@@ -145,7 +160,10 @@ class SessionMachine(RuleBasedStateMachine):
         dest = out / f"results-{self.exports}.zip"
         self.exports += 1
         manifest = s.export_results(dest)
-        safe = open_zip_bytes(dest.read_bytes(), dest.name)
+        data = dest.read_bytes()
+        if self.coordinator is not None:  # sealed to the coordinator: their key opens it
+            data = open_sealed(self.coordinator[0], data, dest.name)
+        safe = open_zip_bytes(data, dest.name)
         assert sorted(safe.names()) == sorted(["manifest.json", "audit.jsonl", *(f.path for f in manifest.files)])
         # the export's audit chain holds and seals exactly these records (coordinator/results/provenance.py)
         problems, chain = check_export_audit(dest.name, manifest, safe.read("audit.jsonl"))
@@ -189,7 +207,24 @@ class SessionMachine(RuleBasedStateMachine):
         TALLY.stateful_steps += 1
 
 
-SessionMachine.TestCase.settings = settings(
+class EncryptedSessionMachine(SessionMachine):
+    """:class:`SessionMachine` on an encrypted bundle's data folder."""
+
+    def __init__(self) -> None:
+        self.data_key = os.urandom(32)
+        self.coordinator = coordinator_keys()
+        super().__init__()
+
+    @invariant()
+    def nothing_readable(self) -> None:
+        for path in self.data.rglob("*"):
+            name = str(path.relative_to(self.data)).encode()
+            blob = path.read_bytes() if path.is_file() and path.name != "settings.json" else b""
+            for secret in (*(t.encode() for t in TASKS), b"Complete enough.", b"B-REL", b"STUDY-REL", RATER.encode()):
+                assert secret not in name and secret not in blob, (secret, path)
+
+
+STATEFUL_SETTINGS = settings(
     max_examples=30,
     stateful_step_count=20,
     deadline=None,
@@ -197,4 +232,7 @@ SessionMachine.TestCase.settings = settings(
     database=None,
     derandomize=True,  # the same examples every run: the published figures are reproducible
 )
+SessionMachine.TestCase.settings = STATEFUL_SETTINGS
 test_stateful_rating_session = SessionMachine.TestCase
+EncryptedSessionMachine.TestCase.settings = settings(STATEFUL_SETTINGS, max_examples=15)
+test_stateful_rating_session_of_an_encrypted_bundle = EncryptedSessionMachine.TestCase
