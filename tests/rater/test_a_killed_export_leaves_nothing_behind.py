@@ -86,3 +86,26 @@ def test_a_running_export_and_other_files_are_left_alone(tmp_path: Path, sample_
         running.kill()
         running.wait()
     assert leftover_export_files(out) == [alive]  # once its process is gone it is a leftover
+
+
+def test_a_killed_sealed_export_of_an_encrypted_bundle_is_removed_too(tmp_path: Path, sample_docs: Any) -> None:
+    from tests.kit.bundles import make_bundle
+    from tests.kit.encryption import coordinator_keys
+    from tests.kit.sessions import fill
+
+    key = os.urandom(32)
+    public = coordinator_keys()[1]
+    make_bundle(tmp_path / "bundle", sample_docs)
+    data = tmp_path / "data"
+    session = new_session(tmp_path / "bundle", data, data_key=key, export_public_key=public)
+    session.open_task("T-0001")
+    fill(session)
+    assert session.submit().ok
+    out = tmp_path / "Desktop"
+    out.mkdir()
+    _export_killed_mid_write(session, out / "wmcdp-results-R01-x.wmcdp-sealed")
+    left = leftover_export_files(out)
+    assert len(left) == 1 and left[0].name.startswith(".tmp-wmcdp-results-R01-x.wmcdp-sealed.")
+    again = new_session(tmp_path / "bundle", data, data_key=key, export_public_key=public)
+    assert list(out.iterdir()) == []
+    assert any(e["event"] == "export_leftovers_removed" for e in again.store.read_audit())
