@@ -1,5 +1,6 @@
 """The whole accessibility tree the window exposes (Qt's QAccessible interfaces, what AT-SPI reads), on the
-demo and after a failed submit: every control named, one focused node, nothing hidden reported as showing
+demo and after a failed submit: every control named, one focused node (a page's tab only while the tab bar has
+the focus), nothing hidden reported as showing
 (no hidden tab, no item of a closed drop-down, nothing of the welcome page under an open bundle, so no
 recent bundle's folder), and task names a screen reader can say (one line, single spaces, no glyphs)."""
 
@@ -10,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel
-from PySide6.QtGui import QAccessible
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtGui import QAccessible, QAccessibleActionInterface
 from PySide6.QtWidgets import QPushButton
 
 from tests.rater.app.text.accessible_tree import tree_problems, walk
@@ -36,8 +37,8 @@ def test_the_demo_as_a_screen_reader_meets_it(demo: MainWindow) -> None:
     for item in items:
         assert "\n" not in item.name and "  " not in item.name and "○" not in item.name, item.name
         assert "/" not in item.name and "\\" not in item.name, item.name  # no folder of a recent bundle
-    focused = next(n for n in nodes if n.focused and n.role != QAccessible.Role.PageTab)
-    assert focused.role == QAccessible.Role.Slider  # the first score
+    focused = [n for n in nodes if n.focused]
+    assert [n.role for n in focused] == [QAccessible.Role.Slider]  # the first score, and nothing else (no tab)
 
 
 def test_after_a_failed_submit_and_on_a_calibration_task(demo: MainWindow) -> None:
@@ -53,6 +54,35 @@ def test_after_a_failed_submit_and_on_a_calibration_task(demo: MainWindow) -> No
     for control in (demo.page.task_list.list, demo.page.task_view.response, demo.page.task_view.scenario):
         control.setFocus()  # the rater moves about: still one focused control
         assert tree_problems(demo) == [], control.accessibleName()
+
+
+def test_a_tab_is_focused_only_while_the_tab_bar_has_the_focus(qtbot: Any, demo: MainWindow) -> None:
+    """The rating pages' current tab is reported focused (one node) only while the tab bar has the focus; it
+    is selected while current, whatever has the focus; a screen reader's "press" on a tab shows its page."""
+    assert demo.page is not None
+    tabs = demo.page.form.tabs
+    bar = tabs.tabBar()
+    page_tabs = lambda: [n for n in walk(demo) if n.role == QAccessible.Role.PageTab and n.showing]  # noqa: E731
+    assert [n.name for n in page_tabs()] == ["Scores", "Failure modes", "Notes"]
+    assert not any(n.focused for n in page_tabs())  # the focus is on the first score
+    bar.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(bar.hasFocus, timeout=2000)
+    focused = [n for n in walk(demo) if n.focused]
+    assert [n.name for n in focused if not n.inner_part] == ["Rating pages"]  # the pages (the tab bar is their proxy)
+    assert [n.name for n in focused if n.role == QAccessible.Role.PageTab] == ["Scores"]  # and their current tab
+    assert tree_problems(demo) == []
+    iface = QAccessible.queryAccessibleInterface(bar)
+    assert iface is not None and iface.role() == QAccessible.Role.PageTabList and iface.childCount() == 3
+    notes = iface.child(2)
+    assert notes.parent() is not None and iface.indexOfChild(notes) == 2 and not notes.state().selected
+    action = notes.actionInterface()
+    assert action is not None and QAccessibleActionInterface.pressAction() in action.actionNames()
+    action.doAction(QAccessibleActionInterface.pressAction())
+    assert tabs.currentWidget() is demo.page.form.notes_page
+    assert notes.state().selected and notes.state().focused and not iface.child(0).state().focused
+    assert iface.focusChild() is notes
+    demo.page.form.focus_start()  # the focus back in the form: no tab focused, the current one still selected
+    assert tree_problems(demo) == [] and not notes.state().focused
 
 
 def test_the_walk_finds_what_it_is_for(demo: MainWindow) -> None:

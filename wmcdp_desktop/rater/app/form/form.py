@@ -35,6 +35,7 @@ from wmcdp_desktop.rater.app.text.accessible import (
     announce,
     button,
     describe,
+    install_accessibility,
     name_scroll_bars,
     plain_name,
     set_button_text,
@@ -176,6 +177,7 @@ class RatingForm(QWidget):
         self.notes_page = _page(self.notes, self.tr("Notes page"))
         self.calibration_page = _page(self.calibration, self.tr("Calibration feedback page"))
         self.cannot_page = _page(self.cannot_panel, self.tr("Cannot rate page"))
+        install_accessibility()  # the tabs' interface: the current tab is focused only while the tab bar is
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName(self.tr("Rating pages"))
         self.tabs.setDocumentMode(True)

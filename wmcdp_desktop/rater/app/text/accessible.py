@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
     QAccessibleInterface,
     QKeyEvent,
+    QWindow,
 )
-from PySide6.QtWidgets import QAbstractScrollArea, QAccessibleWidget, QPushButton, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QAccessibleWidget, QPushButton, QTabBar, QWidget
 
 
 def plain_name(text: str) -> str:
@@ -57,6 +58,136 @@ class UnsetValueAccessible(QAccessibleWidget):
         return super().text(t)
 
 
+class TabAccessible(QAccessibleWidget):
+    """One tab of a tab bar, as screen readers are told of it: focused only while the tab bar itself has the
+    keyboard focus and the tab is the current one (Qt's own tab interface reports the current tab focused
+    whatever has the focus, so a screen reader found two focused nodes: the control and the tab); selected
+    while current; "press" makes it current. It stands for no object of its own (Qt's tab neither)."""
+
+    def __init__(self, bar: QTabBar, index: int) -> None:
+        super().__init__(bar, QAccessible.Role.PageTab)
+        self.bar = bar
+        self.index = index
+
+    def object(self) -> QObject | None:  # type: ignore[override]  # (None: no such node)
+        return None
+
+    def isValid(self) -> bool:
+        return 0 <= self.index < self.bar.count()
+
+    def role(self) -> QAccessible.Role:
+        return QAccessible.Role.PageTab
+
+    def parent(self) -> QAccessibleInterface | None:  # type: ignore[override]  # (None: no such node)
+        return QAccessible.queryAccessibleInterface(self.bar)
+
+    def childCount(self) -> int:
+        return 0
+
+    def child(self, index: int) -> QAccessibleInterface | None:  # type: ignore[override]  # (None: no such node)
+        return None
+
+    def indexOfChild(self, child: QAccessibleInterface) -> int:
+        return -1
+
+    def childAt(self, x: int, y: int) -> QAccessibleInterface | None:  # type: ignore[override]  # (None: no such node)
+        return None
+
+    def focusChild(self) -> QAccessibleInterface | None:  # type: ignore[override]  # (None: no such node)
+        return None
+
+    def relations(
+        self, match: QAccessible.RelationFlag = QAccessible.RelationFlag.AllRelations
+    ) -> list[tuple[QAccessibleInterface, QAccessible.RelationFlag]]:
+        return []
+
+    def window(self) -> QWindow | None:  # type: ignore[override]  # (None: no such node)
+        return self.bar.window().windowHandle()
+
+    def text(self, t: QAccessible.Text) -> str:
+        if not self.isValid():
+            return ""
+        if t == QAccessible.Text.Name:
+            return self.bar.accessibleTabName(self.index) or plain_name(self.bar.tabText(self.index))
+        if t == QAccessible.Text.Description:
+            return self.bar.tabToolTip(self.index)
+        return ""
+
+    def setText(self, t: QAccessible.Text, text: str) -> None:
+        return None
+
+    def rect(self) -> QRect:
+        if not self.isValid():
+            return QRect()
+        r = self.bar.tabRect(self.index)
+        return QRect(self.bar.mapToGlobal(r.topLeft()), r.size())
+
+    def state(self) -> QAccessible.State:
+        s = QAccessible.State()
+        if not self.isValid():
+            s.invalid = True
+            return s
+        s.invisible = not self.bar.isVisible() or not self.bar.isTabVisible(self.index)
+        s.disabled = not self.bar.isEnabled() or not self.bar.isTabEnabled(self.index)
+        s.selectable = True
+        s.focusable = self.bar.focusPolicy() != Qt.FocusPolicy.NoFocus
+        s.selected = self.index == self.bar.currentIndex()
+        s.focused = bool(s.selected and self.bar.hasFocus())
+        return s
+
+    def actionNames(self) -> list[str]:
+        return [QAccessibleWidget.pressAction()]
+
+    def doAction(self, name: str) -> None:
+        if name == QAccessibleWidget.pressAction() and self.isValid():
+            self.bar.setCurrentIndex(self.index)
+
+    def keyBindingsForAction(self, name: str) -> list[str]:
+        return []
+
+
+class TabBarAccessible(QAccessibleWidget):
+    """A tab bar whose tabs are :class:`TabAccessible` (kept while the bar lives, one per place)."""
+
+    def __init__(self, bar: QTabBar) -> None:
+        super().__init__(bar, QAccessible.Role.PageTabList)
+        self.bar = bar
+        self.tabs: dict[int, TabAccessible] = {}
+        tabs = self.tabs
+        bar.destroyed.connect(lambda _obj=None: _forget(tabs))
+
+    def _tab(self, index: int) -> TabAccessible | None:
+        if not 0 <= index < self.bar.count():
+            return None
+        tab = self.tabs.get(index)
+        if tab is None:
+            tab = self.tabs[index] = TabAccessible(self.bar, index)
+        return tab
+
+    def childCount(self) -> int:
+        return self.bar.count()
+
+    def child(self, index: int) -> QAccessibleInterface | None:  # type: ignore[override]  # (None: no such node)
+        return self._tab(index)
+
+    def indexOfChild(self, child: QAccessibleInterface) -> int:
+        return next((i for i, tab in self.tabs.items() if tab is child and tab.isValid()), -1)
+
+    def focusChild(self) -> QAccessibleInterface | None:  # type: ignore[override]  # (None: no such node)
+        return self._tab(self.bar.currentIndex()) if self.bar.hasFocus() else None
+
+    def childAt(self, x: int, y: int) -> QAccessibleInterface | None:  # type: ignore[override]  # (None: no such node)
+        return self._tab(self.bar.tabAt(self.bar.mapFromGlobal(QPoint(x, y))))
+
+
+def _forget(tabs: dict[int, TabAccessible]) -> None:
+    """The tab bar is gone: its tabs' interfaces leave the accessibility cache (they name no object that Qt
+    would see destroyed)."""
+    for tab in tabs.values():
+        QAccessible.deleteAccessibleInterface(QAccessible.uniqueId(tab))
+    tabs.clear()
+
+
 SHOWN_VALUE = "wmcdp_shown_value"
 """Dynamic property of a widget whose value is reported as this text (see :func:`install_accessibility`)."""
 UNSET = "wmcdp_unset"
@@ -66,15 +197,18 @@ _installed = False
 
 
 def _factory(key: str, obj: QObject) -> QAccessibleInterface | None:
-    if isinstance(obj, QWidget) and obj.property(UNSET) is True:
+    iface: QAccessibleInterface | None = None
+    if isinstance(obj, QTabBar):
+        iface = TabBarAccessible(obj)
+    elif isinstance(obj, QWidget) and obj.property(UNSET) is True:
         iface = UnsetValueAccessible(obj)
+    if iface is not None:
         setattr(obj, "_wmcdp_accessible", iface)  # noqa: B010 (the widget keeps the Python wrapper alive)
-        return iface
-    return None
+    return iface
 
 
 def install_accessibility() -> None:
-    """Install the factory of :class:`UnsetValueAccessible` (once per process)."""
+    """Install the factory of :class:`UnsetValueAccessible` and :class:`TabBarAccessible` (once per process)."""
     global _installed
     if not _installed:
         QAccessible.installFactory(_factory)
