@@ -166,3 +166,63 @@ def test_the_bar_between_scenario_and_response_is_remembered(
     assert again.page is not None
     sizes = again.page.task_view.splitter.sizes()
     assert abs(sizes[0] / sum(sizes) - moved[0] / sum(moved)) < 0.03
+
+
+REAL_SCALING = """
+import json, sys, tempfile, time
+from PySide6.QtWidgets import QApplication
+from tests.rater.app.text.pseudo_translation import cut_off
+from wmcdp_desktop.rater.app.form.sliders import short_label
+from wmcdp_desktop.rater.app.main import create_main_window
+from wmcdp_desktop.rater.timing import FakeClock
+from wmcdp_desktop.rater.app.window import status_bar
+status_bar.SHOW_AFTER_MS = 0  # every job's progress line shown, as on a busy machine (opening, then checking)
+app = QApplication([sys.argv[0]])
+def settle(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+with tempfile.TemporaryDirectory() as tmp:
+    window = create_main_window([sys.argv[1], "--data-dir", tmp, "--rater", "R01"], clock=FakeClock())
+    window.resize(int(sys.argv[2]), int(sys.argv[3]))
+    window.show()
+    end = time.monotonic() + 60
+    while window.page is None and time.monotonic() < end:
+        app.processEvents()
+    settle(1.0)
+    rows = list(window.page.form.rubric.rows.values())
+    labels = [(row.dim.id, cell[0], cell[2]) for row in rows for cell in row.scale_labels.layout_cells()
+              if cell[2] != short_label(row.dim.scale, cell[0])]
+    response = window.page.task_view.response
+    print(json.dumps({"ratio": window.devicePixelRatio(), "size": [window.width(), window.height()],
+                      "cut": cut_off(window), "labels": labels,
+                      "response_lines": response.viewport().height() / response.fontMetrics().lineSpacing()}))
+    window.close()
+    window.shutdown()
+"""
+
+
+def test_on_a_real_150_percent_scale_the_window_stays_on_the_laptop_screen(repo_root: Path) -> None:
+    """Qt's own scaling (QT_SCALE_FACTOR=1.5, as a 1366x768 laptop at 150% has it, in a process of its own), on
+    the demo: the window opened at the laptop's size keeps it once the bundle is open (it was seen to grow to 940
+    logical pixels, past the 911-pixel screen, when the status bar showed the progress lines of opening and of
+    checking the bundle at once), every level's label is whole, nothing is cut off, the response has eight
+    lines."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    width, height, _ = SCREENS["1366x768@150%"]
+    env = {**os.environ, "QT_SCALE_FACTOR": "1.5", "QT_QPA_PLATFORM": "offscreen",
+           "PYTHONPATH": os.pathsep.join([str(repo_root), os.environ.get("PYTHONPATH", "")])}
+    from wmcdp_desktop.core.resources import demo_bundle_path
+
+    done = subprocess.run([sys.executable, "-c", REAL_SCALING, str(demo_bundle_path()), str(width), str(height)],
+                          env=env, capture_output=True, text=True, timeout=120, cwd=repo_root, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["ratio"] == 1.5
+    assert got["size"][0] <= width and got["size"][1] <= height, (got, width, height)
+    assert got["cut"] == [] and got["labels"] == []
+    assert got["response_lines"] >= RESPONSE_LINES

@@ -3,8 +3,9 @@ cancel button for each job running off the GUI thread (all read by screen reader
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QStatusBar, QWidget
 
 from wmcdp_desktop.rater.app.jobs import Job
 from wmcdp_desktop.rater.app.text.i18n import number
@@ -14,16 +15,46 @@ SHOW_AFTER_MS = 250
 """A job's progress line appears once the job has run this long (a quick one never flickers one in)."""
 
 
+class ShrinkingLabel(QLabel):
+    """A line of the status bar that gives up width before the window would grow past the screen: cut with
+    "…" when the bar is short of room (the whole text in its tooltip and for screen readers)."""
+
+    MIN_CHARS = 10
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.full_text = text
+        self.setToolTip(text)
+        self.setAccessibleName(text)
+        self._fit()
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance(self.full_text) + 2, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().averageCharWidth() * self.MIN_CHARS, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        self.setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, max(1, self.width())))
+
+
 class JobProgress(QWidget):
     """"Opening bundle.wmcdp [=====     ] [Cancel opening]": shown while its job runs."""
 
     def __init__(self, job: Job, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("job_progress")
-        self.label = QLabel(job.title + "…")
+        self.label = ShrinkingLabel(job.title + "…")
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)  # busy until the job says how much there is
         self.bar.setMaximumWidth(220)
+        self.bar.setMinimumWidth(60)  # (two jobs at once on a 1366x768 laptop at 150% pushed the window wider)
         self.bar.setAccessibleName(job.title)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
