@@ -136,6 +136,9 @@ def test_a_parameter_count_or_tuning_suffix_on_a_word_is_refused(text: str) -> N
     "live-chat", "group-chat", "self-instruct", "7B", "$7B in funding", "hep-b", "type-2b", "solar 1b",
     "grade-2b", "Class 1b antiarrhythmic", "IV-1b", "Figure 7B model fit", "a 7 billion dollar budget",
     "the model of 7 parameters", "Q4 results", "q4h dosing",
+    # identifiers: UUIDs and hex ids have pieces that end in digits and b
+    "c2134f15-500b-2f29-2f6c-48f65d2c2938", "d1aabbc5-6e5a-fcbb-608b-ed5c57153c58", "D0EBD20D-ADBE-235B-F146-B7B360CC8789",
+    "dafb-271b-d3f1-155e", "t-0123456789abcdef",
 ])
 def test_ordinary_numbers_and_suffixes_are_no_model_size(text: str) -> None:
     assert [f for f in found(text) if f[0] == "model size"] == [], found(text)

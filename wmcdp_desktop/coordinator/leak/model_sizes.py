@@ -11,8 +11,8 @@ Found in the scan's normal form with hyphens and underscores kept apart from spa
   refused;
 - a **word joined to a size** by a hyphen or underscore (``Zephyr-7b``, ``openchat_3.5-7B``): refused, unless
   the word is one that numbers wards, stages, grades, figures... (:data:`ORDINARY_BEFORE`: ``Ward-7B``,
-  ``stage-1b``, ``IL-1b`` with its two letters); a size written right against a word (``CDKN2B``, a gene) is
-  not looked at;
+  ``stage-1b``, ``IL-1b`` with its two letters) or a piece of hexadecimal digits (a UUID's ``c2134f15-500b``);
+  a size written right against a word (``CDKN2B``, a gene) is not looked at;
 - a **name then a space then a size** (``Alpaca 7B``, ``Zephyr 7b``): refused when the word is a model name
   of the built-in list or one searched in context (:mod:`introductions`; not those that are also ordinary
   words: "solar 1b"); after any other word no finding ("Ward 7B", "the 7B", "phase 1b": a space before a
@@ -76,6 +76,8 @@ LOOK_BACK = 48
 _SPACED = re.compile(rf"(?<![a-z0-9])([a-z][a-z0-9]*){SOFT}+({SIZE})(?![a-z0-9])")
 _TUNED = re.compile(rf"(?<![a-z0-9])([a-z0-9]+)[-_](?:({'|'.join(TUNING)})|(chat))(?![a-z0-9])")
 _LETTER = re.compile("[a-z]")
+_HEX = re.compile("[0-9a-f]+")
+"""A piece of hexadecimal digits (ids: UUIDs, hashes; no model name is spelled with a-f alone)."""
 _DIGITS = re.compile("[0-9]")
 
 
@@ -123,6 +125,8 @@ def find(z: str, names: frozenset[str], ordinary: frozenset[str] = frozenset()
         start, joined = named
         if joined in ORDINARY_BEFORE or (len(joined) <= 2 and not _DIGITS.search(joined) and joined not in names):
             continue
+        if _HEX.fullmatch(joined) and joined not in names:
+            continue  # a piece of a UUID or a hex id (c2134f15-500b-...), not a name
         add(start, m.end(), "a parameter count joined to a name", False)
     for m in _SPACED.finditer(z):
         if m.group(1) in names or m.group(1) in ordinary:
