@@ -183,6 +183,21 @@ def a_refused_receipt_is_remembered_by_a_later_collect(study: BuiltStudy) -> Non
     assert "refused it for its receipt code" in c.text
 
 
+def one_receipt_for_the_new_export_of_a_collection(study: BuiltStudy) -> None:
+    """``--receipt CODE`` for the export arriving now never checks the ones collected earlier against that code."""
+    out = study.root / f"growing-{next(_N)}"
+    earlier = study.export("R1", study.records("R1"), _name(study, "earlier"))
+    assert Collection(study, earlier, out=out).code == 0
+    new = study.export("R2", study.records("R2"), _name(study, "new"))
+    code = audit_chain.receipt_code(Export.read(new).manifest["audit"]["head"])
+    c = Collection(study, new, "--receipt", code, out=out)
+    assert c.code == 0, c.text
+    assert {r["rater_id"] for r in c.kept} == {"R1", "R2"} and c.quarantine == []
+    # the wrong code for it quarantines it, and it only
+    wrong = Collection(study, new, "--receipt", audit_chain.receipt_code("ab" * 32), out=study.root / f"w-{next(_N)}")
+    assert wrong.code == 1 and wrong.kept == []
+
+
 def two_exports_of_one_file_name_one_forged(study: BuiltStudy) -> None:
     n = next(_N)
     (study.root / f"a{n}").mkdir()
@@ -339,6 +354,7 @@ CASES: dict[str, Callable[[BuiltStudy], None]] = {
     "the same record id in two raters' exports": the_same_record_id_in_two_raters_exports,
     "receipts checked but none for the export's rater": an_export_with_no_receipt_code_when_receipts_are_checked,
     "an export refused for its receipt, then a collect without receipts": a_refused_receipt_is_remembered_by_a_later_collect,
+    "--receipt for the new export of a collection": one_receipt_for_the_new_export_of_a_collection,
     "two exports of one file name, one forged": two_exports_of_one_file_name_one_forged,
     "a record accepted, off the assignment too": accepted_then_off_the_assignment_too_is_one_row,
     "an export whose file name starts like a formula": an_export_named_like_a_formula,

@@ -343,28 +343,31 @@ def _merge(
     failed.note(replay_problems(chains), "history", exempt=continuing)
     failed.note(ledger, "history")
     problems += failed.history
-    refused: set[str] = set()
     sha_of = {d.label: d.sha256 for d in reader.digests}
     unmatched: list[str] = []
+    refused: set[str] = set()
+    # ``--receipt CODE`` is the code of the one export given (read now, or collected earlier and given again): the
+    # exports an earlier collect recorded are not checked against it.
+    checked = [c for c in chains if receipts is not None and (receipts_source != "--receipt" or c.label in reader.given)]
     if receipts is not None:
-        found, refused = receipt_problems(chains, receipts, receipts_source)
+        found, refused = receipt_problems(checked, receipts, receipts_source)
         problems += found
         failed.note([p for p in found if p.file.split("!", 1)[0] in refused], "receipt")
         unmatched = _receipts_without_export(reader, receipts, receipts_source)
-    else:
-        # An export whose receipt code did not match in an earlier collect into the folder stays refused when a
-        # later one is run without the receipts: the earlier decision is not lost.
-        found = [Problem(f"{c.label}!manifest.json", "audit.head",
-                         f"an earlier collect into this folder refused it for its receipt code (it did not match a code "
-                         f"rater {c.rater_id} sent, or they sent none): give --receipts again with the code the rater "
-                         "sent, or accept its records")
-                 for c in chains if sha_of.get(c.label) in refused_before]
-        refused = {p.file.split("!", 1)[0] for p in found}
-        problems += found
-        failed.note(found, "receipt")
-        for line in exports_report:
-            if line.get("label") in refused:
-                line.update(records=0, ok=False)
+    # An export an earlier collect into the folder refused for its receipt code stays refused while no receipt checks
+    # it again: the earlier decision is not lost.
+    rechecked = {c.label for c in checked}
+    found = [Problem(f"{c.label}!manifest.json", "audit.head",
+                     f"an earlier collect into this folder refused it for its receipt code (it did not match a code "
+                     f"rater {c.rater_id} sent, or they sent none): give --receipts again with the code the rater "
+                     "sent, or accept its records")
+             for c in chains if c.label not in rechecked and sha_of.get(c.label) in refused_before]
+    refused |= {p.file.split("!", 1)[0] for p in found}
+    problems += found
+    failed.note(found, "receipt")
+    for line in exports_report:
+        if line.get("label") in refused:
+            line.update(records=0, ok=False)
     # Counted means verified: no record of an export that fails a check of its provenance is counted (unless the
     # coordinator accepts it by its id, with a reason); it goes to the quarantine.
     quarantine = _Quarantine(accept, accepted_before)
@@ -724,6 +727,8 @@ class _Reader:
         """Zips that could not be looked at (a folder, unreadable): their problem and report line."""
         self.read: list[str] = []
         self.already: list[str] = []
+        self.given: set[str] = set()
+        """The labels of the exports given on the command line (read now, or collected earlier and given again)."""
         self.cache_problems: list[Problem] = []
         self._fm_sets: dict[frozenset[str], frozenset[str]] = {}
         self._strings: dict[str, str] = {}
@@ -753,6 +758,7 @@ class _Reader:
                 continue
             if sha in every:
                 self.already.append(str(path))
+                self.given |= {d.label for d in self.digests if d.sha256 == sha}
                 continue
             every.add(sha)
             # Two different exports of one file name (each rater's folder holds a results.zip) are told apart: a
@@ -765,6 +771,7 @@ class _Reader:
             if self.cache_dir is not None and known_export.export.manifest is not None:
                 export_cache.write_entry(self.cache_dir, known_export)
             self.read.append(str(path))
+            self.given.add(label)
             self._digest(known_export)
             if progress is not None:
                 progress(done, len(exports))
