@@ -108,6 +108,7 @@ def test_the_response_keeps_eight_lines_and_the_column_scrolls_instead(
     response.setFocus(Qt.FocusReason.TabFocusReason)  # the column scrolls down to the whole response
     qtbot.waitUntil(lambda: visible(response, response.rect()), timeout=2000)
     assert cut_off(view) == []
+    assert view.column.width() <= view.scroll_area.viewport().width()  # scrolls down only: no edge cut off
     hint = view.response_hint  # shown where there is room; its words always in the title's tooltip
     assert hint.text() in view.response_title.toolTip() and response.accessibleDescription() == hint.text()
     out = tmp_path_factory.getbasetemp() / "screenshots"
@@ -226,3 +227,23 @@ def test_on_a_real_150_percent_scale_the_window_stays_on_the_laptop_screen(repo_
     assert got["size"][0] <= width and got["size"][1] <= height, (got, width, height)
     assert got["cut"] == [] and got["labels"] == []
     assert got["response_lines"] >= RESPONSE_LINES
+
+
+def test_in_spanish_the_middle_column_keeps_its_right_edge(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    """Longer words (Spanish) and 150% text on the laptop at 150%: the column's narrowest layout is wider than
+    its share, and the page gives it that width rather than cut its right edge off under the scroll bar."""
+    from wmcdp_desktop.rater.settings import Settings, save_settings
+
+    save_settings(data_dir, Settings(language="es"))
+    width, height, text = SCREENS["1366x768@150%+text150%"]
+    window = make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    window.change_font(round(QApplication.font().pointSize() * (text - 1)))
+    window.resize(width, height)
+    QApplication.processEvents()
+    assert window.page is not None
+    view = window.page.task_view
+    qtbot.waitUntil(lambda: view.scroll_area.viewport().width() > 0, timeout=2000)
+    assert view.column.width() <= view.scroll_area.viewport().width(), (view.column.width(), view.scroll_area.viewport().width())
+    assert cut_off(view) == []

@@ -129,6 +129,19 @@ class _Splitter(QSplitter):
         return self.minimumSizeHint()
 
 
+class _ColumnScroll(QScrollArea):
+    """The middle column's scroll area: it scrolls down only, so it is never narrower than the column's own
+    narrowest layout and its scroll bar (a narrower one cut the column's right edge off under the bar)."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        inner = self.widget()
+        if inner is None:
+            return hint
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(inner.minimumSizeHint().width() + bar + 2 * self.frameWidth(), hint.height())
+
+
 class TaskView(QWidget):
     plainTextToggled = Signal(bool)
     """The rater switched "Show as plain text" (to remember it)."""
@@ -210,7 +223,7 @@ class TaskView(QWidget):
         layout.addWidget(self.splitter, 1)
         # The column scrolls (down only) when the screen is too short for the heading, the scenario's and the
         # response's fewest lines: it never clips, and the window still fits the screen.
-        self.scroll_area = QScrollArea()
+        self.scroll_area = _ColumnScroll()
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setWidget(self.column)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
@@ -224,10 +237,14 @@ class TaskView(QWidget):
         self._fit_lines()
         for view in (self.scenario, self.response):
             view.installEventFilter(self)
+        self.column.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        """A text that gets the focus is scrolled wholly into the column's view (as much of it as fits)."""
-        if event.type() == QEvent.Type.FocusIn and isinstance(obj, QWidget):
+        """A text that gets the focus is scrolled wholly into the column's view (as much of it as fits); the
+        column's narrowest width, when its layout changes, is the scroll area's."""
+        if obj is self.column and event.type() == QEvent.Type.LayoutRequest:
+            self.scroll_area.updateGeometry()
+        elif event.type() == QEvent.Type.FocusIn and isinstance(obj, QWidget):
             at = obj.mapTo(self.column, QPoint(0, 0))
             half_w, half_h = obj.width() // 2, obj.height() // 2
             self.scroll_area.ensureVisible(at.x() + half_w, at.y() + half_h, half_w, half_h)
