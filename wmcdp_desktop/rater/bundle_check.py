@@ -113,7 +113,9 @@ def _talk(
             continue
         if not line:  # the process ended without an answer
             raise WmcdpError(_ended_text(proc, errors))
-        message: dict[str, Any] = json.loads(line)
+        message = _message(line)
+        if message is None:
+            continue  # not ours (a library writing to standard output): the answer is still to come
         if "done" in message:
             done, total = int(message["done"]), int(message["total"])
             progress(done, total)
@@ -135,6 +137,14 @@ def _end(proc: subprocess.Popen[bytes]) -> None:
                 stream.close()
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
+
+
+def _message(line: bytes) -> dict[str, Any] | None:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
 
 
 def _read_lines(stream: IO[bytes] | None, into: queue.Queue[bytes]) -> None:

@@ -130,6 +130,18 @@ def test_a_check_process_that_dies_is_said_in_plain_words(
     assert window.session is not None and window.session.current_id == "T-0001"  # rating goes on
 
 
+def test_a_stray_line_from_the_check_process_is_not_taken_for_its_answer(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    chatty = ("import sys; sys.stdout.write('a library says hello\\n[1, 2]\\n'); sys.stdout.flush(); "
+              "from wmcdp_desktop.rater.bundle_check import serve; raise SystemExit(serve(sys.stdin.buffer, sys.stdout.buffer))")
+    monkeypatch.setattr(bundle_check, "worker_command", lambda: [sys.executable, "-c", chatty])
+    window = _opened(qtbot, make_window, bundle_dir, data_dir)
+    checker = window.rating.checker  # type: ignore[union-attr]
+    assert checker.problems == [] and "every file is intact" in window.statusBar().currentMessage()
+
+
 def test_without_a_process_the_bundle_is_checked_on_a_thread_of_the_app(
     qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path,
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
