@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import platform
 import sys
 
 from PySide6.QtCore import QObject
@@ -32,7 +31,7 @@ def none_refcount_leak(calls: int = 200) -> int:
 
 def protect_none(leak: int | None = None) -> bool:
     """Make None immortal-in-practice when the binding leaks on a mortal-None CPython. True if applied."""
-    if sys.version_info >= (3, 12) or platform.python_implementation() != "CPython":
+    if sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
         return False
     if hasattr(sys, "gettotalrefcount"):  # debug build: different object layout, leave it alone
         return False

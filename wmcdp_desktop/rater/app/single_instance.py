@@ -13,7 +13,6 @@ most :data:`MAX_MESSAGE` bytes. QtNetwork is imported only when there may be an 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from pathlib import Path
@@ -34,6 +33,8 @@ def server_name(data_dir: Path) -> str:
     """The socket's name for ``data_dir`` and this user (the same folder by another user is another app)."""
     user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "")
     key = f"{user}\0{data_dir}".encode("utf-8", "surrogatepass")
+    import hashlib  # here: a start with no app running needs no name (hashlib loads OpenSSL, before the first paint)
+
     return "wmcdp-desktop-" + hashlib.sha256(key).hexdigest()[:24]
 
 
