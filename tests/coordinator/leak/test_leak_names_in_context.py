@@ -34,7 +34,7 @@ def refused(text: str) -> list[tuple[str, str, str]]:
     ("I am Olmo, trained to help", "OLMo"), ("I'm Granite, an IBM model", "Granite"), ("Hi, I'm Pi!", "Pi"),
     ("I am Vicuna.", "Vicuna"), ("This is Alpaca speaking", "Alpaca"), ("You can call me Zephyr", "Zephyr"),
     ("they call me Orca", "Orca"), ("As Gemma, I can't diagnose", "Gemma"), ("as Bard, I think", "Bard"),
-    ("I go by Falcon", "Falcon"), ("my name's Yi", "Yi"), ("I'm Cohere's assistant", "Cohere"),
+    ("I go by Falcon", "Falcon"), ("my name's Yi", "Yi"),
     ("I’m Sydney, the chat mode of Bing", "Sydney"), ("I am Alexa", "Alexa"), ("I’m ERNIE", "ERNIE"),
     ("Soy Gemma, un modelo abierto", "Gemma"), ("Me llamo Kimi", "Kimi"), ("Je suis Bard, un assistant", "Bard"),
     ("Je m'appelle Gemma", "Gemma"), ("Ich bin Kimi", "Kimi"), ("Ich heiße Bard", "Bard"), ("Sono Gemma", "Gemma"),
@@ -68,6 +68,7 @@ def test_an_introduction_by_a_name_found_alone_is_that_name(text: str) -> None:
     "As a falcon, I", "the Bard of Avon", "Is this solar?", "I am sure", "my name is Ana",
     "Left as it is: Orca calls a checkable button", "I am. Gemma said so", "Gemma here is the mother",
     "the patient Kimi here", "Kimi", "Kimi wrote: — Kimi is scared", "Regards, Dr Gemma Chan",
+    "I'm Gemma's mum", "It's Google's fault", "This is Amazon Prime", "It's Sydney's weather",
 ])
 def test_ordinary_words_and_people_are_no_introduction(text: str) -> None:
     assert [f for f in found(text) if f[0] == "self-introduction"] == [], found(text)
@@ -78,7 +79,7 @@ def test_ordinary_words_and_people_are_no_introduction(text: str) -> None:
 @pytest.mark.parametrize(("text", "name"), [
     ("Cohere model", "Cohere"), ("Bard AI", "Bard"), ("Pi assistant", "Pi"), ("the Gemma chatbot", "Gemma"),
     ("Kimi LLM", "Kimi"), ("the Vicuna bot", "Vicuna"), ("the Gemma language model", "Gemma"),
-    ("a Bard large language model", "Bard"), ("Cohere's model", "Cohere"), ("OLMo open-source model", "OLMo"),
+    ("a Bard large language model", "Bard"), ("Cohere's model", "Cohere"), ("I'm Cohere's assistant", "Cohere"), ("OLMo open-source model", "OLMo"),
     ("Granite AI", "Granite"), ("ＢＡＲＤ ＡＩ", "Bard"), ("Gemma-model", "Gemma"), ("Google Assistant", "Google"),
 ])
 def test_an_ordinary_name_with_a_role_noun_is_refused(text: str, name: str) -> None:
@@ -110,7 +111,7 @@ def test_a_technical_word_with_model_is_a_warning(text: str, name: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "the pi model of a transmission line", "a PI assistant", "a meta-model of care", "granite model kitchens",
-    "the command model of the ICS", "Bard, AI", "Cohere, model answers",
+    "the command model of the ICS", "Bard, AI", "Cohere, model answers", "we fitted a GLM model", "GLM models",
 ])
 def test_ordinary_words_before_a_role_noun_are_not_refused(text: str) -> None:
     assert refused(text) == [], found(text)

@@ -18,7 +18,8 @@ make them a name all the same:
 A name that is also an ordinary word counts only written with a capital (``I'm Granite``, not "this is
 granite"); a two-letter one only as written (``Pi``, not ``PI``, the principal investigator). A name
 searched only in context followed by a capitalised word is a person's first name and surname ("I'm Gemma
-Chan", "I'm Nova Scotian"): no finding.
+Chan", "I'm Nova Scotian"), and one followed by a possessive is someone else's ("I'm Gemma's mum", "it's
+Google's"): no finding.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ NAMES: dict[str, tuple[str, bool]] = {
     "Granite": ("IBM", True), "Pi": ("Inflection AI", True), "Vicuna": ("LMSYS (a Llama fine-tune)", False),
     "Alpaca": ("Stanford (a Llama fine-tune)", True), "Zephyr": ("Hugging Face (a Mistral fine-tune)", False),
     "Orca": ("Microsoft", True), "Phi": ("Microsoft", True), "Falcon": ("TII", True), "Yi": ("01.AI", False),
-    "ERNIE": ("Baidu", False), "GLM": ("Zhipu AI", False), "Jurassic": ("AI21 Labs", True),
+    "ERNIE": ("Baidu", False), "GLM": ("Zhipu AI", True), "Jurassic": ("AI21 Labs", True),
     "Cohere": ("Cohere", False), "Command": ("Cohere", True), "Aya": ("Cohere", False),
     "Sonnet": ("Anthropic", True), "Opus": ("Anthropic", True), "Haiku": ("Anthropic", True),
     "Codex": ("OpenAI", True), "Sora": ("OpenAI", False), "Bing": ("Microsoft", False),
@@ -76,6 +77,8 @@ AS_FOLLOWERS = ("i", "yo", "je", "j", "ich", "eu", "io")
 """``as <name>, I``: the words before and after."""
 ROLE_NOUNS = ("ai", "model", "models", "assistant", "chatbot", "llm", "bot", "language model")
 WEAK_ROLE_NOUNS = frozenset({"model", "models", "bot"})
+NOT_WITH_MODEL = frozenset({"GLM"})
+"""Names that *model* after them never makes a finding (a GLM model is a generalised linear model)."""
 """After a name that is also a technical word, these alone make a warning."""
 ROLE_BEFORE = ("ai", "model", "assistant", "chatbot", "llm", "bot", "language model", "ai assistant", "ai model",
                "ai chatbot", "virtual assistant")
@@ -104,6 +107,7 @@ _ROLE_BEFORE = re.compile(rf"(?<![^\W_])(?:{_alternation(ROLE_BEFORE)}){SOFT}+$"
 _BREAKS = frozenset(":;.!?()[]/|=\uff1a\uff1b\u3002")
 """Punctuation between a frame and a name that ends the introduction ("it is: Orca")."""
 _HERE = re.compile(rf"{SOFT}+here(?![^\W_]){SOFT}*(?:{HARD}|$)")
+_POSSESSIVE = re.compile(f"{HARD}s(?![a-z0-9])")
 _NEXT_WORD = re.compile(f"{SOFT}+([a-z]+)")
 LOOK_BACK = 40
 """Characters before a name in which its frame is looked for."""
@@ -188,8 +192,8 @@ class Introductions:
             before = s[max(0, start - LOOK_BACK):start]
             role = _ROLE.match(s, end)
             surname = _NEXT_WORD.match(s, end) if name.context_only and role is None else None
-            person = False
-            if surname is not None:
+            person = _POSSESSIVE.match(s, end) is not None  # "I'm Gemma's mum", "it's Google's"
+            if surname is not None and not person:
                 norm = norm or Normalised(text, s)
                 at = norm.origin(surname.start(1))
                 person = text[at:at + 1].isupper() and surname.group(1) != "i"  # "I'm Gemma Chan"
@@ -206,6 +210,8 @@ class Introductions:
                 continue
             if role is not None and name.context_only:
                 weak = name.ordinary and _plain(role.group(1)) in WEAK_ROLE_NOUNS
+                if weak and name.display in NOT_WITH_MODEL:
+                    continue
                 out.append((start, role.end(), name, "name with a role noun", weak))
                 continue
             role_before = _ROLE_BEFORE.search(before) if name.context_only else None
