@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from tests.kit.studies import item_obj, study_obj, write_json
 from wmcdp_desktop.coordinator.report.dataset import Dataset, GoldResponses
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
@@ -31,7 +32,6 @@ from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
 from wmcdp_desktop.core.models.study import Study
 from wmcdp_desktop.core.resources import default_rubric_path
-from wmcdp_desktop.core.strict_json import dumps_canonical
 
 SHA = "0" * 64
 
@@ -136,54 +136,24 @@ def make_ratings(spec: Spec, rubric_: Rubric | None = None) -> list[RatingRecord
 
 
 def item_doc(item_id: str, split: str, gold: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "documentType": "benchmark_item",
-        "schemaVersion": "1.0.0",
-        "benchmarkItemId": item_id,
-        "benchmarkVersion": "1.0.0",
-        "split": split,
-        "contractRef": {"contractId": "WM-CDP-RUBRIC", "contractVersion": "1.0.0"},
-        "caseRef": {"caseId": f"case-{item_id}", "caseVersion": "1.0.0"},
-        "sliceTags": [],
-        "challengeAttributes": [],
-        "goldStandard": {
-            "criterionGold": [
-                {"criterionId": g["id"], "applicability": g.get("applicability", "applies"),
-                 "acceptableVerdicts": g["verdicts"], "severity": g.get("severity", "moderate"),
-                 "positiveEvidenceSpans": [], "negativeEvidenceSpans": [], "omissionDescriptions": [],
-                 "notes": "adjudicated"}
-                for g in gold
-            ],
-            "ambiguityStatus": "clear",
-            "acceptableDecisions": [{"target": "candidate_response", "acceptableActions": ["accept"]}],
-        },
-        "adjudication": {"method": "consensus_panel", "adjudicatorCount": 2, "domainExpertCount": 2,
-                         "blindToAutoQA": True, "blindToReviewerLabel": True, "disagreementTypes": [],
-                         "completedAt": "2026-10-01T00:00:00Z"},
-        "leakageControl": {"allowedForPromptDevelopment": False, "heldOutProject": False,
-                           "firstFrozenAt": "2026-10-01T00:00:00Z", "accessPolicy": "coordinators only"},
-        "weight": 1.0,
-    }
+    """The kit's benchmark item (:func:`tests.kit.studies.item_obj`) with ``gold``: one entry per
+    ``{"id", "verdicts"[, "applicability", "severity"]}``, and no slice tags."""
+    return item_obj(item_id, f"case-{item_id}", split, criteria=gold, slice_tags=())
 
 
 def write_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = None,
                 blinding_labels: dict[str, str | None] | None = None) -> Path:
     """study.json, rubric.json and items/*.json for the items of ``spec``; ``blinding_labels`` (label -> the
     model it names, or None) adds the study's blinding question."""
-    folder.mkdir(parents=True, exist_ok=True)
-    study: dict[str, Any] = {
-        "document_type": "wmcdp_study", "study_id": "synthetic-study", "title": "Synthetic <study>",
-        "raters": [{"rater_id": f"rater-{r + 1}"} for r in range(spec.raters)], "overlap": spec.raters,
-        "seed": 7, "rater_splits": ["test", "calibration"], "created_at": "2026-11-01T00:00:00Z",
-    }
+    study = {**study_obj(spec.raters, spec.raters), "study_id": "synthetic-study", "title": "Synthetic <study>",
+             "raters": [{"rater_id": f"rater-{r + 1}"} for r in range(spec.raters)]}
     if blinding_labels is not None:
         study["blinding_check"] = {"labels": [{"label": label} if model is None else
                                               {"label": label, "model_source": model}
                                               for label, model in blinding_labels.items()]}
     Study.model_validate(study)
-    (folder / "study.json").write_text(dumps_canonical(study), encoding="utf-8")
+    write_json(folder / "study.json", study)
     (folder / "rubric.json").write_bytes(default_rubric_path().read_bytes())
-    (folder / "items").mkdir(exist_ok=True)
     gold = gold if gold is not None else [
         {"id": "WM-RUB-001", "verdicts": ["satisfied"]},
         {"id": "WM-RUB-007", "verdicts": ["satisfied", "partially_satisfied"]},
@@ -194,7 +164,7 @@ def write_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = No
         split = "calibration" if i < spec.calibration_items else "test"
         doc = item_doc(item_id, split, gold)
         BenchmarkItem.model_validate(doc)
-        (folder / "items" / f"{item_id}.json").write_text(dumps_canonical(doc), encoding="utf-8")
+        write_json(folder / "items" / f"{item_id}.json", doc)
     return folder
 
 

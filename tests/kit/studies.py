@@ -122,7 +122,13 @@ def item_obj(
     held_out: bool = False,
     exclusion: str | None = None,
     criterion_ids: tuple[str, ...] = ("WM-RUB-001", "WM-FM-REASSURANCE"),
+    criteria: list[dict[str, Any]] | None = None,
+    slice_tags: tuple[str, ...] = ("ocd",),
 ) -> dict[str, Any]:
+    """A benchmark item whose gold accepts ``satisfied`` on each of ``criterion_ids``; or, given ``criteria``,
+    one gold entry per ``{"id", "verdicts"[, "applicability", "severity"]}``."""
+    criteria = criteria if criteria is not None else [{"id": c, "verdicts": ["satisfied"], "severity": "none"}
+                                                      for c in criterion_ids]
     case_ref: dict[str, Any] = {"caseId": case_id, "caseVersion": "1.0.0"}
     if case_sha:
         case_ref["sha256"] = case_sha
@@ -134,21 +140,21 @@ def item_obj(
         "split": split,
         "contractRef": {"contractId": "WM-CDP-RUBRIC", "contractVersion": "1.0.0"},
         "caseRef": case_ref,
-        "sliceTags": ["ocd"],
+        "sliceTags": list(slice_tags),
         "challengeAttributes": [],
         "goldStandard": {
             "criterionGold": [
                 {
-                    "criterionId": cid,
-                    "applicability": "applies",
-                    "acceptableVerdicts": ["satisfied"],
-                    "severity": "none",
+                    "criterionId": c["id"],
+                    "applicability": c.get("applicability", "applies"),
+                    "acceptableVerdicts": c["verdicts"],
+                    "severity": c.get("severity", "moderate"),
                     "positiveEvidenceSpans": [],
                     "negativeEvidenceSpans": [],
                     "omissionDescriptions": [],
-                    "notes": f"GOLDNOTE-{item_id}-{cid}",
+                    "notes": f"GOLDNOTE-{item_id}-{c['id']}",
                 }
-                for cid in criterion_ids
+                for c in criteria
             ],
             "ambiguityStatus": "clear",
             "acceptableDecisions": [{"target": "candidate_response", "acceptableActions": ["accept"]}],
