@@ -171,6 +171,7 @@ def write_collection(folder: Path, s: dict[str, Any]) -> Path:
     for name in ("cannot_rate_reason", "cannot_rate_detail", "coordinator_flag", "blinding_guess"):
         columns[name] = pa.nulls(n, pa.string())
     columns["candidate_response_sha256"] = text(task, "{:064x}")
+    columns["clock_suspect"] = pa.array(np.zeros(n, bool))
     fields = [pa.field(c.safe, columns[c.name].type, metadata={"wmcdp:name": c.name, "description": c.description})
               for c in cols]
     table = pa.Table.from_arrays([columns[c.name] for c in cols], schema=pa.schema(fields))

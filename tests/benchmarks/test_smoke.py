@@ -28,6 +28,8 @@ FIGURES = {
     "report",
     "huge_response",
     "long_token",
+    "open_encrypted",
+    "autosave_encrypted",
 }
 
 
