@@ -1,13 +1,20 @@
 """Down on a severity box chooses the next severity in place: the list does not open (on some desktops it
 did, and the evidence note typed next went into the open list and was lost); Alt+Down, F4 or a click open
-it (not tried here: the offscreen platform cannot grab the keyboard for a popup)."""
+it. The offscreen platform cannot grab the keyboard for a popup: the last test presses the keys on a real X
+server."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from tests.rater.app.window_helpers import show_page
@@ -37,3 +44,74 @@ def test_down_then_tab_then_typing_keeps_the_note(
     row.note.setFocus()
     qtbot.keyClicks(row.note, "offers the reassurance")
     assert window.session.current.fm(row.fm.id).note == "offers the reassurance"
+
+
+REAL_KEYS = """
+import json, subprocess, sys, tempfile, time
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from wmcdp_desktop.rater.app.main import create_main_window
+from wmcdp_desktop.rater.timing import FakeClock
+app = QApplication([sys.argv[0]])
+def settle(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+def press(*keys):
+    subprocess.run(["xdotool", *keys], check=True)  # through the X server, as a keyboard types
+    settle(0.4)
+with tempfile.TemporaryDirectory() as tmp:
+    window = create_main_window([sys.argv[1], "--data-dir", tmp, "--rater", "R01"], clock=FakeClock())
+    window.show()
+    window.activateWindow()
+    end = time.monotonic() + 60
+    while (window.page is None or not window.isActiveWindow()) and time.monotonic() < end:
+        app.processEvents()
+    tabs = window.page.form.tabs
+    tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i).startswith("Failure modes")))
+    row = next(iter(window.page.form.failure_modes.rows.values()))
+    settle(0.3)
+    QTest.mouseClick(row.check, Qt.MouseButton.LeftButton, pos=QPoint(10, row.check.height() // 2))
+    row.severity.setFocus()
+    settle(0.3)
+    press("key", "Down")
+    seen = {"platform": QApplication.platformName(), "open_after_down": row.severity.view().isVisible()}
+    press("key", "Down")
+    press("key", "Tab")
+    seen["note_focused"] = QApplication.focusWidget() is row.note
+    press("type", "--delay", "15", "offers reassurance")
+    entry = window.session.current.fm(row.fm.id)
+    seen.update(note=entry.note, severity=entry.severity, second=row.severity.itemData(1))
+    row.severity.setFocus()
+    settle(0.3)
+    press("key", "alt+Down")
+    seen["open_after_alt_down"] = row.severity.view().isVisible()
+    press("key", "Escape")
+    print(json.dumps(seen))
+    window.close()
+    window.shutdown()
+"""
+
+
+@pytest.mark.skipif(not (shutil.which("xvfb-run") and shutil.which("xdotool")),
+                    reason="needs a real X server and real key presses (Debian: apt install xvfb xdotool)")
+def test_real_key_presses_on_a_real_x_server(repo_root: Path) -> None:
+    """The same through Qt's real X11 platform (xcb, under Xvfb) with the keys pressed through the X server
+    (xdotool), where popups grab the keyboard: Down twice chooses the second severity with the list closed, Tab
+    goes to the evidence note and what is typed there is kept; Alt+Down still opens the list."""
+    from wmcdp_desktop.core.resources import demo_bundle_path
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "xcb",
+           "PYTHONPATH": os.pathsep.join([str(repo_root), os.environ.get("PYTHONPATH", "")])}
+    env.pop("QT_SCALE_FACTOR", None)
+    done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1440x900x24", sys.executable, "-c", REAL_KEYS,
+                           str(demo_bundle_path())], env=env, capture_output=True, text=True, timeout=120,
+                          cwd=repo_root, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["platform"] == "xcb"
+    assert seen["open_after_down"] is False
+    assert seen["note_focused"] is True
+    assert seen["note"] == "offers reassurance" and seen["severity"] == seen["second"]
+    assert seen["open_after_alt_down"] is True
