@@ -1,16 +1,26 @@
 """Small widgets the window's parts share: a choice box that ignores the wheel, the plain message box, the
-problem shown next to a control, the window's size, and a row of two widgets that wraps."""
+problem shown next to a control, the window's size, a row of two widgets that wraps, and the scroll area that
+keeps a page whole on a screen smaller than its narrowest layout."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QKeyEvent, QWheelEvent
-from PySide6.QtWidgets import QComboBox, QLayout, QLayoutItem, QMessageBox, QStyle, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QLayout,
+    QLayoutItem,
+    QMessageBox,
+    QScrollArea,
+    QStyle,
+    QWidget,
+)
 
 from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE as FRAME_ALLOWANCE  # the window's size: there
 from wmcdp_desktop.rater.app.screen_fit import PREFERRED_SIZE as PREFERRED_SIZE
 from wmcdp_desktop.rater.app.screen_fit import fitted_size as fitted_size
-from wmcdp_desktop.rater.app.text.accessible import items_hidden_with_view
+from wmcdp_desktop.rater.app.text.accessible import items_hidden_with_view, name_scroll_bars
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.text.theme import problem_color, set_fg
 
@@ -191,3 +201,18 @@ class WrapRow(QLayout):
             for item, place in zip(shown, places, strict=True):
                 item.setGeometry(QStyle.visualRect(direction, rect, place))
         return total
+
+
+def scroll_when_too_small(widget: QWidget, name: str) -> QScrollArea:
+    """``widget`` in a scroll area that fills the window and scrolls only when the window is smaller than
+    ``widget``'s narrowest layout (long translations with large text on a small laptop): its parts that do not
+    scroll themselves (banners, the timer and buttons, the tabs, Submit) are then reached by scrolling, never
+    cut off by the screen's edge, and the window's smallest size no longer depends on them."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the controls inside take the focus, not the area
+    area.setAccessibleName(name)
+    name_scroll_bars(area, name)
+    area.setWidget(widget)
+    return area

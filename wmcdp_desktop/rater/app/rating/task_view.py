@@ -259,15 +259,23 @@ class TaskView(QWidget):
         self._fit_hint()
 
     def _fit_hint(self) -> None:
+        """The hint over the response is shown while the column has room for it at its real height (the lines
+        it wraps to at its width: a longer translation or larger text needs more), and is given that height,
+        so that it is shown whole or not at all (a splitter's pane does not ask its labels for their height)."""
         room = self.scroll_area.viewport().height()
         if room <= 0:
             return
         hint = self.response_hint
-        width = hint.width() if hint.isVisible() else self.response.width()
-        was = not hint.isHidden()
-        need = self.column.minimumSizeHint().height() + (0 if was else hint.heightForWidth(max(1, width)))
+        width = max(1, hint.width() if hint.isVisible() else self.response.width())
+        tall = hint.heightForWidth(width)
+        parent = hint.parentWidget()
+        layout = parent.layout() if parent is not None else None
+        spacing = max(0, layout.spacing()) if layout is not None else 0
+        counted = max(hint.minimumHeight(), hint.minimumSizeHint().height()) + spacing if not hint.isHidden() else 0
+        need = self.column.minimumSizeHint().height() - counted + tall + spacing
         show = room >= need + HINT_ROOM_LINES * hint.fontMetrics().lineSpacing()
-        if show != was:
+        hint.setMinimumHeight(tall if show else 0)
+        if show == hint.isHidden():
             hint.setVisible(show)
 
     def resizeEvent(self, event: QResizeEvent) -> None:

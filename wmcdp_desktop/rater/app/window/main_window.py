@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         translators are installed by then)."""
         from wmcdp_desktop.rater.app.bundle.opening import BundleOpener
         from wmcdp_desktop.rater.app.jobs import Workers
+        from wmcdp_desktop.rater.app.widgets import scroll_when_too_small
         from wmcdp_desktop.rater.app.window.menus import WindowMenus
         from wmcdp_desktop.rater.app.window.preferences import Preferences
         from wmcdp_desktop.rater.app.window.status_bar import StatusBar
@@ -120,6 +121,9 @@ class MainWindow(QMainWindow):
         self.prefs.raterChanged.connect(self.welcome.show_rater)
         self.welcome.show_rater(settings.rater_id, settings.rater_role_or_background)
         self.welcome.show_recent(settings.recent_bundles)
+        if self.centralWidget() is self.stack:  # the page scrolls as a whole on a screen too small for it
+            self.takeCentralWidget()
+            self.setCentralWidget(scroll_when_too_small(self.stack, self.tr("Window content")))
         blank = self.stack.currentWidget()
         self.stack.addWidget(self.welcome)
         self.stack.setCurrentWidget(self.welcome)

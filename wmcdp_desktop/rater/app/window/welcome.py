@@ -23,6 +23,7 @@ from wmcdp_desktop.rater.app.text.accessible import (
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel, plain_tooltip, safe_line
 from wmcdp_desktop.rater.app.text.theme import relative_font
+from wmcdp_desktop.rater.app.widgets import WrapRow
 
 OPEN = QT_TRANSLATE_NOOP("WelcomeScreen", "&Open bundle…")
 DEMO = QT_TRANSLATE_NOOP("WelcomeScreen", "Try the d&emo bundle")
@@ -63,21 +64,22 @@ class WelcomeScreen(QWidget):
         self.message = PlainLabel("")
         self.message.hide()
 
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.open_button)
-        buttons.addWidget(self.demo_button)
-        buttons.addStretch(1)
-        rater = QHBoxLayout()
-        rater.addWidget(self.rater_label)
-        rater.addWidget(self.rater_button)
-        rater.addStretch(1)
+        # Side by side, or one under the other where long words and large text leave no room for both.
+        buttons = QWidget()
+        buttons_row = WrapRow(buttons)
+        buttons_row.addWidget(self.open_button)
+        buttons_row.addWidget(self.demo_button)
+        rater = QWidget()
+        rater_row = WrapRow(rater)
+        rater_row.addWidget(self.rater_label)
+        rater_row.addWidget(self.rater_button)
         column = QVBoxLayout()
         column.addWidget(title)
         column.addWidget(intro)
         column.addSpacing(12)
-        column.addLayout(rater)
+        column.addWidget(rater)
         column.addSpacing(12)
-        column.addLayout(buttons)
+        column.addWidget(buttons)
         column.addWidget(self.message)
         column.addSpacing(12)
         column.addWidget(self.recent_title)

@@ -449,6 +449,10 @@ Distribuida bajo la Apache License, versión 2.0 ({licence}). Incluye Qt y PySid
         <translation>Paquete WM-CDP (*.wmcdp *.zip);;Carpeta de paquete: elija su bundle.json (bundle.json)</translation>
     </message>
     <message>
+        <source>Window content</source>
+        <translation>Contenido de la ventana</translation>
+    </message>
+    <message>
         <source>Receipt code</source>
         <translation>Código de recibo</translation>
     </message>
