@@ -53,14 +53,23 @@ class FileTooLargeError(OSError):
 
 
 def describe_bytes(n: int) -> str:
-    """``50 MB``, ``1 GB``, ``300 bytes``: a limit in words."""
+    """``50 MB``, ``1 GB``, ``300 bytes``, ``64 TB``: a limit or a size in words, in plain digits (never
+    ``6.87195e+10 MB``)."""
+    if n >= 1024**4:
+        return f"{_plain(n / 1024**4)} TB"
     if n >= 1024**3 and n % 1024**3 == 0:
         return f"{n // 1024**3} GB"
     if n >= 1024**2:
-        return f"{n / 1024**2:g} MB"
+        return f"{_plain(n / 1024**2)} MB"
     if n >= 1024:
-        return f"{n / 1024:g} KB"
-    return f"{n} bytes"
+        return f"{_plain(n / 1024)} KB"
+    return "1 byte" if n == 1 else f"{n} bytes"
+
+
+def _plain(value: float) -> str:
+    """``1.5``, ``300``, ``1,048,575.9``: up to six significant digits below 1,000, one decimal above, no
+    exponent."""
+    return f"{value:g}" if value < 1000 else f"{value:,.1f}".removesuffix(".0")
 
 
 def open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
