@@ -35,6 +35,7 @@ from __future__ import annotations
 import os
 import struct
 from dataclasses import dataclass, field
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -42,6 +43,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
+from wmcdp_desktop.core.encryption.frame import TAG_BYTES as TAG_BYTES
+from wmcdp_desktop.core.encryption.frame import Frame
 from wmcdp_desktop.core.encryption.passphrase import normalise_passphrase
 from wmcdp_desktop.core.errors import DocumentError, Problem
 from wmcdp_desktop.core.files import describe_bytes
@@ -56,7 +59,6 @@ HEADER_SIZE = _HEADER.size
 """59 bytes."""
 SALT_BYTES = 16
 NONCE_BYTES = 12
-TAG_BYTES = 16
 KEY_BYTES = 32
 
 MAX_KDF_MEMORY_BYTES = 256 * 1024 * 1024
@@ -66,6 +68,9 @@ MAX_KDF_WORK_BYTES = 512 * 1024 * 1024
 default's, about 2 s on the machine the default was measured on."""
 MAX_ENCRYPTED_BYTES = MAX_TOTAL_BYTES + MAX_FILE_SLACK
 """The largest ciphertext read by default: the size cap of a plain bundle file (1 GB + 64 MB)."""
+
+FRAME = Frame(MAGIC, _HEADER, VERSION, "an encrypted bundle", "an encrypted bundle", "the encrypted bundle's mark", "encrypted",
+              "WM-CDP Desktop reads", "update the app", "ask for it again")
 
 BUNDLE_INFO = b"wmcdp bundle v1"
 DATA_FOLDER_INFO = b"wmcdp data folder v1"
@@ -160,35 +165,12 @@ def read_header(data: bytes, label: str, max_bytes: int = MAX_ENCRYPTED_BYTES) -
     ``label`` when it is not one, is cut short, of an unknown version, asks for a KDF above the caps,
     declares more than ``max_bytes`` of content or a length the file does not have. Derives no key."""
 
-    def refuse(message: str) -> DocumentError:
-        return DocumentError.single(label, message)
+    def kdf_check(fields: tuple[Any, ...]) -> str | None:
+        problem = kdf_problem(KdfParams(n=fields[2], r=fields[3], p=fields[4], salt=fields[5]))
+        return None if problem is None else f"{problem}; the file was changed or was not made by WM-CDP"
 
-    if not is_encrypted(data[: len(MAGIC)]):
-        raise refuse("is not an encrypted bundle (it does not begin with the encrypted bundle's mark)")
-    if len(data) < HEADER_SIZE:
-        raise refuse(f"is cut short: it ends inside the encrypted bundle's header ({len(data)} of {HEADER_SIZE} "
-                     "bytes); the file was damaged in copying, ask for it again")
-    _magic, version, n, r, p, salt, nonce, body_length = _HEADER.unpack_from(data)
-    if version != VERSION:
-        raise refuse(f"is an encrypted bundle of format version {version}; this version of WM-CDP Desktop reads "
-                     f"version {VERSION} only (update the app, or the file was changed)")
+    _magic, version, n, r, p, salt, nonce, body_length = FRAME.fields(data, label, max_bytes, kdf_check)
     kdf = KdfParams(n=n, r=r, p=p, salt=salt)
-    problem = kdf_problem(kdf)
-    if problem is not None:
-        raise refuse(f"{problem}; the file was changed or was not made by WM-CDP")
-    if body_length < TAG_BYTES:
-        raise refuse(f"declares {body_length} bytes of encrypted content, fewer than the {TAG_BYTES} of its "
-                     "authentication tag: the file was changed")
-    if body_length > max_bytes:
-        raise refuse(f"declares {body_length:,} bytes of encrypted content, more than the "
-                     f"{describe_bytes(max_bytes)} allowed; it is not opened")
-    actual = len(data) - HEADER_SIZE
-    if actual < body_length:
-        raise refuse(f"is cut short: its header declares {body_length:,} bytes of encrypted content but the file "
-                     f"holds {actual:,}; the file was damaged in copying, ask for it again")
-    if actual > body_length:
-        raise refuse(f"has {actual - body_length:,} bytes more than its header declares ({body_length:,} bytes "
-                     "of encrypted content): the file was changed")
     return Header(version=version, kdf=kdf, nonce=nonce, body_length=body_length,
                   encoded=bytes(data[:HEADER_SIZE]))
 

@@ -32,8 +32,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from wmcdp_desktop.core.encryption.bundle_envelope import MAX_ENCRYPTED_BYTES
+from wmcdp_desktop.core.encryption.frame import TAG_BYTES, Frame
 from wmcdp_desktop.core.errors import DocumentError
-from wmcdp_desktop.core.files import describe_bytes
 
 SEALED_MAGIC = b"WMCDP-SEALED\n"
 """The first bytes of an export sealed to the coordinator's key (a plain export, a zip, begins with ``PK``)."""
@@ -42,8 +42,10 @@ _HEADER = struct.Struct(">13sB32s12sQ")
 SEALED_HEADER_SIZE = _HEADER.size
 """66 bytes."""
 PUBLIC_KEY_BYTES = 32
-TAG_BYTES = 16
 SEALED_INFO = b"wmcdp sealed export v1"
+SEALED_FRAME = Frame(SEALED_MAGIC, _HEADER, SEALED_VERSION, "an export sealed to the coordinator's key", "a sealed export",
+                     "its mark",
+                     "sealed", "WM-CDP reads", "update it", "ask the rater for it again")
 MAX_PRIVATE_KEY_FILE_BYTES = 64 * 1024
 
 
@@ -109,33 +111,9 @@ def open_sealed(private_key_file_bytes: bytes, data: bytes, label: str, key_labe
     ``key_label`` for a key file that is not one) when it is not a sealed export, is cut short, longer than
     declared, of another version, or does not open with this key (sealed to another key, or changed)."""
 
-    def refuse(message: str) -> DocumentError:
-        return DocumentError.single(label, message)
-
     private = load_private_key(private_key_file_bytes, key_label)
-    if not is_sealed(data[: len(SEALED_MAGIC)]):
-        raise refuse("is not an export sealed to the coordinator's key (it does not begin with its mark)")
-    if len(data) < SEALED_HEADER_SIZE:
-        raise refuse(f"is cut short: it ends inside the sealed export's header ({len(data)} of "
-                     f"{SEALED_HEADER_SIZE} bytes); the file was damaged in copying, ask the rater for it again")
-    _magic, version, ephemeral_raw, nonce, body_length = _HEADER.unpack_from(data)
-    if version != SEALED_VERSION:
-        raise refuse(f"is a sealed export of format version {version}; this version of WM-CDP reads version "
-                     f"{SEALED_VERSION} only (update it, or the file was changed)")
-    if body_length < TAG_BYTES:
-        raise refuse(f"declares {body_length} bytes of sealed content, fewer than the {TAG_BYTES} of its "
-                     "authentication tag: the file was changed")
-    if body_length > max_bytes:
-        raise refuse(f"declares {body_length:,} bytes of sealed content, more than the {describe_bytes(max_bytes)} "
-                     "allowed; it is not opened")
-    actual = len(data) - SEALED_HEADER_SIZE
-    if actual < body_length:
-        raise refuse(f"is cut short: its header declares {body_length:,} bytes of sealed content but the file "
-                     f"holds {actual:,}; the file was damaged in copying, ask the rater for it again")
-    if actual > body_length:
-        raise refuse(f"has {actual - body_length:,} bytes more than its header declares ({body_length:,} bytes "
-                     "of sealed content): the file was changed")
-    not_opened = refuse("does not open with this coordinator key: it was sealed to another build's key, or the "
+    _magic, _version, ephemeral_raw, nonce, _length = SEALED_FRAME.fields(data, label, max_bytes)
+    not_opened = DocumentError.single(label, "does not open with this coordinator key: it was sealed to another build's key, or the "
                         "file was changed after it was made (the two look the same)")
     recipient_raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     try:
