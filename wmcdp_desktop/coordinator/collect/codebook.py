@@ -24,6 +24,7 @@ from wmcdp_desktop.core.models.cannot_rate_record import CANNOT_RATE_REASONS
 from wmcdp_desktop.core.models.common import SEVERITIES, SPLITS, parse_datetime
 from wmcdp_desktop.core.models.rating_record import NA, Scoring
 from wmcdp_desktop.core.models.rubric import Dimension, Rubric, Scale
+from wmcdp_desktop.core.models.task_record import RECORD_KINDS
 
 Kind = Literal["string", "text", "integer", "boolean", "datetime", "list", "severity", "score", "choice"]
 SAFE_MAX = 26
@@ -205,7 +206,7 @@ def table_columns(fm_ids: Sequence[str], rubric: Rubric | None) -> list[Column]:
         cols.append(Column(f"failure_mode_note.{fm}", "text", f"{fm}: the rater's evidence note."))
     cols += [Column(n, k, d) for n, k, d in _KIND_COLUMNS]
     by = {c.name: c for c in cols}
-    by["record_kind"].values = ["rating", "cannot_rate"]
+    by["record_kind"].values = list(RECORD_KINDS)
     by["record_kind"].required = True
     by["cannot_rate_reason"].values = list(CANNOT_RATE_REASONS)
     cols += [Column("candidate_response_sha256", "string",
@@ -394,7 +395,7 @@ def quarantine_columns() -> list[Column]:
         col.safe = col.name
         col.required = col.name not in ("accepted_reason",)
     by = {c.name: c for c in cols}
-    by["record_kind"].values = ["rating", "cannot_rate"]
+    by["record_kind"].values = list(RECORD_KINDS)
     by["accepted"].values = ["yes", "no"]
     by["revision"].minimum = 1
     return cols
@@ -632,7 +633,7 @@ def jsonl_fields() -> list[dict[str, Any]]:
         if name in required:
             constraints["required"] = True
         if name == "record_kind":
-            constraints["enum"] = ["rating", "cannot_rate"]
+            constraints["enum"] = list(RECORD_KINDS)
         if constraints:
             f["constraints"] = constraints
         fields.append(f)
@@ -842,7 +843,7 @@ def datapackage(columns: Sequence[Column], files: dict[str, str], *, csv_names: 
 # ---------------------------------------------------------------------------------------------- REDCap
 
 _REDCAP_REASON_CODES: dict[str, int] = {reason: i for i, reason in enumerate(CANNOT_RATE_REASONS, start=1)}
-_REDCAP_KIND_CODES: dict[str, int] = {"rating": 1, "cannot_rate": 2}
+_REDCAP_KIND_CODES: dict[str, int] = {kind: i for i, kind in enumerate(RECORD_KINDS, start=1)}
 _SPLIT_CODES: dict[str, int] = {s: i for i, s in enumerate(SPLITS, start=1)}
 
 
