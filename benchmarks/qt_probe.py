@@ -137,19 +137,28 @@ def run_loop_once() -> float:
 
 
 class WindowPaintSpy(QObject):
-    """Counts paint events of a window and every widget in it; ``painted`` is the time of the first turn of
-    the event loop after the first one (the paint done, the loop running: a key press would be read now).
-    Taken in the loop itself, before whatever else the app queued after its first paint."""
+    """Counts paint events of a window and the widgets in it when the spy is made; ``painted`` is the time of
+    the first turn of the event loop after the first one (the paint done, the loop running: a key press would
+    be read now). Taken in the loop itself, before whatever else the app queued after its first paint.
+
+    It filters those widgets, not the application: an application filter written in Python hands every event
+    of the process to Python, and PySide6 makes each event's and each object's Python class (with its
+    enumerations) the first time it does, about 20-50 ms of work the app itself does not do (and the bare
+    window's floor, filtering one widget, does not either; docs/PERFORMANCE.md, "Start-up and stalls")."""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__()
         self.window = window
         self.count = 0
         self.painted: float | None = None
-        app().installEventFilter(self)  # an application filter sees the paint before the app's own filters
+        self.cpu: float | None = None
+        """The process's CPU time (``time.process_time()``) when ``painted`` was taken."""
+        # installed after the app's own filters, so run before them (Qt calls the last installed first)
+        for widget in (window, *window.findChildren(QWidget)):
+            widget.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is self.window:
+        if event.type() == QEvent.Type.Paint:
             self.count += 1
             if self.count == 1:
                 QTimer.singleShot(0, self._stamp)
@@ -158,6 +167,7 @@ class WindowPaintSpy(QObject):
     def _stamp(self) -> None:
         if self.painted is None:
             self.painted = time.monotonic()
+            self.cpu = time.process_time()
 
 
 class Lateness(QObject):
@@ -267,7 +277,7 @@ def mode_bare() -> None:
     win.show()
     paint_now(edit)
     ready = run_loop_once()
-    emit({"t_start": T_IMPORT, "t_open": t0, "ready": ready, "rss_mb": rss_mb()})
+    emit({"t_start": T_IMPORT, "t_open": t0, "ready": ready, "cpu_s": time.process_time(), "rss_mb": rss_mb()})
     del a
 
 
@@ -311,7 +321,7 @@ def mode_paint(bundle: str, data_dir: str, rater: str) -> None:
     ready = spy.painted
     assert ready is not None
     emit({"t_start": T_IMPORT, "t_app_imported": T_APP_IMPORTED, "t_open": t_open, "ready": ready,
-          "rss_mb": rss_mb()})
+          "cpu_s": spy.cpu, "rss_mb": rss_mb()})
     del a
 
 

@@ -34,12 +34,18 @@ from wmcdp_desktop.rater.app.system_check import missing_message, missing_xcb_pa
 from wmcdp_desktop.rater.app.text.i18n import app_title, install_translators
 from wmcdp_desktop.rater.app.text.theme import apply_accessible_palette
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
-from wmcdp_desktop.rater.app.window.outside import FileOpenEvents
 from wmcdp_desktop.rater.data_folder import default_data_dir
 from wmcdp_desktop.rater.timing import MAX_IDLE, MIN_IDLE, Clock, SystemClock
 
 FIRST_PAINT_WAIT_MS = 500
 """The most the window's content waits for the bare window's first paint."""
+FILE_OPEN_EVENTS = sys.platform == "darwin"
+"""Whether the app listens for the system's "open this file" events (``QFileOpenEvent``): only macOS sends
+them (a double-click in the Finder). Listening is an application-wide event filter written in Python: every
+event of every widget goes through it, and before the first paint that alone cost 20-50 ms (PySide6 makes
+each event's and each object's Python class, with its enumerations, the first time one is handed to Python;
+docs/PERFORMANCE.md, "Start-up and stalls"). Linux and Windows hand a double-clicked file over on the command
+line (a second start hands it to the running app: rater/app/single_instance.py)."""
 
 
 class _ArgError(WmcdpError):
@@ -164,7 +170,9 @@ def start(argv: list[str]) -> MainWindow:
     apply_accessible_palette()
     window = MainWindow()
     app = QApplication.instance()
-    if app is not None:
+    if app is not None and FILE_OPEN_EVENTS:
+        from wmcdp_desktop.rater.app.window.outside import FileOpenEvents
+
         FileOpenEvents(window, app, window)  # macOS gives a double-clicked file as an event, from the start
     if window.width() < PREFERRED_SIZE[0] or window.height() < PREFERRED_SIZE[1]:
         window.showMaximized()  # a small laptop screen: use all of it (the window already fits)

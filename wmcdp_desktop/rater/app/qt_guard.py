@@ -10,7 +10,6 @@ start-up (with any PySide6 version) and, on CPython < 3.12, makes ``None`` effec
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import sys
 
@@ -37,6 +36,8 @@ def protect_none(leak: int | None = None) -> bool:
         return False
     if (none_refcount_leak() if leak is None else leak) <= 0:
         return False
+    import ctypes  # only here: importing it costs about 2 ms of every start, and a correct binding never needs it
+
     ctypes.c_ssize_t.from_address(id(None)).value += _BOOST
     log.warning("PySide6 leaks references to None on void calls; protected None (PySide6 bug, see qt_guard.py)")
     return True

@@ -1,0 +1,41 @@
+"""The system's "open this file" event (``QFileOpenEvent``, a double-click in macOS's Finder) opens the bundle
+it names; the app listens for it only on macOS, the one system that sends it, because listening is an
+application-wide event filter that hands every event of the process to Python (20-50 ms before the first
+paint: docs/PERFORMANCE.md, "Start-up and stalls")."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wmcdp_desktop.rater.app import main as app_module
+from wmcdp_desktop.rater.app.window.main_window import MainWindow
+from wmcdp_desktop.rater.app.window.outside import FileOpenEvents
+
+WAIT_MS = 20_000
+
+
+@pytest.fixture
+def started(qtbot: Any) -> Iterator[list[MainWindow]]:
+    windows: list[MainWindow] = []
+    yield windows
+    for window in windows:
+        window.shutdown()
+
+
+def start(qtbot: Any, started: list[MainWindow], data_dir: Path) -> MainWindow:
+    window = app_module.start(["--data-dir", str(data_dir), "--rater", "R01"])
+    qtbot.addWidget(window)
+    started.append(window)
+    qtbot.waitUntil(lambda: window.ready, timeout=WAIT_MS)
+    return window
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS sends file open events")
+def test_elsewhere_no_application_wide_filter_is_installed(qtbot: Any, data_dir: Path, started: list[MainWindow]) -> None:
+    window = start(qtbot, started, data_dir)
+    assert window.findChildren(FileOpenEvents) == []
