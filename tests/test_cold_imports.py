@@ -29,7 +29,8 @@ def test_the_launcher_imports_neither_pydantic_nor_the_models_before_the_first_p
     heavy = {"pydantic", "filelock", "PySide6.QtNetwork", "wmcdp_desktop.rater.session", "wmcdp_desktop.rater.storage",
              # the widget modules (QStyle's and the message box's enumerations are made when they are imported)
              "wmcdp_desktop.rater.app.widgets", "wmcdp_desktop.rater.app.text.plain_text", "subprocess",
-             "hashlib", "platform"}  # (hashlib loads OpenSSL: only a running app's name needs it)
+             "hashlib", "platform",  # (hashlib loads OpenSSL: only a running app's name needs it)
+             "wmcdp_desktop.rater.app.window.outside"}  # (the file-open listener: macOS only)
     assert not heavy & loaded, sorted(heavy & loaded)
     assert not [m for m in loaded if m.startswith("wmcdp_desktop.core.models")]
 

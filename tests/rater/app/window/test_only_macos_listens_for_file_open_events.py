@@ -6,11 +6,13 @@ paint: docs/PERFORMANCE.md, "Start-up and stalls")."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtGui import QFileOpenEvent
+from PySide6.QtWidgets import QApplication
 
 from wmcdp_desktop.rater.app import main as app_module
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
@@ -39,3 +41,19 @@ def start(qtbot: Any, started: list[MainWindow], data_dir: Path) -> MainWindow:
 def test_elsewhere_no_application_wide_filter_is_installed(qtbot: Any, data_dir: Path, started: list[MainWindow]) -> None:
     window = start(qtbot, started, data_dir)
     assert window.findChildren(FileOpenEvents) == []
+
+
+def test_the_listener_opens_the_bundle_a_file_open_event_names(
+    qtbot: Any, make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path
+) -> None:
+    """What macOS does on a double-click, sent here by hand: the event reaches the application, the
+    listener hands the file to the window, and the bundle opens as File > Open opens it."""
+    window = make_window(["--data-dir", str(data_dir), "--rater", "R01"])
+    assert window.page is None
+    app = QApplication.instance()
+    assert app is not None
+    listener = FileOpenEvents(window, app, window)
+    QApplication.sendEvent(app, QFileOpenEvent(str(bundle_dir)))
+    qtbot.waitUntil(lambda: window.page is not None, timeout=WAIT_MS)
+    assert window.session is not None and Path(window.session.bundle.path).resolve() == bundle_dir.resolve()
+    listener.deleteLater()
