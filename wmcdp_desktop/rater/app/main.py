@@ -37,6 +37,10 @@ from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.data_folder import default_data_dir
 from wmcdp_desktop.rater.timing import MAX_IDLE, MIN_IDLE, Clock, SystemClock
 
+GIL_SWITCH_S = 0.001
+"""How long a worker thread (opening a bundle, saving) may keep the interpreter while the window's thread waits
+for it: 1 ms instead of Python's 5 (the window's thread asks for the lock at every event it handles in Python, and
+each wait was up to a whole interval; docs/PERFORMANCE.md, "Start-up and stalls")."""
 FIRST_PAINT_WAIT_MS = 500
 """The most the window's content waits for the bare window's first paint."""
 FILE_OPEN_EVENTS = sys.platform == "darwin"
@@ -150,6 +154,7 @@ def setup_window(window: MainWindow, args: argparse.Namespace, *, clock: Clock |
 def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
     """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
     protect_none()
+    sys.setswitchinterval(GIL_SWITCH_S)
     args = parse_arguments(argv)
     apply_accessible_palette()
     window = MainWindow()
