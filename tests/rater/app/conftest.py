@@ -66,5 +66,22 @@ def make_window(qtbot: Any, clock: FakeClock) -> Iterator[Callable[..., MainWind
 
 
 @pytest.fixture
+def start_app(qtbot: Any) -> Iterator[Callable[[list[str]], MainWindow]]:
+    """Start the app as ``wmcdp-desktop`` does (``main.start``: the bare window shown at once, the rest built in
+    the event loop); the windows are shut down after the test (their data folders' locks released)."""
+    started: list[MainWindow] = []
+
+    def start(argv: list[str]) -> MainWindow:
+        window = app_module.start(argv)
+        qtbot.addWidget(window)
+        started.append(window)
+        return window
+
+    yield start
+    for window in started:
+        window.shutdown()
+
+
+@pytest.fixture
 def window(make_window: Callable[..., MainWindow], bundle_dir: Path, data_dir: Path) -> MainWindow:
     return make_window([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])

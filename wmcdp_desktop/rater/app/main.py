@@ -151,13 +151,19 @@ def setup_window(window: MainWindow, args: argparse.Namespace, *, clock: Clock |
     window.open_pending()
 
 
-def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
-    """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
+def _bare_window(argv: list[str]) -> tuple[MainWindow, argparse.Namespace]:
+    """What both ways of starting share: the process made safe and fair to the window's thread, the arguments
+    read, the palette set, the bare window made (not shown)."""
     protect_none()
     sys.setswitchinterval(GIL_SWITCH_S)
     args = parse_arguments(argv)
     apply_accessible_palette()
-    window = MainWindow()
+    return MainWindow(), args
+
+
+def create_main_window(argv: list[str], *, clock: Clock | None = None) -> QMainWindow:
+    """Build the main window from command-line arguments (raises AlreadyRunningError if the data folder is in use)."""
+    window, args = _bare_window(argv)
     try:
         setup_window(window, args, clock=clock)
     except BaseException:
@@ -170,10 +176,7 @@ def start(argv: list[str]) -> MainWindow:
     """Show the bare window at once and build the rest in the event loop (:func:`setup_window`); what
     :func:`main` does before entering its event loop. A start that cannot go on (another app holds the data
     folder and takes the bundle, or a plain refusal) ends the event loop with its exit status."""
-    protect_none()
-    args = parse_arguments(argv)
-    apply_accessible_palette()
-    window = MainWindow()
+    window, args = _bare_window(argv)
     app = QApplication.instance()
     if app is not None and FILE_OPEN_EVENTS:
         from wmcdp_desktop.rater.app.window.outside import FileOpenEvents

@@ -6,7 +6,7 @@ paint: docs/PERFORMANCE.md, "Start-up and stalls")."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,32 +14,18 @@ import pytest
 from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication
 
-from wmcdp_desktop.rater.app import main as app_module
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.app.window.outside import FileOpenEvents
 
 WAIT_MS = 20_000
 
 
-@pytest.fixture
-def started(qtbot: Any) -> Iterator[list[MainWindow]]:
-    windows: list[MainWindow] = []
-    yield windows
-    for window in windows:
-        window.shutdown()
-
-
-def start(qtbot: Any, started: list[MainWindow], data_dir: Path) -> MainWindow:
-    window = app_module.start(["--data-dir", str(data_dir), "--rater", "R01"])
-    qtbot.addWidget(window)
-    started.append(window)
-    qtbot.waitUntil(lambda: window.ready, timeout=WAIT_MS)
-    return window
-
-
 @pytest.mark.skipif(sys.platform == "darwin", reason="macOS sends file open events")
-def test_elsewhere_no_application_wide_filter_is_installed(qtbot: Any, data_dir: Path, started: list[MainWindow]) -> None:
-    window = start(qtbot, started, data_dir)
+def test_elsewhere_no_application_wide_filter_is_installed(
+    qtbot: Any, data_dir: Path, start_app: Callable[[list[str]], MainWindow]
+) -> None:
+    window = start_app(["--data-dir", str(data_dir), "--rater", "R01"])
+    qtbot.waitUntil(lambda: window.ready, timeout=WAIT_MS)
     assert window.findChildren(FileOpenEvents) == []
 
 

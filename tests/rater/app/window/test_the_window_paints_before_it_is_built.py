@@ -5,16 +5,14 @@ docs/PERFORMANCE.md, "Start-up and stalls"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.rater.app.window_helpers import wait_opened
-from wmcdp_desktop.rater.app import main as app_module
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 WAIT_MS = 20_000
@@ -38,27 +36,11 @@ class FirstPaint(QObject):
         return False
 
 
-@pytest.fixture
-def started(qtbot: Any) -> Iterator[list[MainWindow]]:
-    """Windows started by the test: closed by pytest-qt once they are shut down (lock released)."""
-    windows: list[MainWindow] = []
-    yield windows
-    for window in windows:
-        window.shutdown()
-
-
-def start(qtbot: Any, started: list[MainWindow], argv: list[str]) -> MainWindow:
-    window = app_module.start(argv)
-    qtbot.addWidget(window)
-    started.append(window)
-    return window
-
-
 def test_the_bare_window_paints_before_its_content_is_built_and_the_bundle_opens(
-    qtbot: Any, bundle_dir: Path, data_dir: Path, started: list[MainWindow]
+    qtbot: Any, bundle_dir: Path, data_dir: Path, start_app: Callable[[list[str]], MainWindow]
 ) -> None:
     spy = FirstPaint()
-    window = start(qtbot, started, [str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
+    window = start_app([str(bundle_dir), "--data-dir", str(data_dir), "--rater", "R01"])
     assert window.isVisible() and not window.ready and window.rating is None  # shown, nothing built yet
     qtbot.waitUntil(lambda: spy.seen is not None, timeout=WAIT_MS)
     assert spy.seen == (False, False)  # its first paint came before the content and the bundle
@@ -71,9 +53,9 @@ def test_the_bare_window_paints_before_its_content_is_built_and_the_bundle_opens
 
 
 def test_a_key_pressed_during_start_up_is_not_lost_and_the_welcome_screen_answers(
-    qtbot: Any, data_dir: Path, started: list[MainWindow]
+    qtbot: Any, data_dir: Path, start_app: Callable[[list[str]], MainWindow]
 ) -> None:
-    window = start(qtbot, started, ["--data-dir", str(data_dir), "--rater", "R01"])
+    window = start_app(["--data-dir", str(data_dir), "--rater", "R01"])
     qtbot.waitUntil(lambda: window.ready, timeout=WAIT_MS)
     assert window.stack.currentWidget() is window.welcome
     before = QApplication.font().pointSize()
@@ -82,9 +64,9 @@ def test_a_key_pressed_during_start_up_is_not_lost_and_the_welcome_screen_answer
 
 
 def test_the_opened_bundle_is_put_on_screen_over_several_turns_of_the_event_loop(
-    qtbot: Any, bundle_dir: Path, data_dir: Path, started: list[MainWindow]
+    qtbot: Any, bundle_dir: Path, data_dir: Path, start_app: Callable[[list[str]], MainWindow]
 ) -> None:
-    window = start(qtbot, started, ["--data-dir", str(data_dir), "--rater", "R01"])
+    window = start_app(["--data-dir", str(data_dir), "--rater", "R01"])
     qtbot.waitUntil(lambda: window.ready, timeout=WAIT_MS)
     ticks: list[str] = []
     timer = QTimer()
