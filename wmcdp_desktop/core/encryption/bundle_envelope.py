@@ -69,8 +69,9 @@ default's, about 2 s on the machine the default was measured on."""
 MAX_ENCRYPTED_BYTES = MAX_TOTAL_BYTES + MAX_FILE_SLACK
 """The largest ciphertext read by default: the size cap of a plain bundle file (1 GB + 64 MB)."""
 
-FRAME = Frame(MAGIC, _HEADER, VERSION, "an encrypted bundle", "an encrypted bundle", "the encrypted bundle's mark", "encrypted",
-              "WM-CDP Desktop reads", "update the app", "ask for it again")
+FRAME = Frame(MAGIC, _HEADER, VERSION, kind="an encrypted bundle", one="an encrypted bundle",
+              mark="the encrypted bundle's mark", content="encrypted", reader="WM-CDP Desktop reads",
+              update="update the app", again="ask for it again")
 
 BUNDLE_INFO = b"wmcdp bundle v1"
 DATA_FOLDER_INFO = b"wmcdp data folder v1"

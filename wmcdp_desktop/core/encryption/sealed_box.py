@@ -43,9 +43,9 @@ SEALED_HEADER_SIZE = _HEADER.size
 """66 bytes."""
 PUBLIC_KEY_BYTES = 32
 SEALED_INFO = b"wmcdp sealed export v1"
-SEALED_FRAME = Frame(SEALED_MAGIC, _HEADER, SEALED_VERSION, "an export sealed to the coordinator's key", "a sealed export",
-                     "its mark",
-                     "sealed", "WM-CDP reads", "update it", "ask the rater for it again")
+SEALED_FRAME = Frame(SEALED_MAGIC, _HEADER, SEALED_VERSION, kind="an export sealed to the coordinator's key",
+                     one="a sealed export", mark="its mark", content="sealed", reader="WM-CDP reads",
+                     update="update it", again="ask the rater for it again")
 MAX_PRIVATE_KEY_FILE_BYTES = 64 * 1024
 
 
@@ -113,8 +113,9 @@ def open_sealed(private_key_file_bytes: bytes, data: bytes, label: str, key_labe
 
     private = load_private_key(private_key_file_bytes, key_label)
     _magic, _version, ephemeral_raw, nonce, _length = SEALED_FRAME.fields(data, label, max_bytes)
-    not_opened = DocumentError.single(label, "does not open with this coordinator key: it was sealed to another build's key, or the "
-                        "file was changed after it was made (the two look the same)")
+    not_opened = DocumentError.single(label, "does not open with this coordinator key: it was sealed to another "
+                                             "build's key, or the file was changed after it was made (the two look "
+                                             "the same)")
     recipient_raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     try:
         shared = private.exchange(X25519PublicKey.from_public_bytes(ephemeral_raw))
