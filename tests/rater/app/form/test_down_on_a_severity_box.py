@@ -5,11 +5,7 @@ server."""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +13,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
+from tests.rater.app.own_process import run_script
 from tests.rater.app.window_helpers import show_page
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
@@ -51,22 +48,16 @@ import json, subprocess, sys, tempfile, time
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from wmcdp_desktop.rater.app.main import create_main_window
-from wmcdp_desktop.rater.timing import FakeClock
+from tests.rater.app.own_process import open_window, settle
 app = QApplication([sys.argv[0]])
-def settle(seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
 def press(*keys):
     subprocess.run(["xdotool", *keys], check=True)  # through the X server, as a keyboard types
     settle(0.4)
 with tempfile.TemporaryDirectory() as tmp:
-    window = create_main_window([sys.argv[1], "--data-dir", tmp, "--rater", "R01"], clock=FakeClock())
-    window.show()
+    window = open_window(sys.argv[1], tmp)
     window.activateWindow()
     end = time.monotonic() + 60
-    while (window.page is None or not window.isActiveWindow()) and time.monotonic() < end:
+    while not window.isActiveWindow() and time.monotonic() < end:
         app.processEvents()
     tabs = window.page.form.tabs
     tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i).startswith("Failure modes")))
@@ -102,14 +93,8 @@ def test_real_key_presses_on_a_real_x_server(repo_root: Path) -> None:
     goes to the evidence note and what is typed there is kept; Alt+Down still opens the list."""
     from wmcdp_desktop.core.resources import demo_bundle_path
 
-    env = {**os.environ, "QT_QPA_PLATFORM": "xcb",
-           "PYTHONPATH": os.pathsep.join([str(repo_root), os.environ.get("PYTHONPATH", "")])}
-    env.pop("QT_SCALE_FACTOR", None)
-    done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1440x900x24", sys.executable, "-c", REAL_KEYS,
-                           str(demo_bundle_path())], env=env, capture_output=True, text=True, timeout=120,
-                          cwd=repo_root, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = run_script(repo_root, REAL_KEYS, [demo_bundle_path()], {"QT_QPA_PLATFORM": "xcb"},
+                      wrapper=["xvfb-run", "-a", "-s", "-screen 0 1440x900x24"])
     assert seen["platform"] == "xcb"
     assert seen["open_after_down"] is False
     assert seen["note_focused"] is True

@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 
+from tests.rater.app.own_process import run_script
 from tests.rater.app.text.pseudo_translation import cut_off
 from tests.rater.app.window_helpers import rows
 from wmcdp_desktop.rater.app.form.sliders import short_label
@@ -170,26 +171,16 @@ def test_the_bar_between_scenario_and_response_is_remembered(
 
 
 REAL_SCALING = """
-import json, sys, tempfile, time
+import json, sys, tempfile
 from PySide6.QtWidgets import QApplication
+from tests.rater.app.own_process import open_window, settle
 from tests.rater.app.text.pseudo_translation import cut_off
 from wmcdp_desktop.rater.app.form.sliders import short_label
-from wmcdp_desktop.rater.app.main import create_main_window
-from wmcdp_desktop.rater.timing import FakeClock
 from wmcdp_desktop.rater.app.window import status_bar
 status_bar.SHOW_AFTER_MS = 0  # every job's progress line shown, as on a busy machine (opening, then checking)
 app = QApplication([sys.argv[0]])
-def settle(seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
 with tempfile.TemporaryDirectory() as tmp:
-    window = create_main_window([sys.argv[1], "--data-dir", tmp, "--rater", "R01"], clock=FakeClock())
-    window.resize(int(sys.argv[2]), int(sys.argv[3]))
-    window.show()
-    end = time.monotonic() + 60
-    while window.page is None and time.monotonic() < end:
-        app.processEvents()
+    window = open_window(sys.argv[1], tmp, size=(int(sys.argv[2]), int(sys.argv[3])))
     settle(1.0)
     rows = list(window.page.form.rubric.rows.values())
     labels = [(row.dim.id, cell[0], cell[2]) for row in rows for cell in row.scale_labels.layout_cells()
@@ -209,20 +200,11 @@ def test_on_a_real_150_percent_scale_the_window_stays_on_the_laptop_screen(repo_
     logical pixels, past the 911-pixel screen, when the status bar showed the progress lines of opening and of
     checking the bundle at once), every level's label is whole, nothing is cut off, the response has eight
     lines."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    width, height, _ = SCREENS["1366x768@150%"]
-    env = {**os.environ, "QT_SCALE_FACTOR": "1.5", "QT_QPA_PLATFORM": "offscreen",
-           "PYTHONPATH": os.pathsep.join([str(repo_root), os.environ.get("PYTHONPATH", "")])}
     from wmcdp_desktop.core.resources import demo_bundle_path
 
-    done = subprocess.run([sys.executable, "-c", REAL_SCALING, str(demo_bundle_path()), str(width), str(height)],
-                          env=env, capture_output=True, text=True, timeout=120, cwd=repo_root, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    got = json.loads(done.stdout.strip().splitlines()[-1])
+    width, height, _ = SCREENS["1366x768@150%"]
+    got = run_script(repo_root, REAL_SCALING, [demo_bundle_path(), width, height],
+                     {"QT_SCALE_FACTOR": "1.5", "QT_QPA_PLATFORM": "offscreen"})
     assert got["ratio"] == 1.5
     assert got["size"][0] <= width and got["size"][1] <= height, (got, width, height)
     assert got["cut"] == [] and got["labels"] == []

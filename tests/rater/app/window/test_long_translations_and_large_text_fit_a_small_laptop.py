@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QScrollArea
 
+from tests.rater.app.own_process import run_script
 from tests.rater.app.text.pseudo_translation import cut_off
 from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
@@ -85,27 +86,16 @@ def test_the_welcome_screen_fits_in_spanish_at_twice_the_text(
 
 
 REAL_SCALING = """
-import json, pathlib, sys, tempfile, time
+import json, sys, tempfile
 from PySide6.QtWidgets import QApplication
+from tests.rater.app.own_process import open_window, settle
 from tests.rater.app.text.pseudo_translation import cut_off
-from wmcdp_desktop.rater.app.main import create_main_window
-from wmcdp_desktop.rater.settings import Settings, save_settings
-from wmcdp_desktop.rater.timing import FakeClock
 app = QApplication([sys.argv[0]])
-def settle(seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
 with tempfile.TemporaryDirectory() as tmp:
-    save_settings(pathlib.Path(tmp), Settings(language="es"))
-    window = create_main_window([sys.argv[1], "--data-dir", tmp, "--rater", "R01"], clock=FakeClock())
-    window.resize(int(sys.argv[2]), int(sys.argv[3]))
-    window.show()
-    end = time.monotonic() + 60
-    while window.page is None and time.monotonic() < end:
-        app.processEvents()
+    size = (int(sys.argv[2]), int(sys.argv[3]))
+    window = open_window(sys.argv[1], tmp, size=size, language="es")
     window.change_font(round(QApplication.font().pointSize() * 0.5))
-    window.resize(int(sys.argv[2]), int(sys.argv[3]))
+    window.resize(*size)
     settle(1.0)
     hint = window.minimumSizeHint()
     print(json.dumps({"ratio": window.devicePixelRatio(), "size": [window.width(), window.height()],
@@ -116,19 +106,10 @@ with tempfile.TemporaryDirectory() as tmp:
 
 def test_in_spanish_at_150_percent_text_on_a_real_150_percent_scale(repo_root: Path) -> None:
     """The same with Qt's own scaling (QT_SCALE_FACTOR=1.5, in a process of its own), Spanish, text at 150%."""
-    import json
-    import os
-    import subprocess
-    import sys
-
     from wmcdp_desktop.core.resources import demo_bundle_path
 
-    env = {**os.environ, "QT_SCALE_FACTOR": "1.5", "QT_QPA_PLATFORM": "offscreen",
-           "PYTHONPATH": os.pathsep.join([str(repo_root), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", REAL_SCALING, str(demo_bundle_path()), *map(str, SMALL)], env=env,
-                          capture_output=True, text=True, timeout=120, cwd=repo_root, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    got = json.loads(done.stdout.strip().splitlines()[-1])
+    got = run_script(repo_root, REAL_SCALING, [demo_bundle_path(), *SMALL],
+                     {"QT_SCALE_FACTOR": "1.5", "QT_QPA_PLATFORM": "offscreen"})
     assert got["ratio"] == 1.5
     assert got["minimum"][0] <= SMALL[0] and got["minimum"][1] <= SMALL[1], got
     assert got["size"][0] <= SMALL[0] and got["size"][1] <= SMALL[1], got
