@@ -204,10 +204,11 @@ class WrapRow(QLayout):
 
 
 def scroll_when_too_small(widget: QWidget, name: str) -> QScrollArea:
-    """``widget`` in a scroll area that fills the window and scrolls only when the window is smaller than
-    ``widget``'s narrowest layout (long translations with large text on a small laptop): its parts that do not
-    scroll themselves (banners, the timer and buttons, the tabs, Submit) are then reached by scrolling, never
-    cut off by the screen's edge, and the window's smallest size no longer depends on them."""
+    """``widget`` in a scroll area, named ``name`` (its scroll bars too), that scrolls only when it is smaller
+    than ``widget``'s narrowest layout; the controls inside take the focus. The window's content is in one (long
+    translations with large text on a small laptop: its parts that do not scroll themselves, such as banners,
+    the tabs and Submit, are then reached by scrolling, never cut off by the screen's edge), and so is each page
+    of the form."""
     area = QScrollArea()
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)

@@ -36,13 +36,12 @@ from wmcdp_desktop.rater.app.text.accessible import (
     button,
     describe,
     install_accessibility,
-    name_scroll_bars,
     plain_name,
     set_button_text,
 )
 from wmcdp_desktop.rater.app.text.i18n import QT_TRANSLATE_NOOP, format_datetime, number
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
-from wmcdp_desktop.rater.app.widgets import ProblemLabel, WrapRow
+from wmcdp_desktop.rater.app.widgets import ProblemLabel, WrapRow, scroll_when_too_small
 from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.working_rating import WorkingRating
 
@@ -57,15 +56,10 @@ def _cap(text: str) -> str:
 
 
 def _page(content: QWidget, name: str) -> QScrollArea:
-    """A page of the form: ``content`` in a scroll area (it scrolls only on a screen too small for it)."""
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setWidget(content)
-    area.setFrameShape(QFrame.Shape.NoFrame)
+    """A page of the form: ``content`` in a scroll area (it scrolls only on a screen too small for it, and
+    never sideways: the scores reflow to its width instead)."""
+    area = scroll_when_too_small(content, name)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the controls inside take the focus, not the page itself
-    area.setAccessibleName(name)
-    name_scroll_bars(area, name)
     return area
 
 
