@@ -133,7 +133,6 @@ class Introductions:
             names[display] = Name(display, about, ordinary, True)
         for display, about in built_in:
             names.setdefault(display, Name(display, about, False, False))
-        self._by_form: dict[str, Name] = {}
         anchors: set[str] = set()
         forms = []
         for name in names.values():

@@ -18,7 +18,7 @@ looked for in words put back together (:class:`leak_scan.Matcher`).
 
 The built-in list (:data:`BUILT_IN`) names the major vendors and model families. A name that is also an
 ordinary word is either ``versioned`` or only listed with its vendor (``Meta AI``, ``Google Bard``,
-``Perplexity AI``): see :data:`ORDINARY_WORDS` for the words deliberately not searched on their own.
+``Perplexity AI``): docs/COORDINATORS.md lists the words deliberately not searched on their own, and why.
 """
 
 from __future__ import annotations
@@ -139,21 +139,6 @@ SHORT_FORMS: dict[str, list[tuple[str, Mode]]] = {
         ("Poe.com", "word"),
     ],
 }
-
-ORDINARY_WORDS: dict[str, str] = {
-    "Google, Meta, Amazon, Cohere, Perplexity, Reka":
-        "ordinary words, verbs or names ('we google it', meta-analysis): searched only as '<name> AI', "
-        "'by <name>' ('trained by Google') and with a product ('Google Bard', 'Meta Llama', 'Amazon Nova')",
-    "Bard, Command": "ordinary words: searched only as 'Google Bard', 'Command R', 'Command Light', 'Command Nightly'",
-    "Phi, PaLM, Gemma, Yi, Orca, Falcon, Granite, Jurassic, GLM, Kimi, ERNIE, Vicuna, OLMo":
-        "ordinary words or first names: searched only followed by a version number (Phi-3, Gemma 2, Yi-34B)",
-    "Facebook, Bing, Sonnet, Opus, Haiku, Pi, Aya, Sora, Codex, Apple":
-        "ordinary words, first names or other products: not searched (add them as aliases if they name "
-        "one of your models)",
-    "o1, o3, o4": "OpenAI model names, but also ordinary text (O2 saturation): searched only as model ids",
-}
-"""Names deliberately not searched on their own, and why (documented in docs/COORDINATORS.md)."""
-
 
 ORDINARY_AFTER: dict[str, tuple[frozenset[str], str]] = {
     "llama": (frozenset({"se", "me", "te", "le", "lo", "la", "nos", "os", "les", "los", "las", "que", "quien", "cual"}),

@@ -104,9 +104,6 @@ class Dataset:
         """Per item index: the study's ``weight`` of the item (1 for items not in the study's items/)."""
         return np.array([self.items[i].weight if i in self.items else 1.0 for i in self.item_ids], np.float64)
 
-    def calibration_items(self) -> set[str]:
-        return {i for i, item in self.items.items() if item.split == "calibration"}
-
 
 GoldResponses = dict[str, tuple[str, str] | None]
 """item id -> (model_source, text) of the response its gold describes; None = that response is unknown."""

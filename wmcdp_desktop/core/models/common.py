@@ -91,8 +91,6 @@ Sha256 = Annotated[str, StringConstraints(pattern=SHA256_PATTERN)]
 """Lower-case hex SHA-256 digest (64 characters)."""
 Int = Annotated[int, BeforeValidator(_integral)]
 """A JSON integer (3.0 is accepted as 3, as JSON Schema does; true/false and "3" are not)."""
-NonNegativeInt = Annotated[int, BeforeValidator(_integral), Field(ge=0)]
-"""A JSON integer >= 0."""
 
 # Bounds on every number a document can hand to the app or a command (issue 13, item 5): a typo or a
 # hostile file with a 3,000,000,000 or a 309-digit number gets a plain error naming the field, never an

@@ -378,12 +378,6 @@ class ScaleLabels(QWidget):
                 shown.append(v)
         return set(shown)
 
-    def label_rows(self) -> int:
-        """How many lines the short labels take under the numbers: one while each fits whole between its
-        neighbours; else as on a ruler, every second level's label on a line of its own (then every third...),
-        the fewest lines that show every label whole (one when the scale's numbers are thinned out)."""
-        return self._rows
-
     _rows = 1
 
     def _fit_rows(self) -> None:

@@ -209,10 +209,6 @@ class RatingPage(QWidget):
     def help_open(self) -> bool:
         return not self.help_panel.isHidden()
 
-    def show_help(self) -> None:
-        """Open the rubric help beside the form (it stays open while rating), at the dimension in focus."""
-        self.help_button.setChecked(True)
-
     def toggle_help(self) -> None:
         """F1: open the rubric help, or close it."""
         self.help_button.setChecked(not self.help_button.isChecked())
@@ -245,11 +241,6 @@ class RatingPage(QWidget):
         self.task_view.find_bar.open()
 
     # ----- what the controller shows ---------------------------------------------------------------------
-    def focus_in_form(self) -> bool:
-        """True when the keyboard focus is on a control of the rating form."""
-        focus = QApplication.focusWidget()
-        return focus is not None and self.form.isAncestorOf(focus)
-
     def show_task(self, task: Task, previous_id: str | None, *, start_in_form: bool) -> None:
         """Show the session's open task: scenario, response and its rating, at the top of the form.
 

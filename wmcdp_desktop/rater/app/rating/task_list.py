@@ -138,9 +138,6 @@ class TaskListModel(QStringListModel):
         state = self.state_text(tid).replace("⚑", "").replace("  ·  ", ", ")
         return " ".join(f"{row + 1}. {self.titles.get(tid) or tid}, {state}".split())
 
-    def row_of(self, task_id: str) -> int:
-        return self._row[task_id]
-
     def changed(self, task_id: str) -> None:
         """Tell the view that a task's label changed (state or title)."""
         row = self._row.get(task_id)

@@ -104,10 +104,6 @@ def problem_color(widget: QWidget | None = None) -> QColor:
     return QColor("#ff8a80") if is_dark(widget) else QColor("#b3261e")
 
 
-def ok_color(widget: QWidget | None = None) -> QColor:
-    return QColor("#81c995") if is_dark(widget) else QColor("#1e6b34")
-
-
 def set_fg(widget: QWidget, color: QColor) -> None:
     palette = widget.palette()
     palette.setColor(QPalette.ColorRole.WindowText, color)
