@@ -42,11 +42,6 @@ class Counted:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def session(tmp_path: Path, sample_docs: Any, clock: FakeClock) -> RatingSession:
     bundle_dir = make_bundle(tmp_path / "bundle", sample_docs)
     manifest = json.loads((bundle_dir / "bundle.json").read_text(encoding="utf-8"))

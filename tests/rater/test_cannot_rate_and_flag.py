@@ -11,7 +11,6 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.kit.bundles import make_bundle
 from tests.kit.sessions import new_session
 from wmcdp_desktop.core.documents import load_record_bytes
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
@@ -21,16 +20,6 @@ from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.rater.session import RatingSession
 from wmcdp_desktop.rater.timing import FakeClock
 from wmcdp_desktop.rater.working_rating import TaskMarks
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def bundle_dir(tmp_path: Path, sample_docs: Any) -> Path:
-    return make_bundle(tmp_path / "bundle", sample_docs)
 
 
 @pytest.fixture

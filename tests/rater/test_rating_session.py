@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.kit.bundles import MODEL_NAMES, make_bundle, tree_text
+from tests.kit.bundles import MODEL_NAMES, tree_text
 from tests.kit.faults import Faults
 from tests.kit.sessions import fill, new_session
 from wmcdp_desktop.core import atomic
@@ -21,16 +21,6 @@ FIELDS = {
     "WM-RUB-001": "emotional_attunement_validation_score",
     "WM-RUB-005": "developmental_family_context_fit_score",
 }
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def bundle_dir(tmp_path: Path, sample_docs: Any) -> Path:
-    return make_bundle(tmp_path / "bundle", sample_docs)
 
 
 @pytest.fixture

@@ -17,11 +17,6 @@ def run(tracker: ActivityTracker, clock: FakeClock, seconds: int, *, input_every
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def tracker(clock: FakeClock) -> ActivityTracker:
     t = ActivityTracker(clock, idle_timeout=120)
     t.set_task_open(True)

@@ -10,7 +10,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.kit.bundles import write_bundle
 from wmcdp_desktop.core.atomic import TEMP_PREFIX, orphan_temp_files
+
+from . import _kill_child
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -66,6 +69,26 @@ def child_events(scenario: str, folder: Path) -> list[str]:
     events = parts[2:]
     assert int(parts[1]) == len(events)
     return events
+
+
+def kill_runs(tmp_path: Path, scenario: str, setup: str) -> list[tuple[str, Path]]:
+    """Kill ``scenario`` at each of its events, one copy of the same prepared folder per event (a bundle of
+    three tasks and ``_kill_child``'s ``setup``); returns (event, folder) for every kill, each one checked
+    to have ended by the kill."""
+    template = tmp_path / "template"
+    write_bundle(template / "bundle", 3)
+    getattr(_kill_child, setup)(template)
+
+    def copy(name: str) -> Path:
+        shutil.copytree(template, tmp_path / name)
+        return tmp_path / name
+
+    events = child_events(scenario, copy("probe"))
+    roots = [copy(f"kill{n}") for n in range(1, len(events) + 1)]
+    codes = run_children(scenario, roots)
+    for n, (event, code) in enumerate(zip(events, codes, strict=True), start=1):
+        assert code == KILLED, (n, event, code)
+    return list(zip(events, roots, strict=True))
 
 
 def all_orphans(root: Path) -> list[Path]:

@@ -11,44 +11,21 @@ matching the files.
 from __future__ import annotations
 
 import json
-import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from tests.kit.bundles import write_bundle
 from tests.kit.sessions import RATER, audit_hash_problems, new_session, valid_drafts, valid_records
 from wmcdp_desktop.core.documents import load_bytes
 from wmcdp_desktop.core.models.results_manifest import ResultsManifest
 from wmcdp_desktop.core.zips.reader import open_zip_bytes
 from wmcdp_desktop.rater.session import RatingSession
 
-from . import _kill_child as child
-from .helpers import KILLED, all_orphans, child_events, run_children
+from .helpers import all_orphans, kill_runs
 from .tally import Tally
 
 pytestmark = pytest.mark.reliability
-
-
-def _prepare(root: Path, setup: str, template: Path | None) -> Path:
-    if template is not None:
-        shutil.copytree(template, root)
-        return root
-    write_bundle(root / "bundle", 3)
-    getattr(child, setup)(root)
-    return root
-
-
-def _kill_runs(tmp_path: Path, scenario: str, setup: str) -> list[tuple[str, Path]]:
-    template = _prepare(tmp_path / "template", setup, None)
-    probe = _prepare(tmp_path / "probe", setup, template)
-    events = child_events(scenario, probe)
-    roots = [_prepare(tmp_path / f"kill{n}", setup, template) for n in range(1, len(events) + 1)]
-    codes = run_children(scenario, roots)
-    for n, (event, code) in enumerate(zip(events, codes, strict=True), start=1):
-        assert code == KILLED, (n, event, code)
-    return list(zip(events, roots, strict=True))
 
 
 def _orphans_cleaned(root: Path, event: str, orphans: list[Path], s: RatingSession) -> None:
@@ -67,7 +44,7 @@ def _orphans_cleaned(root: Path, event: str, orphans: list[Path], s: RatingSessi
 
 
 def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
-    runs = _kill_runs(tmp_path, "draft", "setup_draft")
+    runs = kill_runs(tmp_path, "draft", "setup_draft")
     assert {e for e, _ in runs} >= {"mid-write", "written", "fsynced", "before_replace", "replaced", "audit-append"}
     seen = set()
     for event, root in runs:
@@ -89,7 +66,7 @@ def test_kill_during_autosave(tmp_path: Path, tally: Tally) -> None:
 
 
 def test_kill_during_submit_and_revision(tmp_path: Path, tally: Tally) -> None:
-    runs = _kill_runs(tmp_path, "submit", "setup_submit")
+    runs = kill_runs(tmp_path, "submit", "setup_submit")
     assert [e for e, _ in runs].count("audit-append") >= 3  # opened, submitted, revised (and draft_saved)
     recovered = 0
     for event, root in runs:
@@ -119,7 +96,7 @@ def test_kill_during_submit_and_revision(tmp_path: Path, tally: Tally) -> None:
 
 
 def test_kill_during_results_export(tmp_path: Path, tally: Tally) -> None:
-    runs = _kill_runs(tmp_path, "export", "setup_export")
+    runs = kill_runs(tmp_path, "export", "setup_export")
     finals = 0
     for event, root in runs:
         with tally.fault(f"kill during results export ({event})"):

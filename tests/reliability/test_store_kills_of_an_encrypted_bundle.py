@@ -6,18 +6,16 @@ bundle in any name or byte of the folder."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.kit.bundles import write_bundle
 from tests.kit.sessions import RATER, audit_hash_problems, new_session, valid_drafts, valid_records
 from wmcdp_desktop.core.audit_chain import verify_chain
 from wmcdp_desktop.rater.session import RatingSession
 
 from . import _kill_child as child
-from .helpers import KILLED, all_orphans, child_events, run_children
+from .helpers import all_orphans, kill_runs
 from .tally import Tally
 
 pytestmark = pytest.mark.reliability
@@ -25,26 +23,6 @@ pytestmark = pytest.mark.reliability
 READABLE = [b"t0000", b"t0001", b"B-REL", b"STUDY-REL", RATER.encode(), b"first", b"ready to submit", b"revised",
             b"calm, validating"]
 """Ids and texts of the scenario's bundle and ratings: none may be readable in the folder."""
-
-
-def _prepare(root: Path, setup: str, template: Path | None) -> Path:
-    if template is not None:
-        shutil.copytree(template, root)
-        return root
-    write_bundle(root / "bundle", 3)
-    getattr(child, setup)(root)
-    return root
-
-
-def _kill_runs(tmp_path: Path, scenario: str, setup: str) -> list[tuple[str, Path]]:
-    template = _prepare(tmp_path / "template", setup, None)
-    probe = _prepare(tmp_path / "probe", setup, template)
-    events = child_events(scenario, probe)
-    roots = [_prepare(tmp_path / f"kill{n}", setup, template) for n in range(1, len(events) + 1)]
-    codes = run_children(scenario, roots)
-    for n, (event, code) in enumerate(zip(events, codes, strict=True), start=1):
-        assert code == KILLED, (n, event, code)
-    return list(zip(events, roots, strict=True))
 
 
 def _reopened(root: Path) -> RatingSession:
@@ -69,7 +47,7 @@ def _chain_whole(s: RatingSession, orphans: list[Path]) -> None:
 
 
 def test_kill_during_autosave_of_an_encrypted_bundle(tmp_path: Path, tally: Tally) -> None:
-    runs = _kill_runs(tmp_path, "draft", "setup_draft_encrypted")
+    runs = kill_runs(tmp_path, "draft", "setup_draft_encrypted")
     assert {e for e, _ in runs} >= {"mid-write", "written", "fsynced", "before_replace", "replaced", "audit-append"}
     seen = set()
     for event, root in runs:
@@ -88,7 +66,7 @@ def test_kill_during_autosave_of_an_encrypted_bundle(tmp_path: Path, tally: Tall
 
 
 def test_kill_during_submit_and_revision_of_an_encrypted_bundle(tmp_path: Path, tally: Tally) -> None:
-    runs = _kill_runs(tmp_path, "submit", "setup_submit_encrypted")
+    runs = kill_runs(tmp_path, "submit", "setup_submit_encrypted")
     assert [e for e, _ in runs].count("audit-append") >= 3
     recovered = 0
     for event, root in runs:

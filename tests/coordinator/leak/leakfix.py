@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.kit.studies import numbered_responses, write_study
+from wmcdp_desktop.coordinator.leak.scan import Matcher
+from wmcdp_desktop.coordinator.leak.terms import built_in_terms
 
 MODELS = ["gpt-4o-2024-08-06", "claude-3-5-sonnet-20241022", "meta-llama/Llama-3.1-70B-Instruct", "o1"]
 ALIASES = {"o1": ["Strawberry"]}
@@ -93,3 +95,17 @@ TEXT_FIELDS: list[tuple[str, str, Any]] = [
     ("items/ITEM-003.json", "goldStandard.criterionGold[0].notes", lambda o, t: o["goldStandard"]["criterionGold"][0].update(notes=t)),
     ("items/ITEM-003.json", "goldStandard.validAlternativeNotes[0]", lambda o, t: o["goldStandard"].update(validAlternativeNotes=[t])),
 ]
+
+
+MATCHER = Matcher(built_in_terms())
+ZW = "\u200b"
+
+
+def found(text: str) -> list[tuple[str, str, str]]:
+    """(class, what it stands for or names, refused/warning) of every finding in ``text``."""
+    return [(m.term.leak_class, m.term.stands_for or m.term.display, "warning" if m.term.warning else "refused")
+            for m in MATCHER.find(text)]
+
+
+def refused(text: str) -> list[tuple[str, str, str]]:
+    return [f for f in found(text) if f[2] == "refused"]

@@ -7,23 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from wmcdp_desktop.coordinator.leak.scan import Matcher
 from wmcdp_desktop.coordinator.leak.terms import built_in_terms
 from wmcdp_desktop.coordinator.leak.transliterations import native_spellings
 
-MATCHER = Matcher(built_in_terms())
-ZW = "\u200b"
-
-
-def found(text: str) -> list[tuple[str, str, str]]:
-    """(class, what it stands for or names, refused/warning) of every finding in ``text``."""
-    return [(m.term.leak_class, m.term.stands_for or m.term.display, "warning" if m.term.warning else "refused")
-            for m in MATCHER.find(text)]
-
-
-def refused(text: str) -> list[tuple[str, str, str]]:
-    return [f for f in found(text) if f[2] == "refused"]
-
+from .leakfix import ZW, found, refused
 
 # ------------------------------------------------------------------------------------ other scripts
 

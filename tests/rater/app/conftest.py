@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from tests.kit.bundles import make_bundle
 from tests.rater.app.window_helpers import guard_the_machine, wait_opened
 from wmcdp_desktop.rater.app import main as app_module
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
@@ -26,16 +25,6 @@ W = TypeVar("W", bound=QWidget)
 @pytest.fixture(autouse=True)
 def _no_escape(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     guard_the_machine(monkeypatch, tmp_path)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def bundle_dir(tmp_path: Path, sample_docs: Any) -> Path:
-    return make_bundle(tmp_path / "bundle", sample_docs)
 
 
 @pytest.fixture
