@@ -98,17 +98,65 @@ def test_a_broken_contract_is_reported(tmp_path: Path, monkeypatch: pytest.Monke
     assert lint_imports(config_filename=str(config), no_cache=True) == 1
 
 
-def test_a_module_that_breaks_the_layers_is_reported(tmp_path: Path) -> None:
-    """The project's own contracts fail on a copy of the package in which the core imports the rater's side."""
+BREAKS = {
+    "The shared core imports neither side and never Qt": (
+        "core/breaks_the_layers.py", "from wmcdp_desktop.rater import session  # noqa\n",
+        "wmcdp_desktop.core.breaks_the_layers -> wmcdp_desktop.rater.session"),
+    "The rater's side and the coordinator's side never import each other": (
+        "coordinator/breaks_the_sides.py", "from wmcdp_desktop.rater import labels  # noqa\n",
+        "wmcdp_desktop.coordinator.breaks_the_sides -> wmcdp_desktop.rater.labels"),
+    "Only the rater's app imports Qt": (
+        "rater/timing.py", "\nimport PySide6.QtCore  # noqa\n", "wmcdp_desktop.rater.timing -> PySide6"),
+    "Only the coordinator's commands parse arguments": (
+        "coordinator/study/loader.py", "\nimport argparse  # noqa\n", "wmcdp_desktop.coordinator.study.loader -> argparse"),
+    "No import cycles between sibling modules": (
+        "core/errors.py", "\nfrom wmcdp_desktop.core import atomic  # noqa\n", ".errors -> .atomic"),
+}
+"""For each contract of pyproject.toml: the module of a copy of the package that breaks it, what is added to
+it, and what the report must name."""
+
+
+def test_a_module_that_breaks_each_contract_is_reported(tmp_path: Path) -> None:
+    """The project's own contracts fail on a copy of the package in which each of them is broken once: the core
+    imports the rater's side, the coordinator the rater's, a rater module Qt, a study module argparse, and the
+    core's errors import its atomic writes (which import the errors)."""
+    assert set(BREAKS) == set(_contracts())
     copy = tmp_path / "wmcdp_desktop"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.qm", "*.ts"))
-    (copy / "core" / "breaks_the_layers.py").write_text("from wmcdp_desktop.rater import session  # noqa\n",
-                                                         encoding="utf-8")
+    for module, added, _ in BREAKS.values():
+        path = copy / module
+        path.write_text((path.read_text(encoding="utf-8") if path.exists() else "") + added, encoding="utf-8")
     shutil.copy(REPO_ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     lint = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
             "sys.exit(lint_imports_command())", "--no-cache"]
     done = subprocess.run(lint, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)},
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "The shared core imports neither side and never Qt BROKEN" in done.stdout
-    assert "wmcdp_desktop.core.breaks_the_layers -> wmcdp_desktop.rater.session" in done.stdout
+    for name, (_, _, named) in BREAKS.items():
+        assert f"{name} BROKEN" in done.stdout, name
+        assert named in done.stdout, named
+    assert "0 kept, 5 broken" in done.stdout, done.stdout[-2000:]
+
+
+def _imported(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_no_package_init_outside_the_app_imports_qt_or_the_app() -> None:
+    """import-linter cannot name a package without what is below it, so ``wmcdp_desktop/__init__.py`` and
+    ``rater/__init__.py`` are outside the Qt contract: they are read here (an ``__init__`` runs whenever anything
+    below it is imported, so Qt there would reach the core's and the coordinator's users)."""
+    inits = [p for p in PACKAGE.rglob("__init__.py") if not p.relative_to(PACKAGE).as_posix().startswith("rater/app/")]
+    assert PACKAGE / "__init__.py" in inits and PACKAGE / "rater" / "__init__.py" in inits
+    offenders = {p.relative_to(PACKAGE).as_posix(): sorted(n for n in _imported(p)
+                                                            if n.split(".")[0] in {"PySide6", "shiboken6"}
+                                                            or n.startswith("wmcdp_desktop.rater.app"))
+                 for p in inits}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    assert _imported(Path(__file__)) >= {"ast", "importlinter.cli"}  # the reader sees imports

@@ -1,7 +1,8 @@
 """WM-CDP Desktop: offline rating tool for the WholeMind Clinical Decision Benchmark.
 
-Layers: ``core`` (pure Python, never imports Qt), ``cli`` and ``analysis`` on top of the core, and
-``ui`` (PySide6) on top of the core.
+Arranged by audience, then by feature (docs/ARCHITECTURE.md): ``core`` (the shared floor, never Qt),
+``rater`` (the clinician's side; its window, the only place that imports PySide6, in ``rater/app``) and
+``coordinator`` (the ``wmcdp`` command), the two sides never importing each other.
 """
 
 __version__ = "0.1.0"

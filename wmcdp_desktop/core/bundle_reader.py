@@ -18,7 +18,6 @@ against the files present, one by one.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from collections import OrderedDict
@@ -26,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from wmcdp_desktop.core.digests import sha256_hex
+from wmcdp_desktop.core.digests import sha256_digest, sha256_hex
 from wmcdp_desktop.core.documents import json_values_at_most, load_bytes, validate_obj
 from wmcdp_desktop.core.errors import MAX_PROBLEMS_PER_DOCUMENT, DocumentError, Problem, capped
 from wmcdp_desktop.core.files import (
@@ -262,7 +261,7 @@ class OpenedBundle:
 
     def _checked_bytes(self, name: str) -> bytes:
         data = self._source.read(name)
-        if hashlib.sha256(data).digest() != self.digests[name]:
+        if sha256_digest(data) != self.digests[name]:
             raise DocumentError.single(
                 self.display(name),
                 "does not match the SHA-256 in bundle.json: the bundle was changed or damaged; "
@@ -535,7 +534,7 @@ def _opened(path: Path, source: _Source) -> OpenedBundle:
     if RUBRIC_NAME in digests and RUBRIC_NAME in sizes:
         try:
             data = source.read(RUBRIC_NAME)
-            if hashlib.sha256(data).digest() != digests[RUBRIC_NAME]:
+            if sha256_digest(data) != digests[RUBRIC_NAME]:
                 problems.append(
                     Problem(source.display(RUBRIC_NAME), "", "does not match the SHA-256 in bundle.json: changed or damaged")
                 )

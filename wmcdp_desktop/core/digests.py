@@ -1,4 +1,4 @@
-"""The package's one way of taking a SHA-256 (hex): of bytes, of a text as UTF-8, of a file read in pieces."""
+"""The package's one way of taking a SHA-256: of bytes (hex or raw), of a text as UTF-8, of a file read in pieces."""
 
 from __future__ import annotations
 
@@ -11,6 +11,11 @@ FILE_CHUNK = 1 << 20
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def sha256_digest(data: bytes) -> bytes:
+    """The 32 raw bytes (as ``bundle.json``'s digests are compared, and as seeds and secrets are made)."""
+    return hashlib.sha256(data).digest()
 
 
 def text_sha256(text: str) -> str:

@@ -46,7 +46,6 @@ satisfied -> 1-2; 1-4: 4 | 2-3 | 1; not applicable / cannot determine -> no expe
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 from collections.abc import Callable
@@ -61,7 +60,7 @@ from wmcdp_desktop.coordinator.study.leak_scan import scan_study
 from wmcdp_desktop.coordinator.study.loader import CALIBRATION_SPLIT, LoadedStudy, load_study
 from wmcdp_desktop.coordinator.study.style_check import StyleCheck, check_style
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
-from wmcdp_desktop.core.digests import sha256_hex, text_sha256
+from wmcdp_desktop.core.digests import sha256_digest, sha256_hex, text_sha256
 from wmcdp_desktop.core.encryption.bundle_envelope import KdfParams
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
 from wmcdp_desktop.core.models._base import Document
@@ -107,7 +106,7 @@ class SeededRandom:
 
     def below(self, n: int) -> int:
         """A number in ``range(n)``."""
-        digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
+        digest = sha256_digest(self._prefix + str(self._counter).encode())
         self._counter += 1
         return int.from_bytes(digest, "big") % n
 
@@ -160,20 +159,18 @@ class BuildPlan:
 
 
 def _secret(study: LoadedStudy, seed: int) -> bytes:
-    h = hashlib.sha256(b"wmcdp-blinding-secret-v1\0")
-    h.update(hashlib.sha256(study.study_bytes).digest())
-    h.update(hashlib.sha256(study.rubric_bytes).digest())
+    parts = [b"wmcdp-blinding-secret-v1\0", sha256_digest(study.study_bytes), sha256_digest(study.rubric_bytes)]
     for loaded in sorted(study.responses, key=lambda r: r.response.response_id):
         r = loaded.response
         for part in (r.response_id, r.benchmark_item_id, r.model_source, r.text):
             data = part.encode("utf-8")
-            h.update(len(data).to_bytes(8, "big") + data)
-    h.update(str(seed).encode())
-    return h.digest()
+            parts.append(len(data).to_bytes(8, "big") + data)
+    parts.append(str(seed).encode())
+    return sha256_digest(b"".join(parts))
 
 
 def _opaque(secret: bytes, purpose: str, response_id: str, length: int) -> str:
-    return hmac.new(secret, f"{purpose}:{response_id}".encode(), hashlib.sha256).hexdigest()[:length]
+    return hmac.new(secret, f"{purpose}:{response_id}".encode(), "sha256").hexdigest()[:length]
 
 
 def _arrange(tasks: list[str], item_of: dict[str, str], rng: SeededRandom) -> list[str]:

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import base64
 import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wmcdp_desktop.coordinator.report.common import Table, clean
-
-if TYPE_CHECKING:
-    from wmcdp_desktop.coordinator.report.report import Report
+from wmcdp_desktop.coordinator.report.result import Report
 
 MAX_HTML_ROWS = 200
 

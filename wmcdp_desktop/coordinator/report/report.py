@@ -12,7 +12,6 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from wmcdp_desktop.coordinator.report.intervals import (
     scope_text,
 )
 from wmcdp_desktop.coordinator.report.loading import load_dataset
+from wmcdp_desktop.coordinator.report.result import Chart, Report, ReportMeta, Section
 from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_write_text
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.csv_text import csv_line, csv_text
@@ -41,67 +41,6 @@ from wmcdp_desktop.core.verdicts import bands_text
 DEFAULT_BOOTSTRAP = 200
 """Shuffled-rater copies behind the intervals (``--bootstrap``; the rater part's noise reference)."""
 TOP_DISAGREEMENTS = 10
-
-
-@dataclass
-class Chart:
-    name: str
-    caption: str
-    png: bytes
-
-
-@dataclass
-class Section:
-    key: str
-    title: str
-    intro: str
-    tables: list[Table] = field(default_factory=list)
-    charts: list[Chart] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ReportMeta:
-    """The report's header: what was read, how many of each, and how it was computed (``meta`` of
-    summary.json and of ``wmcdp report --json``, in this order)."""
-
-    study_id: str | None
-    study_title: str | None
-    rubric: str
-    """The rubric's contract id and version."""
-    records_read: int
-    records_excluded: int
-    """Rows left out because they break the study's rubric."""
-    ratings: int
-    """Ratings kept: the latest revision of each rater and task that is a valid rating."""
-    cannot_rate: int
-    flagged: int
-    tasks_nobody_could_rate: list[str]
-    tasks: int
-    raters: int
-    items: int
-    models: int
-    seed: int
-    bootstrap: int
-    intervals: str
-    """``none``, or whom the intervals are for."""
-    wmcdp_version: str
-
-    def as_json_obj(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class Report:
-    meta: ReportMeta
-    notes: list[Note]
-    sections: list[Section]
-    findings: list[str] = field(default_factory=list)
-    """Key findings in plain sentences (top of the report)."""
-    timings: dict[str, float] = field(default_factory=dict)
-    """Seconds per phase (not written to summary.json, which must be reproducible)."""
-
-    def tables(self) -> list[Table]:
-        return [t for s in self.sections for t in s.tables]
 
 
 def _disagreements(ds: Dataset) -> Table:

@@ -12,7 +12,6 @@ two purposes.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 
@@ -69,4 +68,4 @@ class DataCipher:
 
     def opaque_name(self, logical: str) -> str:
         """A file or folder name for ``logical`` that reveals nothing: 32 hex digits of HMAC-SHA256."""
-        return hmac.new(self._names_key, logical.encode("utf-8"), hashlib.sha256).hexdigest()[:OPAQUE_NAME_CHARS]
+        return hmac.new(self._names_key, logical.encode("utf-8"), "sha256").hexdigest()[:OPAQUE_NAME_CHARS]

@@ -33,9 +33,10 @@ def server_name(data_dir: Path) -> str:
     """The socket's name for ``data_dir`` and this user (the same folder by another user is another app)."""
     user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "")
     key = f"{user}\0{data_dir}".encode("utf-8", "surrogatepass")
-    import hashlib  # here: a start with no app running needs no name (hashlib loads OpenSSL, before the first paint)
+    # here: a start with no app running needs no name (hashlib loads OpenSSL, before the first paint)
+    from wmcdp_desktop.core.digests import sha256_hex
 
-    return "wmcdp-desktop-" + hashlib.sha256(key).hexdigest()[:24]
+    return "wmcdp-desktop-" + sha256_hex(key)[:24]
 
 
 def maybe_running(data_dir: Path) -> bool:
