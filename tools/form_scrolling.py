@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QScrollArea, QTabWidget, 
 
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.rater.app.main import create_main_window
-from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.timing import FakeClock
 
@@ -74,6 +74,7 @@ def measure_page(app: QApplication, area: QScrollArea, tabs: QTabWidget | None, 
         tabs.setCurrentIndex(index)
     _settle(app, 0.2)
     inner = area.widget()
+    assert inner is not None, "the form's scroll area holds its page"
     bar = area.verticalScrollBar()
     bar.setValue(0)
     controls = [w for w in inner.findChildren(QWidget) if _tabbable(w)]

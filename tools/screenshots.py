@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from wmcdp_desktop.rater.app.main import create_main_window
-from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.timing import FakeClock
 
@@ -88,7 +88,7 @@ def _score_all(window: MainWindow, digits: str, how_many: int | None = None) -> 
     sliders = [s for s in window.findChildren(QSlider) if s.isVisibleTo(window) and s.isEnabled()]
     for slider, digit in zip(sliders[:how_many], digits * len(sliders), strict=False):
         slider.setFocus(Qt.FocusReason.TabFocusReason)
-        QTest.keyClick(slider, digit)
+        QTest.keyClick(slider, Qt.Key(ord(digit)))
     return sliders
 
 

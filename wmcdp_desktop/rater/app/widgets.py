@@ -1,6 +1,7 @@
 """Small widgets the window's parts share: a choice box that ignores the wheel, the plain message box, the
-problem shown next to a control, the window's size, a row of two widgets that wraps, and the scroll area that
-keeps a page whole on a screen smaller than its narrowest layout."""
+problem shown next to a control, a row of two widgets that wraps, and the scroll area that keeps a page
+whole on a screen smaller than its narrowest layout. (The window's size is screen_fit.py's: the first paint
+needs it before any of these.)"""
 
 from __future__ import annotations
 
@@ -17,9 +18,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE as FRAME_ALLOWANCE  # the window's size: there
-from wmcdp_desktop.rater.app.screen_fit import PREFERRED_SIZE as PREFERRED_SIZE
-from wmcdp_desktop.rater.app.screen_fit import fitted_size as fitted_size
 from wmcdp_desktop.rater.app.text.accessible import items_hidden_with_view, name_scroll_bars
 from wmcdp_desktop.rater.app.text.plain_text import PlainLabel
 from wmcdp_desktop.rater.app.text.theme import problem_color, set_fg

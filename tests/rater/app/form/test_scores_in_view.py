@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QWidget
 from tests.rater.app.window_helpers import by_name, rendered_text_contrast, rows, show_page
 from wmcdp_desktop.core.resources import demo_bundle_path
 from wmcdp_desktop.rater.app.form.sliders import DimensionRow, level_text
-from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 pytestmark = pytest.mark.skipif(not demo_bundle_path().exists(), reason="the demo bundle is not built")

@@ -21,7 +21,7 @@ from tests.rater.app.text.pseudo_translation import cut_off
 from tests.rater.app.window_helpers import rows
 from wmcdp_desktop.rater.app.form.sliders import short_label
 from wmcdp_desktop.rater.app.rating.task_view import RESPONSE_LINES, SCENARIO_LINES
-from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.settings import load_settings
 

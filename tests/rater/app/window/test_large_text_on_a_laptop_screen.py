@@ -17,7 +17,7 @@ from tests.rater.app.window_helpers import (
     open_and_wait,
     rows,
 )
-from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 LAPTOP = (1366 - FRAME_ALLOWANCE[0], 768 - FRAME_ALLOWANCE[1])

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QScrollArea
 
 from tests.rater.app.own_process import run_script
 from tests.rater.app.text.pseudo_translation import cut_off
-from wmcdp_desktop.rater.app.widgets import FRAME_ALLOWANCE
+from wmcdp_desktop.rater.app.screen_fit import FRAME_ALLOWANCE
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 from wmcdp_desktop.rater.settings import Settings, save_settings
 

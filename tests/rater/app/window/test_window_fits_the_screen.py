@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wmcdp_desktop.rater.app.widgets import fitted_size
+from wmcdp_desktop.rater.app.screen_fit import fitted_size
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 
