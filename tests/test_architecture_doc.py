@@ -55,3 +55,24 @@ def test_every_drawn_folder_exists() -> None:
 def test_a_missing_folder_is_noticed() -> None:
     drawing = tree_drawing().replace("      form/", "      forms/")
     assert "rater/app/form" not in drawn_folders(drawing)
+
+
+def named_modules(text: str) -> set[str]:
+    """File names of modules written in code spans outside the drawing (``form/sliders.py``, ``jobs.py``)."""
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    return {token.rsplit("/", 1)[-1] for span in re.findall(r"`([^`\n]+)`", prose)
+            for token in re.findall(r"[\w/]+\.py", span)}
+
+
+def test_every_module_is_named_with_what_it_owns() -> None:
+    """Each module of the package (the models aside: one per document, in ``core/models/``) is named in the
+    tables and paragraphs that say what it owns, so a module added without a word about it fails."""
+    named = named_modules((ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8"))
+    modules = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")
+               if p.name != "__init__.py" and not p.relative_to(PACKAGE).as_posix().startswith("core/models/")}
+    assert sorted(m for m in modules if m.rsplit("/", 1)[-1] not in named) == []
+
+
+def test_a_module_without_a_word_is_noticed() -> None:
+    assert "sliders.py" in named_modules("the slider: `form/sliders.py`")
+    assert "sliders.py" not in named_modules("```\n  form/  sliders.py\n```\nthe form")
