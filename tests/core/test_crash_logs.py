@@ -91,7 +91,7 @@ def test_the_command_line_says_where_the_log_is(
     def boom(*args: object, **kwargs: object) -> None:
         raise OverflowError("Python int too large to convert to C int")
 
-    monkeypatch.setattr(study_cmd, "load_study", boom)
+    monkeypatch.setattr(study_cmd, "validate_study", boom)
     monkeypatch.setattr(crash_log, "log_dir", lambda: tmp_path / "logs")
     assert main(["study", "validate", str(tmp_path)]) == 3
     err = capsys.readouterr().err
@@ -108,7 +108,7 @@ def test_a_log_that_cannot_be_written_is_said_plainly(
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
-    monkeypatch.setattr(study_cmd, "load_study", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(study_cmd, "validate_study", lambda *a, **k: 1 / 0)
     monkeypatch.setattr(crash_log, "log_dir", lambda: blocker / "logs")
     assert main(["study", "validate", str(tmp_path)]) == 3
     assert "Details could not be written to a log" in capsys.readouterr().err

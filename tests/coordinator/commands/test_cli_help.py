@@ -110,11 +110,11 @@ def test_with_json_an_unexpected_error_is_one_json_object_too(monkeypatch: pytes
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     from wmcdp_desktop.coordinator.commands import study as study_cmd
 
-    def broken(args: argparse.Namespace) -> int:
+    def broken(study_dir: Path, progress: object = None) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
-    monkeypatch.setattr(study_cmd, "_validate", broken)
+    monkeypatch.setattr(study_cmd, "validate_study", broken)  # the one call the command makes
     assert main(["study", "validate", str(tmp_path), "--json"]) == 3
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is False and "RuntimeError: boom" in out["error"]

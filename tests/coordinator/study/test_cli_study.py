@@ -144,7 +144,7 @@ def test_unexpected_error_has_no_traceback(tmp_path: Path, capsys: pytest.Captur
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("internal bug")
 
-    monkeypatch.setattr(study_cmd, "load_study", boom)
+    monkeypatch.setattr(study_cmd, "validate_study", boom)  # the one call the command makes
     from wmcdp_desktop.core import crash_log
 
     logs = tmp_path / "logs"

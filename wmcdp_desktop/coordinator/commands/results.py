@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections import Counter
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,19 +22,8 @@ from wmcdp_desktop.coordinator.commands.common import (
     problem_obj,
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
-from wmcdp_desktop.coordinator.results.against_bundles import bundle_problems, open_bundles
-from wmcdp_desktop.coordinator.results.provenance import (
-    read_receipts,
-    receipt_problems,
-    replay_problems,
-    revision_problems,
-)
-from wmcdp_desktop.coordinator.results.reader import (
-    ExportRead,
-    is_zip_path,
-    read_coordinator_key,
-    read_records,
-)
+from wmcdp_desktop.coordinator.results.reader import ExportRead, is_zip_path
+from wmcdp_desktop.coordinator.results.validation import validate_results
 from wmcdp_desktop.core.audit_chain import normalise_receipt, receipt_problem
 from wmcdp_desktop.core.counts import agree, count
 from wmcdp_desktop.core.errors import Problem
@@ -200,102 +188,39 @@ def _one_export_for_receipt(args: argparse.Namespace, paths: list[Path]) -> str 
     return code
 
 
-def _receipts(args: argparse.Namespace, exports: list[ExportRead]) -> tuple[dict[str, set[str]] | None, str, list[Problem]]:
-    """The receipt codes to check (rater id -> codes), where they came from, and the bad lines of the file."""
-    if getattr(args, "receipt", None):
-        code = normalise_receipt(args.receipt)
-        if code is None:
-            raise UsageError(f"--receipt {args.receipt!r}: {receipt_problem(args.receipt)}")
-        raters = {e.manifest.rater_id for e in exports if e.manifest is not None}
-        return {rater: {code} for rater in raters}, "--receipt", []
-    if args.receipts is not None:
-        codes, bad = read_receipts(args.receipts)
-        return codes, str(args.receipts), bad
-    return None, "", []
-
-
 def _validate(args: argparse.Namespace) -> int:
-    _one_export_for_receipt(args, args.paths)
-    bundles = open_bundles(args.bundle) if args.bundle else []
-    opener = read_coordinator_key(args.coordinator_key) if args.coordinator_key is not None else None
+    receipt = _one_export_for_receipt(args, args.paths)
     with ProgressBar("Reading records", enabled=False if args.json else None) as bar:
-        # Only the bundle checks need the records themselves; without them a summary of each is kept.
-        result = read_records(args.paths, progress=bar, keep_records=bool(bundles), coordinator_key=opener)
-    problems = list(result.problems)
-    record_rules_problems = bundle_problems(result.records, bundles) if bundles else []
-    # As in collect: the latest revision of each rater's task must continue its own line back to revision 1.
-    record_rules_problems += revision_problems([s for s in result.summaries if s.export is not None])
-    problems += record_rules_problems
-    chains = [e.chain for e in result.exports if e.chain is not None]
-    problems += replay_problems(chains)
-    receipts, receipts_source, bad_lines = _receipts(args, result.exports)
-    problems += bad_lines
-    refused: set[str] = set()
-    if receipts is not None:
-        found, refused = receipt_problems(chains, receipts, receipts_source)
-        problems += found
-    bad_sources = {p.file for p in problems}
-    # Counted means verified, as in collect: no record of an export any check of which failed (its files, chain,
-    # seal, binding, receipt or history) is valid.
-    labels = {e.label for e in result.exports}
-    # (A record that breaks the rubric's or the bundle's rules is not valid itself; the rest of its export is.)
-    bad_exports = {label for p in problems if p not in record_rules_problems or p.file.endswith("!manifest.json")
-                   for label in _export_labels(p) if label in labels} | refused
-    valid = [s for s in result.summaries if s.source not in bad_sources and s.export not in bad_exports]
-    quarantined = sum(1 for s in result.summaries if s.export in bad_exports)
-    raters = Counter(s.rater_id for s in valid)
-    cannot_rate = sum(1 for s in valid if s.kind == "cannot_rate")
-    flagged = sum(1 for s in valid if s.flagged)
-    summary: dict[str, Any] = {
-        "ok": not problems,
-        "files_read": result.files_read,
-        "exports": len(result.exports),
-        "valid_records": len(valid),
-        "ratings": len(valid) - cannot_rate,
-        "cannot_rate": cannot_rate,
-        "flagged": flagged,
-        "tasks": len({s.task_id for s in valid}),
-        "by_rater": dict(sorted(raters.items())),
-        "chains": {e.label: e.chain is not None for e in result.exports},
-        "receipts_checked": receipts is not None,
-        "quarantined": quarantined,
-        "clock_suspect": [problem_obj(p) for p in result.clock],
-        "problems": [problem_obj(p) for p in problems],
-    }
+        result = validate_results(args.paths, bundles=args.bundle, coordinator_key=args.coordinator_key,
+                                  receipt=receipt, receipts_file=args.receipts, progress=bar)
     if args.json:
-        print_json(summary)
-    else:
-        print_problems(problems, f"{count(len(problems), 'problem')}:")
-        print(
-            f"{count(summary['files_read'], 'record file')} read ({count(summary['exports'], 'export zip')}); "
-            f"{count(summary['valid_records'], 'valid record')} for {count(summary['tasks'], 'task')}"
-            + (f" against bundle {bundles[0].manifest.bundle_id}" if len(bundles) == 1 else "")
-            + (f" against {len(bundles)} bundles" if len(bundles) > 1 else "")
-            + "; "
-            + ("all valid." if not problems else f"{count(len(problems), 'problem')}.")
-        )
-        if cannot_rate or flagged:
-            print(f"  of which {cannot_rate} “cannot rate” and {flagged} flagged for the coordinator")
-        if quarantined:
-            print(f"  {count(quarantined, 'record')} not valid because a check of {agree(quarantined, 'its', 'their')} "
-                  "export failed (see the problems above): `results collect` quarantines them")
-        if result.clock:
-            print(f"{count(len(result.clock), 'time')} a wrong clock on the rater's computer explains (clock_suspect; "
-                  "the records are valid and collect counts them):")
-            for p in result.clock[:PROBLEMS_SHOWN]:
-                print(f"  {p}")
-        for rater, n in summary["by_rater"].items():
-            print(f"  {rater}: {count(n, 'valid record')}")
-        _print_chains(result.exports, problems, receipts is not None)
-    return EXIT_OK if not problems else EXIT_INVALID
-
-
-def _export_labels(problem: Problem) -> list[str]:
-    """The exports a problem is about: the one its file is in, and the other of two histories that part."""
-    labels = [problem.file.split("!", 1)[0]]
-    if " hold two different histories " in problem.message and problem.message.startswith("and "):
-        labels.append(problem.message[4:].split(" hold two different histories ", 1)[0])
-    return labels
+        print_json(result.summary(problem_obj))
+        return EXIT_OK if result.ok else EXIT_INVALID
+    problems, bundles = result.problems, result.bundle_ids
+    print_problems(problems, f"{count(len(problems), 'problem')}:")
+    print(
+        f"{count(result.files_read, 'record file')} read ({count(len(result.exports), 'export zip')}); "
+        f"{count(len(result.valid), 'valid record')} for {count(result.tasks, 'task')}"
+        + (f" against bundle {bundles[0]}" if len(bundles) == 1 else "")
+        + (f" against {len(bundles)} bundles" if len(bundles) > 1 else "")
+        + "; "
+        + ("all valid." if not problems else f"{count(len(problems), 'problem')}.")
+    )
+    if result.cannot_rate or result.flagged:
+        print(f"  of which {result.cannot_rate} “cannot rate” and {result.flagged} flagged for the coordinator")
+    if result.quarantined:
+        print(f"  {count(result.quarantined, 'record')} not valid because a check of "
+              f"{agree(result.quarantined, 'its', 'their')} export failed (see the problems above): `results collect` "
+              "quarantines them")
+    if result.clock:
+        print(f"{count(len(result.clock), 'time')} a wrong clock on the rater's computer explains (clock_suspect; "
+              "the records are valid and collect counts them):")
+        for p in result.clock[:PROBLEMS_SHOWN]:
+            print(f"  {p}")
+    for rater, n in result.by_rater.items():
+        print(f"  {rater}: {count(n, 'valid record')}")
+    _print_chains(result.exports, problems, result.receipts_checked)
+    return EXIT_OK if result.ok else EXIT_INVALID
 
 
 def _one_line(text: str, limit: int = 120) -> str:

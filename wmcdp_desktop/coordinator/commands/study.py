@@ -19,9 +19,7 @@ from wmcdp_desktop.coordinator.commands.common import (
     problem_obj,
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
-from wmcdp_desktop.coordinator.study.leak_scan import scan_study
-from wmcdp_desktop.coordinator.study.loader import load_study
-from wmcdp_desktop.coordinator.study.style_check import check_style
+from wmcdp_desktop.coordinator.study.validation import validate_study
 from wmcdp_desktop.core.counts import count
 from wmcdp_desktop.core.errors import DocumentError
 
@@ -91,7 +89,7 @@ def _init(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     with ProgressBar("Reading study", enabled=None if not args.json else False) as bar:
         try:
-            study = load_study(args.study_dir, progress=bar)
+            checked = validate_study(args.study_dir, progress=bar.stage)
         except DocumentError as exc:
             bar.close()
             if args.json:
@@ -99,12 +97,8 @@ def _validate(args: argparse.Namespace) -> int:
             else:
                 print_problems(exc.problems, f"{args.study_dir}: {count(len(exc.problems), 'problem')}:")
             return EXIT_INVALID
-    with ProgressBar("Leak scan", enabled=None if not args.json else False) as bar:
-        scanned = scan_study(study, bar)
-    with ProgressBar("Style separability", enabled=None if not args.json else False) as bar:
-        style = check_style(study, progress=bar)
-    warnings = study.warnings + scanned.warnings + style.warnings
-    if scanned.findings:
+    study, scanned, style, warnings = checked.study, checked.scanned, checked.style, checked.warnings
+    if not checked.ok:
         problems = scanned.problems()
         if args.json:
             print_json({
