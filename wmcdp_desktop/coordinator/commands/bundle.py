@@ -7,12 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from wmcdp_desktop.coordinator.bundles.build import BuildOptionError, build
-from wmcdp_desktop.coordinator.bundles.encryption import (
-    file_is_encrypted,
-    open_encrypted_bundle,
-    passphrase_from,
-    read_passphrases,
-)
+from wmcdp_desktop.coordinator.bundles.verification import may_be_encrypted, verify_bundle
 from wmcdp_desktop.coordinator.commands.common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -26,10 +21,7 @@ from wmcdp_desktop.coordinator.commands.common import (
     problem_obj,
 )
 from wmcdp_desktop.coordinator.commands.progress import ProgressBar
-from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.counts import count
-from wmcdp_desktop.core.encryption.bundle_envelope import Header
-from wmcdp_desktop.core.errors import DocumentError, Problem
 
 BUILD_DESCRIPTION = """\
 Build one blinded .wmcdp bundle per rater from a study folder, plus the coordinator's unblinding key.
@@ -242,73 +234,12 @@ def _build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _is_results_export(path: Path) -> bool:
-    """A zip (or folder) holding a results export's manifest.json and no bundle.json."""
-    from wmcdp_desktop.coordinator.results.reader import MANIFEST_NAME
-    from wmcdp_desktop.core.zips.reader import open_zip_file
-
-    if path.is_dir():
-        return (path / MANIFEST_NAME).is_file() and not (path / "bundle.json").exists()
-    try:
-        names = set(open_zip_file(path, path.name).names())
-    except (DocumentError, OSError):
-        return False
-    return MANIFEST_NAME in names and "bundle.json" not in names
-
-
-def _is_zip(path: Path) -> bool:
-    """Whether ``path`` begins as a zip does (a plain bundle); an unreadable path: no."""
-    try:
-        with path.open("rb") as f:
-            return f.read(2) == b"PK"
-    except OSError:
-        return False
-
-
-def _open_for_verify(args: argparse.Namespace) -> tuple[OpenedBundle, Header | None, str | None]:
-    """The bundle to verify: a plain one as it is, an encrypted one decrypted in memory; and the coordinator
-    public key its build's passphrases file names (``--passphrases``), if given."""
-    opening = args.passphrase is not None or args.passphrases is not None
-    if not file_is_encrypted(args.bundle) and (not opening or args.bundle.is_dir() or _is_zip(args.bundle)):
-        if opening:
-            raise UsageError(f"{args.bundle} is not an encrypted bundle: give it without --passphrase/--passphrases")
-        return open_bundle(args.bundle), None, None
-    if args.passphrase is None and args.passphrases is None:
-        raise DocumentError.single(
-            str(args.bundle), "is an encrypted bundle: give its passphrase with --passphrase TEXT, or the build's "
-            "passphrases file with --passphrases keys/passphrases.json")
-    passphrase, public = args.passphrase, None
-    if passphrase is None:
-        listed = read_passphrases(args.passphrases)
-        passphrase, public = passphrase_from(listed, args.bundle, str(args.passphrases)), listed.coordinator_public_key
-    opened = open_encrypted_bundle(args.bundle, passphrase)
-    return opened.bundle, opened.header, public
-
-
 def _verify(args: argparse.Namespace) -> int:
-    problems: list[Problem] = []
-    bundle = None
-    header: Header | None = None
-    public: str | None = None
-    try:
-        bundle, header, public = _open_for_verify(args)
-    except DocumentError as exc:
-        problems = exc.problems
-        if _is_results_export(args.bundle):
-            problems = [*problems, Problem(str(args.bundle), "", "this is a rater's results export, not a bundle: "
-                                           f"check it with `wmcdp results validate {args.bundle}`")]
-    calibration = 0
-    if bundle is not None:
-        with ProgressBar("Verifying", enabled=False if args.json else None) as bar:
-            problems, calibration = bundle.verify(progress=bar)
-        if header is not None and bundle.manifest.export_public_key is None:
-            problems = [*problems, Problem(f"{args.bundle.name}!bundle.json", "export_public_key",
-                                           "is missing: the rater's export could not be sealed to the coordinator")]
-        elif public is not None and bundle.manifest.export_public_key != public:
-            problems = [*problems, Problem(f"{args.bundle.name}!bundle.json", "export_public_key",
-                                           f"is not the coordinator key of {args.passphrases}: the exports would be "
-                                           "sealed to another build's key, which that build's coordinator.key does "
-                                           "not open")]
+    if (args.passphrase is not None or args.passphrases is not None) and not may_be_encrypted(args.bundle):
+        raise UsageError(f"{args.bundle} is not an encrypted bundle: give it without --passphrase/--passphrases")
+    with ProgressBar("Verifying", enabled=False if args.json else None) as bar:
+        verified = verify_bundle(args.bundle, passphrase=args.passphrase, passphrases=args.passphrases, progress=bar)
+    bundle, header, problems, calibration = verified.bundle, verified.header, verified.problems, verified.calibration_tasks
     ok = not problems
     if args.json:
         out: dict[str, Any] = {"ok": ok, "bundle": str(args.bundle), "problems": [problem_obj(p) for p in problems],
