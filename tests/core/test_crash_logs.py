@@ -53,7 +53,7 @@ def test_a_planted_link_is_never_followed(tmp_path: Path, monkeypatch: pytest.Mo
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "wmcdp-error-planted.log").symlink_to(victim)
-    monkeypatch.setattr(crash_log, "_new_name", lambda program: f"{program}-error-planted.log")
+    monkeypatch.setattr(crash_log, "new_log_name", lambda program: f"{program}-error-planted.log")
     kind, exc, tb = _crash()
     assert write_crash_log("wmcdp", kind, exc, tb, folder=logs) is None  # type: ignore[arg-type]
     assert victim.read_text() == "precious"

@@ -9,7 +9,7 @@ import pytest
 
 from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.models import RatingRecord
-from wmcdp_desktop.core.models._base import NULL_MESSAGE
+from wmcdp_desktop.core.models.base import NULL_MESSAGE
 
 
 def _problems(doc: dict[str, Any]) -> dict[str, str]:

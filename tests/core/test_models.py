@@ -324,7 +324,7 @@ def test_record_bad_values(sample_docs: Docs) -> None:
 
 
 def test_a_list_or_map_reports_its_first_bad_item_only(sample_docs: Docs) -> None:
-    # Collections stop at their first invalid item (fail_fast, models/_base.py): a small hostile file with a
+    # Collections stop at their first invalid item (fail_fast, models/base.py): a small hostile file with a
     # million bad items makes one problem, not a million.
     record = sample_docs("RatingRecord")
     record["failure_mode_annotations"]["WM-FM-SHAMING"] = "severe"
@@ -339,7 +339,7 @@ def test_a_list_or_map_reports_its_first_bad_item_only(sample_docs: Docs) -> Non
 
 
 def test_every_collection_of_every_model_stops_at_its_first_bad_item() -> None:
-    from wmcdp_desktop.core.models._base import COLLECTION_SCHEMAS
+    from wmcdp_desktop.core.models.base import COLLECTION_SCHEMAS
 
     def collections(schema: Any) -> list[dict[str, Any]]:
         if isinstance(schema, dict):

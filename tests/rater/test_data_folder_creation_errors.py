@@ -1,4 +1,4 @@
-"""``core/storage._mkdir`` on odd paths: every failure is a plain :class:`StorageError`, never a raw
+"""``core/storage.make_folder`` on odd paths: every failure is a plain :class:`StorageError`, never a raw
 ``OSError``, and a file (or a dangling link) in the way is refused rather than taken for the folder."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.rater.storage import InstanceLock, RaterStore, _mkdir
+from wmcdp_desktop.rater.storage import InstanceLock, RaterStore, make_folder
 
 POSIX = os.name == "posix"
 
@@ -21,9 +21,9 @@ def test_a_file_where_the_folder_should_be_is_refused(tmp_path: Path) -> None:
     in_the_way = tmp_path / "data"
     in_the_way.write_text("not a folder", encoding="utf-8")
     with pytest.raises(StorageError, match=r"Could not create the folder .*data"):
-        _mkdir(in_the_way)
+        make_folder(in_the_way)
     with pytest.raises(StorageError, match="Could not create the folder"):
-        _mkdir(in_the_way / "bundles" / "B")
+        make_folder(in_the_way / "bundles" / "B")
     assert in_the_way.read_text(encoding="utf-8") == "not a folder"
 
 
@@ -40,7 +40,7 @@ def test_a_dangling_link_in_place_of_the_folder_is_refused(tmp_path: Path) -> No
     link = tmp_path / "data"
     link.symlink_to(tmp_path / "nowhere")
     with pytest.raises(StorageError, match=r"Could not create the folder .*data"):
-        _mkdir(link)
+        make_folder(link)
     assert not (tmp_path / "nowhere").exists()
 
 
@@ -49,14 +49,14 @@ def test_a_symlinked_data_folder_is_used_as_is(tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.mkdir()
     (tmp_path / "data").symlink_to(real)
-    _mkdir(tmp_path / "data" / "bundles" / "B")
+    make_folder(tmp_path / "data" / "bundles" / "B")
     assert (real / "bundles" / "B").is_dir()
 
 
 def test_relative_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    _mkdir(Path("rel") / "a" / "b")
-    _mkdir(Path("rel") / "a" / "b")  # already there: nothing to do
+    make_folder(Path("rel") / "a" / "b")
+    make_folder(Path("rel") / "a" / "b")  # already there: nothing to do
     assert (tmp_path / "rel" / "a" / "b").is_dir()
 
 
@@ -64,9 +64,9 @@ _UNSEARCHABLE_CHECK = """
 import sys
 from pathlib import Path
 from wmcdp_desktop.core.errors import StorageError
-from wmcdp_desktop.rater.storage import InstanceLock, _mkdir
+from wmcdp_desktop.rater.storage import InstanceLock, make_folder
 target = Path(sys.argv[1])
-for attempt in (lambda: _mkdir(target / "data"), lambda: InstanceLock(target / "data").acquire()):
+for attempt in (lambda: make_folder(target / "data"), lambda: InstanceLock(target / "data").acquire()):
     try:
         attempt()
     except StorageError as exc:
@@ -115,7 +115,7 @@ def test_an_unsearchable_parent_is_a_plain_error(tmp_path: Path) -> None:
         locked.chmod(0o000)
         try:
             lines = []
-            for attempt in (lambda: _mkdir(locked / "inner" / "data"),
+            for attempt in (lambda: make_folder(locked / "inner" / "data"),
                             lambda: InstanceLock(locked / "inner" / "data").acquire()):
                 try:
                     attempt()

@@ -67,7 +67,7 @@ def write_crash_log(
     """Write a new crash log for ``program`` (``wmcdp`` or ``wmcdp-desktop``); its path, or None when it
     could not be written (the caller says so; a crash log must never cause a second failure)."""
     folder = folder or log_dir()
-    name = _new_name(program)
+    name = new_log_name(program)
     data = crash_report(program, kind, exc, tb, context).encode("utf-8", "backslashreplace")
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -78,7 +78,7 @@ def write_crash_log(
     return folder / name
 
 
-def _new_name(program: str) -> str:
+def new_log_name(program: str) -> str:
     """``<program>-error-<UTC time>-<pid>-<random>.log``: never the name of an earlier log."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     return f"{program}-error-{stamp}-{os.getpid()}-{uuid.uuid4().hex[:8]}{_SUFFIX}"

@@ -19,7 +19,7 @@ from wmcdp_desktop.core.errors import (
 )
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, FileTooLargeError, NotRegularFileError, read_regular
 from wmcdp_desktop.core.ids import IDENTIFIER_PATTERN, id_problem
-from wmcdp_desktop.core.models._base import NULL, NULL_MESSAGE
+from wmcdp_desktop.core.models.base import NULL, NULL_MESSAGE
 from wmcdp_desktop.core.models.bundle_manifest import BUNDLE_PATH_PATTERN
 from wmcdp_desktop.core.models.common import (
     DATETIME_PATTERN,

@@ -16,7 +16,7 @@ from wmcdp_desktop.core.documents import load_bytes, with_fields
 from wmcdp_desktop.core.errors import DocumentError, WmcdpError
 from wmcdp_desktop.core.files import MAX_DOCUMENT_BYTES, read_regular
 from wmcdp_desktop.core.ids import rater_id_problem
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.common import Identifier, Int
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.rater.timing import DEFAULT_IDLE_TIMEOUT, MAX_IDLE, MIN_IDLE

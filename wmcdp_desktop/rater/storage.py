@@ -102,7 +102,7 @@ def record_file_name(task_id: str, revision: int) -> str:
     return f"{task_id}.r{revision}.json"
 
 
-def _mkdir(path: Path) -> None:
+def make_folder(path: Path) -> None:
     """Create ``path`` and its missing parents; each new folder's entry is fsync'd into its parent (once),
     so a record written into a new folder does not vanish with the folder after a power cut."""
     missing: list[Path] = []
@@ -182,7 +182,7 @@ class InstanceLock:
         )
 
     def acquire(self) -> None:
-        _mkdir(self.data_dir)
+        make_folder(self.data_dir)
         with _HELD_GUARD:
             if self._key in _HELD:
                 raise self._refuse()
@@ -342,7 +342,7 @@ class RaterStore:
         """Create the folders (raises :class:`StorageError` in plain words)."""
         self._check_folder()
         for folder in (self.drafts_dir, self.records_dir):
-            _mkdir(folder)
+            make_folder(folder)
         self._made |= {self.root, self.drafts_dir, self.records_dir}
 
     # ----- the data folder still there ------------------------------------------------------------------
@@ -410,7 +410,7 @@ class RaterStore:
                 fd = os.open(self.audit_path, _AUDIT_FLAGS, NEW_FILE_MODE)
             except FileNotFoundError:
                 self._missing_folder(self.root)
-                _mkdir(self.root)
+                make_folder(self.root)
                 fd = os.open(self.audit_path, _AUDIT_FLAGS, NEW_FILE_MODE)
             self._made.add(self.root)
             try:
@@ -554,7 +554,7 @@ class RaterStore:
 
     def _quarantine(self, path: Path, reason: str, what: str = "draft") -> None:
         self._check_folder()
-        _mkdir(self.quarantine_dir)
+        make_folder(self.quarantine_dir)
         try:
             target = _reserve_unique(self.quarantine_dir, path.name, self.clock)
             try:

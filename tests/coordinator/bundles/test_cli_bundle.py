@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.kit.studies import MODELS, item_obj, write_json, write_study
-from wmcdp_desktop.coordinator.bundles.build import SeededRandom, _arrange
+from wmcdp_desktop.coordinator.bundles.build import SeededRandom, arrange
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.bundle_reader import open_bundle
 from wmcdp_desktop.core.documents import load_file
@@ -306,7 +306,7 @@ def test_first_model_balanced_when_raters_see_some_responses(
 def test_arrange_avoids_back_to_back_when_possible(groups: list[int], seed: int) -> None:
     tasks = [f"t{i}" for i in range(len(groups))]
     item_of = {t: f"g{g}" for t, g in zip(tasks, groups, strict=True)}
-    order = _arrange(tasks, item_of, SeededRandom(seed, "x"))
+    order = arrange(tasks, item_of, SeededRandom(seed, "x"))
     assert sorted(order) == sorted(tasks)
     adjacent = sum(1 for a, b in itertools.pairwise(order) if item_of[a] == item_of[b])
     biggest = max(Counter(groups).values(), default=0)

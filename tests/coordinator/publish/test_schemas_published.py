@@ -185,7 +185,7 @@ def test_field_descriptions_come_from_docstrings_read_when_writing_schemas() -> 
     body = schemas.model_schema("rating-record.schema.json", RatingRecord)
     assert body["properties"]["benchmark_item_id"]["description"] == "WM-FLD-001 Benchmark item ID."
     import wmcdp_desktop.core.models as models_pkg
-    from wmcdp_desktop.core.models._base import Document
+    from wmcdp_desktop.core.models.base import Document
 
     for name in models_pkg.__all__:
         getattr(models_pkg, name)  # import every model module

@@ -372,12 +372,12 @@ def test_key_findings_point_at_the_inverted_rater_and_the_better_model() -> None
 
 
 def test_html_cells_seconds_whole_scores_three_decimals_shares_percent() -> None:
-    from wmcdp_desktop.coordinator.report.html_report import _cell
+    from wmcdp_desktop.coordinator.report.html_report import html_cell
 
-    assert _cell("median_s", 180.0) == '<td class="num">180</td>'
-    assert _cell("q1_s", 157.5) == '<td class="num">157.5</td>'
-    assert _cell("mean", 4.0) == '<td class="num">4.000</td>'
-    assert _cell("share_none", 0.25) == '<td class="num">25.0%</td>'
+    assert html_cell("median_s", 180.0) == '<td class="num">180</td>'
+    assert html_cell("q1_s", 157.5) == '<td class="num">157.5</td>'
+    assert html_cell("mean", 4.0) == '<td class="num">4.000</td>'
+    assert html_cell("share_none", 0.25) == '<td class="num">25.0%</td>'
 
 
 def test_a_collected_folder_that_is_not_one_is_named_as_a_folder(tmp_path: Path,

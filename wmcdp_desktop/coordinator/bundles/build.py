@@ -63,7 +63,7 @@ from wmcdp_desktop.core.atomic import OWNER_ONLY, atomic_write_bytes, atomic_wri
 from wmcdp_desktop.core.digests import sha256_digest, sha256_hex, text_sha256
 from wmcdp_desktop.core.encryption.bundle_envelope import KdfParams
 from wmcdp_desktop.core.errors import DocumentError, Problem, WmcdpError
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.benchmark_item import BenchmarkItem
 from wmcdp_desktop.core.models.bundle_manifest import (
     BUNDLE_FORMAT_VERSION,
@@ -173,7 +173,7 @@ def _opaque(secret: bytes, purpose: str, response_id: str, length: int) -> str:
     return hmac.new(secret, f"{purpose}:{response_id}".encode(), "sha256").hexdigest()[:length]
 
 
-def _arrange(tasks: list[str], item_of: dict[str, str], rng: SeededRandom) -> list[str]:
+def arrange(tasks: list[str], item_of: dict[str, str], rng: SeededRandom) -> list[str]:
     """Shuffle, never putting two tasks of the same item back to back unless unavoidable."""
     remaining = rng.shuffled(sorted(tasks))
     counts: dict[str, int] = {}
@@ -289,7 +289,7 @@ def _order(rater: str, task_ids: list[str], item_of: dict[str, str], model_of: d
     """One rater's presentation order.
 
     Positions: a seeded shuffle that never puts two responses to the same item back to back where
-    avoidable (:func:`_arrange`). Which response of an item takes which of the item's positions is drawn
+    avoidable (:func:`arrange`). Which response of an item takes which of the item's positions is drawn
     for this rater and item from its own seeded stream: the first is a model seen first least often in this
     rater's items so far, the items taken in a seeded order independent of the presentation order (so which
     model comes first stays balanced without following a pattern from one shown item to the next), the
@@ -298,7 +298,7 @@ def _order(rater: str, task_ids: list[str], item_of: dict[str, str], model_of: d
     orders of different items repeat one cycle: with three models, the only orders that balance every
     position are the three rotations of one).
     """
-    sequence = _arrange(task_ids, item_of, SeededRandom(seed, f"order:{rater}"))
+    sequence = arrange(task_ids, item_of, SeededRandom(seed, f"order:{rater}"))
     slots: dict[str, list[int]] = {}
     for pos, task_id in enumerate(sequence):
         slots.setdefault(item_of[task_id], []).append(pos)

@@ -34,7 +34,7 @@ figure{margin:1em 0}figcaption{font-size:.85em;color:#555}img{max-width:100%;hei
 _PERCENT_HINTS = ("share", "rate", "agreement")
 
 
-def _cell(column: str, value: Any, percent: bool = False) -> str:
+def html_cell(column: str, value: Any, percent: bool = False) -> str:
     value = clean(value)
     if value is None:
         return '<td class="na" title="not computable; see the notes">–</td>'
@@ -65,7 +65,7 @@ def render_table(table: Table) -> str:
     out.append("<table><thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
                + "</tr></thead><tbody>")
     for row in table.rows[:MAX_HTML_ROWS]:
-        out.append("<tr>" + "".join(_cell(c, v, table.percent) for c, v in zip(table.columns, row, strict=True))
+        out.append("<tr>" + "".join(html_cell(c, v, table.percent) for c, v in zip(table.columns, row, strict=True))
                    + "</tr>")
     out.append("</tbody></table>")
     if len(table.rows) > MAX_HTML_ROWS:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
-from wmcdp_desktop.core.models._base import Document, unique
+from wmcdp_desktop.core.models.base import Document, unique
 from wmcdp_desktop.core.models.common import (
     SPLITS,  # noqa: F401 (re-exported: it used to be defined here)
     AcceptableDecision,

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.common import DateTime, Identifier, Int, NonBlankStr, SemVer, Sha256
 
 BUNDLE_FORMAT_VERSION = "1.2.0"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.common import Identifier, NonBlankStr
 
 

@@ -15,7 +15,7 @@ from pydantic import (
 )
 
 from wmcdp_desktop.core.ids import _RESERVED_RE, IDENTIFIER_PATTERN, RESERVED_ID_PATTERN, id_problem
-from wmcdp_desktop.core.models._base import Document, unique
+from wmcdp_desktop.core.models.base import Document, unique
 
 # Patterns use [0-9] rather than \d: ECMA-262 (JSON Schema) and Rust (pydantic) disagree on what
 # \d matches beyond ASCII. Both engines treat ^...$ as whole-string anchors.

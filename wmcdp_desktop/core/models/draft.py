@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.cannot_rate_record import CannotRateReason
 from wmcdp_desktop.core.models.common import (
     MAX_SECONDS,

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.bundle_manifest import EXPORT_PUBLIC_KEY_PATTERN
 from wmcdp_desktop.core.models.common import Identifier, NonBlankStr, SemVer
 

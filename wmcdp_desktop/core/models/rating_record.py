@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
 
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.common import (
     SCALE_MAX,
     SCALE_MIN,

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from wmcdp_desktop.core.models._base import Document
+from wmcdp_desktop.core.models.base import Document
 from wmcdp_desktop.core.models.common import Count, DateTime, Identifier, NonBlankStr, Seed, Split
 
 

@@ -233,11 +233,11 @@ def _refuse(window: MainWindow, text: str) -> None:
     """A start that cannot go on: the bare window goes, the reason is shown, the event loop ends with 1."""
     window.close()
     window.deleteLater()
-    _fatal(text)
+    show_fatal(text)
     QCoreApplication.exit(1)
 
 
-def _fatal(text: str) -> None:
+def show_fatal(text: str) -> None:
     """A blocking, plain-text error box (used before or outside the main window)."""
     box = QMessageBox(QMessageBox.Icon.Critical, app_title(), "")
     box.setTextFormat(Qt.TextFormat.PlainText)
@@ -265,7 +265,7 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
     if sys.stderr is not None:  # a windowed program on Windows has no console
         sys.stderr.write("".join(traceback.format_exception(kind, exc, tb)))
     if QApplication.instance() is not None:
-        _fatal(
+        show_fatal(
             QCoreApplication.translate(
                 "app",
                 "Something unexpected went wrong. Your saved drafts and ratings are safe on disk.\n"

@@ -18,6 +18,6 @@ def test_second_instance_on_the_same_data_folder_is_refused(
     with pytest.raises(AlreadyRunningError, match="already open on this data folder"):
         app_module.create_main_window(["--data-dir", str(data_dir)])
     shown: list[str] = []
-    monkeypatch.setattr(app_module, "_fatal", shown.append)
+    monkeypatch.setattr(app_module, "show_fatal", shown.append)
     assert app_module.main(["--data-dir", str(data_dir)]) == 1
     assert shown and "already open" in shown[0]
