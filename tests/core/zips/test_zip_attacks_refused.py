@@ -29,7 +29,7 @@ from wmcdp_desktop.core.errors import DocumentError
 from wmcdp_desktop.core.zips.reader import SafeZip, open_zip_bytes, open_zip_file
 from wmcdp_desktop.core.zips.rules import DEFAULT_LIMITS, Limits, name_problem
 
-MAIN = Path(__file__).resolve().parents[2]
+MAIN = Path(__file__).resolve().parents[3]
 
 
 # ----- a zip writer whose headers can say anything -------------------------------------------------------
