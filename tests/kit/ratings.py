@@ -141,7 +141,7 @@ def item_doc(item_id: str, split: str, gold: list[dict[str, Any]]) -> dict[str, 
     return item_obj(item_id, f"case-{item_id}", split, criteria=gold, slice_tags=())
 
 
-def write_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = None,
+def write_report_study(folder: Path, spec: Spec, gold: list[dict[str, Any]] | None = None,
                 blinding_labels: dict[str, str | None] | None = None) -> Path:
     """study.json, rubric.json and items/*.json for the items of ``spec``; ``blinding_labels`` (label -> the
     model it names, or None) adds the study's blinding question."""

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from tests.kit.bundles import make_bundle
-from tests.kit.sessions import new_session
+from tests.kit.sessions import fill, new_session
 from wmcdp_desktop.core.errors import WmcdpError
 from wmcdp_desktop.core.models.rating_record import BlindingGuess, RatingRecord
 from wmcdp_desktop.core.models.rubric import Rubric
@@ -31,12 +31,6 @@ def with_labels(bundle_dir: Path, labels: list[str] | None) -> Path:
 
 def session_for(bundle_dir: Path, data: Path) -> RatingSession:
     return new_session(bundle_dir, data)
-
-
-def fill(session: RatingSession, score: int = 4) -> None:
-    for dim in session.rubric.dimensions:
-        session.set_score(dim.id, score)
-    session.set_note("brief_rationale", "Warm but keeps reassuring.")
 
 
 @pytest.fixture

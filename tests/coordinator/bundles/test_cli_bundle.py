@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.kit.commands import build_json as build
+from tests.kit.commands import run
 from tests.kit.studies import MODELS, item_obj, write_json, write_study
 from wmcdp_desktop.coordinator.bundles.build import SeededRandom, arrange
 from wmcdp_desktop.coordinator.commands.main import main
@@ -23,19 +25,6 @@ from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.rubric import Scale
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
 from wmcdp_desktop.core.verdicts import verdict_scores
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def build(capsys: pytest.CaptureFixture[str], study: Path, out: Path, *extra: str) -> dict:  # type: ignore[type-arg]
-    code, stdout, err = run(capsys, "bundle", "build", str(study), "--out", str(out), "--json", *extra)
-    assert code == 0, stdout + err
-    return json.loads(stdout)  # type: ignore[no-any-return]
 
 
 def mixed_study(root: Path, **kwargs: object) -> Path:

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.commands import build_json as build
+from tests.kit.commands import run
 from tests.kit.encryption import FAST_KDF, fast_kdf
 from tests.kit.studies import build_study, item_obj, write_study
-from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.encryption.bundle_envelope import HEADER_SIZE, is_encrypted, open_bundle, read_header
 from wmcdp_desktop.core.encryption.sealed_box import public_key_of
 
@@ -22,19 +23,6 @@ from wmcdp_desktop.core.encryption.sealed_box import public_key_of
 def _fast() -> object:
     with fast_kdf():
         yield
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def build(capsys: pytest.CaptureFixture[str], study: Path, out: Path, *extra: str) -> dict:  # type: ignore[type-arg]
-    code, stdout, err = run(capsys, "bundle", "build", str(study), "--out", str(out), "--json", *extra)
-    assert code == 0, stdout + err
-    return json.loads(stdout)  # type: ignore[no-any-return]
 
 
 def policy(text: str):  # type: ignore[no-untyped-def]

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.coordinator.leak.leakfix import TEXT_FIELDS, write_model_study
+from tests.kit.commands import run
 from tests.kit.studies import edit_json, read_responses, write_responses
-from wmcdp_desktop.coordinator.commands.main import main
 
 # one refused example of each class (different from the issue's), each at a line start or mid-line
 REFUSED = {
@@ -27,13 +27,6 @@ REFUSED = {
 }
 WARNING = ("the Mistrla advice", "mistrla")
 TEXT = " ".join(text for text, _ in REFUSED.values()) + " " + WARNING[0]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def validate(capsys: pytest.CaptureFixture[str], study: Path) -> tuple[int, dict[str, Any]]:

@@ -11,15 +11,8 @@ from typing import Any
 import pytest
 
 from tests.coordinator.leak.leakfix import LEAK_KINDS, LEAK_TERMS, LEAK_TEXT, TEXT_FIELDS, write_model_study
+from tests.kit.commands import run
 from tests.kit.studies import edit_json, read_responses, write_responses
-from wmcdp_desktop.coordinator.commands.main import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def validate_json(capsys: pytest.CaptureFixture[str], study: Path) -> tuple[int, dict[str, Any]]:

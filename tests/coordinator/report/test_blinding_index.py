@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_report_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.report.blinding import bang_index
 from wmcdp_desktop.core.models.rating_record import BlindingGuess, RatingRecord
@@ -86,7 +86,7 @@ def _with_guesses(records: list[RatingRecord]) -> list[RatingRecord]:
 
 def test_report_blinding_section_matches_the_hand_computation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=10, models=("model-a", "model-b"), raters=3)
-    study = write_study(tmp_path / "study", spec)
+    study = write_report_study(tmp_path / "study", spec)
     obj = json.loads((study / "study.json").read_text())
     obj["blinding_check"] = {"labels": LABELS}
     obj["accepted_findings"] = [{"file": "cases/c.json", "term": "Claude", "reason": "the father's name"}]
@@ -128,7 +128,7 @@ def test_report_blinding_section_matches_the_hand_computation(tmp_path: Path, ca
 
 def test_report_without_a_check_has_no_blinding_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
-    study = write_study(tmp_path / "study", spec)
+    study = write_report_study(tmp_path / "study", spec)
     collected = write_collection(tmp_path / "collected", make_ratings(spec))
     assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"),
                  "--bootstrap", "0", "--no-charts"]) == 0
@@ -140,7 +140,7 @@ def test_report_without_a_check_has_no_blinding_section(tmp_path: Path, capsys: 
 
 def test_accepted_findings_are_in_the_report_without_a_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
-    study = write_study(tmp_path / "study", spec)
+    study = write_report_study(tmp_path / "study", spec)
     obj = json.loads((study / "study.json").read_text())
     obj["accepted_findings"] = [{"response_id": "resp-x", "term": "Gemini", "reason": "the child's star sign"}]
     (study / "study.json").write_text(json.dumps(obj))

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_report_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.report.blinding import bang_index
 from wmcdp_desktop.coordinator.report.blinding_chance import (
@@ -156,7 +156,7 @@ def _guess(answer: str | None) -> BlindingGuess | None:
 
 def test_the_report_all_i_cant_tell_says_no_information(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=10, models=("model-a", "model-b"), raters=3)
-    study_dir = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
+    study_dir = write_report_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     records = [r.model_copy(update={"blinding_guess": _guess(CANNOT_TELL)}) for r in make_ratings(spec)]
     collected = write_collection(tmp_path / "collected", records)
     assert main(["report", str(collected), "--study", str(study_dir), "--out", str(tmp_path / "out"),
@@ -175,7 +175,7 @@ def test_the_report_all_i_cant_tell_says_no_information(tmp_path: Path, capsys: 
 
 def test_the_report_warns_for_one_rater_who_recognises_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=30, models=("model-a", "model-b"), raters=3)
-    study_dir = write_study(tmp_path / "study", spec,
+    study_dir = write_report_study(tmp_path / "study", spec,
                             blinding_labels={"Alpha": "model-a", "Beta": "model-b", "Gamma": None})
     records = []
     for k, r in enumerate(make_ratings(spec)):

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_report_study
 from wmcdp_desktop.coordinator.commands import report as report_cmd
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.resources import demo_study_dir
@@ -28,7 +28,7 @@ Records = list[dict[str, Any]]
 def _make(tmp: Path, spec: Spec, change: Callable[[Records], Records] | None = None) -> tuple[Path, Path]:
     """The study of ``spec`` and a collection of its ratings (``change`` edits the records, as JSON objects,
     before they are collected)."""
-    study = write_study(tmp / "study", spec)
+    study = write_report_study(tmp / "study", spec)
     records = [r.to_json_obj() for r in make_ratings(spec)]
     collected = write_collection(tmp / "collected", change(records) if change else records)
     return collected, study

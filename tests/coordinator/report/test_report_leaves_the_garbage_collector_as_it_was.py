@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_report_study
 from wmcdp_desktop.coordinator.report import report as report_module
 from wmcdp_desktop.core.errors import WmcdpError
 
 
 def _inputs(tmp: Path) -> tuple[Path, Path]:
-    study = write_study(tmp / "study", Spec(n_items=3, raters=2))
+    study = write_report_study(tmp / "study", Spec(n_items=3, raters=2))
     return write_collection(tmp / "collected", make_ratings(Spec(n_items=3, raters=2))), study
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.kit.ratings import Spec, make_ratings, write_collection, write_study
+from tests.kit.ratings import Spec, make_ratings, write_collection, write_report_study
 from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.core.models.rating_record import BlindingGuess
 
@@ -29,7 +29,7 @@ def identical(item: str, model: str) -> str:
 def report(tmp_path: Path, capsys: pytest.CaptureFixture[str], text_of: Any, guess: str | None = None,
            with_check: bool = True) -> dict[str, Any]:
     spec = Spec(n_items=24, models=("model-a", "model-b"), raters=3)
-    study = write_study(tmp_path / "study", spec,
+    study = write_report_study(tmp_path / "study", spec,
                         blinding_labels={"Alpha": "model-a", "Beta": "model-b"} if with_check else None)
     (study / "responses").mkdir()
     lines = [json.dumps({"response_id": f"{item}--{model}", "benchmark_item_id": item, "model_source": model,
@@ -84,7 +84,7 @@ def test_a_study_folder_without_responses_says_why_it_was_not_measured(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
-    study = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
+    study = write_report_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     collected = write_collection(tmp_path / "collected", make_ratings(spec))
     assert main(["report", str(collected), "--study", str(study), "--out", str(tmp_path / "out"), "--bootstrap", "0",
                  "--no-charts"]) == 0
@@ -98,7 +98,7 @@ def test_a_study_folder_without_responses_says_why_it_was_not_measured(
 
 def test_a_broken_responses_file_is_named_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = Spec(n_items=4, models=("model-a", "model-b"), raters=2)
-    study = write_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
+    study = write_report_study(tmp_path / "study", spec, blinding_labels={"Alpha": "model-a", "Beta": "model-b"})
     (study / "responses").mkdir()
     (study / "responses" / "bad.jsonl").write_text('{"response_id": "x", \n', encoding="utf-8")
     collected = write_collection(tmp_path / "collected", make_ratings(spec))

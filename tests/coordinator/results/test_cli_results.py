@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.kit.commands import run
 from tests.kit.exports import export_zip, record_obj
 from tests.kit.studies import MODELS, write_json, write_study
 from wmcdp_desktop.coordinator.collect.codebook import SCORE_FIELDS
@@ -21,13 +22,6 @@ from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.documents import load_file
 from wmcdp_desktop.core.models.rating_record import RatingRecord
 from wmcdp_desktop.core.models.unblinding_key import UnblindingKey
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @dataclass

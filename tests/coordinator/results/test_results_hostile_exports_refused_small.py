@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.kit.commands import run
 from tests.kit.exports import export_zip, record_obj
 from tests.kit.studies import write_study
 from wmcdp_desktop.coordinator.commands.main import main
@@ -69,13 +70,6 @@ def empty_objects(n: int) -> str:
 
 def with_array(obj: dict[str, Any], key: str, n: int) -> bytes:
     return json.dumps({**obj, key: "@"}).replace('"@"', empty_objects(n)).encode()
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def test_a_manifest_of_a_million_empty_objects_is_one_problem(

@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
+from tests.kit.commands import run
 from tests.kit.exports import export_zip, record_obj
 from tests.kit.studies import build_study, write_json
-from wmcdp_desktop.coordinator.commands.main import main
 from wmcdp_desktop.coordinator.results.reader import read_records
 from wmcdp_desktop.core.documents import read_file_bytes
 from wmcdp_desktop.core.errors import DocumentError
@@ -101,13 +101,6 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> Mixed:
     (root / "empty-folder").mkdir()
     paths = [data, good, tampered, other, direct, root / "missing.json", root / "empty-folder"]
     return Mixed(root, paths, root / "out")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.mark.parametrize("with_bundle", [False, True], ids=["alone", "bundle"])

@@ -8,15 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.commands import run
 from tests.kit.studies import item_obj, write_json, write_study
 from wmcdp_desktop.coordinator.commands.main import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def test_valid_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
