@@ -45,6 +45,50 @@ class RaterTally:
 
 
 @dataclass(frozen=True)
+class Quarantined:
+    """A record not counted because a check of where it came from failed (a row of ``quarantine.csv``)."""
+
+    record_id: str
+    rater_id: str
+    task_id: str
+    revision: int
+    export: str | None
+    """The export it came in (None for a record given on its own)."""
+    export_sha256: str | None
+    source: str
+    """The record's file, inside its export."""
+    failed: str
+    """Which checks did not hold, in words."""
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> Quarantined:
+        return cls(row["record_id"], row["rater_id"], row["task_id"], row["revision"], row["export"],
+                   row["export_sha256"], row["source"], row["failed"])
+
+
+@dataclass(frozen=True)
+class Accepted(Quarantined):
+    """A quarantined record the coordinator kept (``--accept RECORD_ID --reason TEXT``)."""
+
+    accepted_because: str = ""
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> Accepted:
+        return cls(row["record_id"], row["rater_id"], row["task_id"], row["revision"], row["export"],
+                   row["export_sha256"], row["source"], row["failed"], row["accepted_because"])
+
+
+@dataclass(frozen=True)
+class ClockSuspect:
+    """A counted record whose times a wrong clock on the rater's computer explains."""
+
+    record_id: str
+    rater_id: str
+    task_id: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Collected:
     """What one collect did (all of it, and more, is in ``collect-report.json`` and ``summary.json``)."""
 
@@ -72,16 +116,16 @@ class Collected:
     tasks_every_rater_could_not_rate: list[str]
     flags: list[Flag]
     raters: list[RaterTally]
-    quarantined: list[dict[str, Any]]
+    quarantined: list[Quarantined]
     """Records not counted because a check of their provenance failed (collect-report.json ``quarantine``)."""
-    accepted: list[dict[str, Any]]
+    accepted: list[Accepted]
     """Quarantined records the coordinator kept (``--accept``, now or in an earlier collect into the folder for
     the same bytes), with the reason given."""
     receipts_without_export: list[str]
     """Receipt codes the raters sent that match no export of the collection, in plain words (warnings)."""
-    accepted_earlier: list[dict[str, Any]]
+    accepted_earlier: list[Quarantined]
     """Those of ``accepted`` whose acceptance an earlier collect into the folder recorded (not given again)."""
-    clock_suspect: list[dict[str, Any]]
+    clock_suspect: list[ClockSuspect]
     """Counted records whose times a wrong clock explains (kept, flagged)."""
     summary: dict[str, Any]
     """``summary.json`` as written."""
@@ -166,10 +210,10 @@ def collect_results(
         raters=[RaterTally(rater, info["ratings"], info["cannot_rate"], info["assigned"])
                 for rater, info in summary["raters"].items()],
         summary=summary,
-        quarantined=list(report["quarantine"]),
-        accepted=list(report["accepted"]),
-        accepted_earlier=list(result.accepted_earlier),
+        quarantined=[Quarantined.of(row) for row in report["quarantine"]],
+        accepted=[Accepted.of(row) for row in report["accepted"]],
+        accepted_earlier=[Quarantined.of(row) for row in result.accepted_earlier],
         receipts_without_export=list(report["receipts_without_export"]),
-        clock_suspect=list(report["clock_suspect"]),
+        clock_suspect=[ClockSuspect(r["record_id"], r["rater_id"], r["task_id"], r["why"]) for r in report["clock_suspect"]],
         parquet_note=report.get("parquet") or None,
     )

@@ -339,22 +339,22 @@ def _collect(args: argparse.Namespace) -> int:
         print(f"{count(len(result.quarantined), 'record')} quarantined and NOT counted (a check of where "
               f"{agree(len(result.quarantined), 'it', 'they')} came from failed; collect-report.json \"quarantine\" "
               "says which). To count one after all: --accept RECORD_ID --reason TEXT.")
-        for row in result.quarantined[:PROBLEMS_SHOWN]:
-            print(f"  quarantined: {row['record_id']} ({row['rater_id']} on {row['task_id']}, revision "
-                  f"{row['revision']}, from {row['export']}): {row['failed']}")
-    earlier = {(row["export_sha256"], row["source"]) for row in result.accepted_earlier}
-    for row in result.accepted:
-        when = " (accepted by an earlier collect into this folder)" if (row["export_sha256"], row["source"]) in earlier else ""
-        print(f"  accepted: {row['record_id']} ({row['rater_id']} on {row['task_id']}, from {row['export']}) although "
-              f"{row['failed']}{when}: {_one_line(row['accepted_because'])}")
+        for q in result.quarantined[:PROBLEMS_SHOWN]:
+            print(f"  quarantined: {q.record_id} ({q.rater_id} on {q.task_id}, revision {q.revision}, from {q.export}): "
+                  f"{q.failed}")
+    earlier = {(q.export_sha256, q.source) for q in result.accepted_earlier}
+    for a in result.accepted:
+        when = " (accepted by an earlier collect into this folder)" if (a.export_sha256, a.source) in earlier else ""
+        print(f"  accepted: {a.record_id} ({a.rater_id} on {a.task_id}, from {a.export}) although "
+              f"{a.failed}{when}: {_one_line(a.accepted_because)}")
     if result.accepted and not result.quarantined:
         print(f"Every quarantined record was accepted ({count(len(result.accepted), 'record')}, quarantine.csv "
               "accepted = yes): the collection is decided.")
     if result.clock_suspect:
         print(f"{count(len(result.clock_suspect), 'record')} with times a wrong clock on the rater's computer "
               f"explains (clock_suspect): counted, listed in collect-report.json.")
-        for row in result.clock_suspect[:PROBLEMS_SHOWN]:
-            print(f"  clock_suspect: {row['record_id']} ({row['rater_id']} on {row['task_id']}): {row['why']}")
+        for c in result.clock_suspect[:PROBLEMS_SHOWN]:
+            print(f"  clock_suspect: {c.record_id} ({c.rater_id} on {c.task_id}): {c.why}")
     unable = result.tasks_every_rater_could_not_rate
     if unable:
         print(f"{count(len(unable), 'task')} every rater they went to could not rate: {', '.join(unable[:20])}"
