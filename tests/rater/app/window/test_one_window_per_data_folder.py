@@ -9,6 +9,7 @@ import pytest
 
 from wmcdp_desktop.core.errors import AlreadyRunningError
 from wmcdp_desktop.rater.app import main as app_module
+from wmcdp_desktop.rater.app import single_instance
 from wmcdp_desktop.rater.app.window.main_window import MainWindow
 
 
@@ -19,5 +20,8 @@ def test_second_instance_on_the_same_data_folder_is_refused(
         app_module.create_main_window(["--data-dir", str(data_dir)])
     shown: list[str] = []
     monkeypatch.setattr(app_module, "show_fatal", shown.append)
+    # The window that holds the folder runs in this process: it cannot answer the hand-over while this start
+    # waits on the same thread, so its silence is not waited for 5 s a time.
+    monkeypatch.setattr(single_instance, "ANSWER_MS", 200)
     assert app_module.main(["--data-dir", str(data_dir)]) == 1
     assert shown and "already open" in shown[0]
