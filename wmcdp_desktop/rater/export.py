@@ -35,7 +35,12 @@ from wmcdp_desktop.core.atomic import TEMP_PREFIX, atomic_write_bytes
 from wmcdp_desktop.core.digests import sha256_hex
 from wmcdp_desktop.core.errors import StorageError, WmcdpError
 from wmcdp_desktop.core.files import FileTooLargeError, NotRegularFileError, read_regular
-from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, RESULTS_FORMAT_VERSION, ResultsManifest
+from wmcdp_desktop.core.models.results_manifest import (
+    AUDIT_NAME,
+    MANIFEST_NAME,
+    RESULTS_FORMAT_VERSION,
+    ResultsManifest,
+)
 from wmcdp_desktop.core.paths import check_id, name_problem
 from wmcdp_desktop.core.strict_json import dumps_canonical
 from wmcdp_desktop.rater.storage import DataFolderGoneError, RaterStore, RecordFile
@@ -206,7 +211,7 @@ def _zip(manifest: ResultsManifest, payload: list[tuple[str, bytes]], log: bytes
     """The export zip: the manifest, the record files, the audit log up to the seal."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
-        _zip_add(zf, "manifest.json", dumps_canonical(manifest.to_json_obj()).encode("utf-8"))
+        _zip_add(zf, MANIFEST_NAME, dumps_canonical(manifest.to_json_obj()).encode("utf-8"))
         for name, data in payload:
             _zip_add(zf, name, data)
         _zip_add(zf, AUDIT_NAME, log)

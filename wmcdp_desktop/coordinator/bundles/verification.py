@@ -15,13 +15,12 @@ from wmcdp_desktop.coordinator.bundles.encryption import (
     passphrase_from,
     read_passphrases,
 )
+from wmcdp_desktop.core.bundle_reader import MANIFEST_NAME as BUNDLE_MANIFEST
 from wmcdp_desktop.core.bundle_reader import OpenedBundle, open_bundle
 from wmcdp_desktop.core.encryption.bundle_envelope import Header
 from wmcdp_desktop.core.errors import DocumentError, Problem
+from wmcdp_desktop.core.models.results_manifest import MANIFEST_NAME as EXPORT_MANIFEST
 from wmcdp_desktop.core.zips.reader import open_zip_file
-
-EXPORT_MANIFEST = "manifest.json"
-"""What a results export holds where a bundle holds ``bundle.json``."""
 
 
 @dataclass(frozen=True)
@@ -41,12 +40,12 @@ class Verified:
 def is_results_export(path: Path) -> bool:
     """A zip (or folder) holding a results export's manifest.json and no bundle.json."""
     if path.is_dir():
-        return (path / EXPORT_MANIFEST).is_file() and not (path / "bundle.json").exists()
+        return (path / EXPORT_MANIFEST).is_file() and not (path / BUNDLE_MANIFEST).exists()
     try:
         names = set(open_zip_file(path, path.name).names())
     except (DocumentError, OSError):
         return False
-    return EXPORT_MANIFEST in names and "bundle.json" not in names
+    return EXPORT_MANIFEST in names and BUNDLE_MANIFEST not in names
 
 
 def _is_zip(path: Path) -> bool:

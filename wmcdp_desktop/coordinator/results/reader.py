@@ -39,14 +39,13 @@ from wmcdp_desktop.core.encryption.sealed_box import (
 )
 from wmcdp_desktop.core.errors import DocumentError, Problem, capped
 from wmcdp_desktop.core.files import open_regular
-from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, ResultsManifest
+from wmcdp_desktop.core.models.results_manifest import AUDIT_NAME, MANIFEST_NAME, ResultsManifest
 from wmcdp_desktop.core.models.task_record import TaskRecord
 from wmcdp_desktop.core.record_rules import own_problems, time_problems
 from wmcdp_desktop.core.strict_json import parse_json_bytes
 from wmcdp_desktop.core.zips.reader import MAX_FILE_SLACK, SafeZip, open_zip_bytes, open_zip_file
 from wmcdp_desktop.core.zips.rules import MAX_TOTAL_BYTES
 
-MANIFEST_NAME = "manifest.json"
 SKIPPED_FOLDERS = {"drafts", "quarantine"}
 SUPPORTED_FORMAT_MAJOR = "1"
 SEALED_SUFFIX = ".wmcdp-sealed"

@@ -20,6 +20,8 @@ from wmcdp_desktop.core.models.common import (
 
 RESULTS_FORMAT_VERSION = "1.1.0"
 """1.1.0 added :class:`AuditRef` (the hash-chained audit log and its head); 1.0.0 exports have none."""
+MANIFEST_NAME = "manifest.json"
+"""The export's manifest, at the top of the zip (a bundle has ``bundle.json`` there instead)."""
 AUDIT_NAME = "audit.jsonl"
 
 
