@@ -19,7 +19,7 @@ from wmcdp_desktop.coordinator.collect.merge import (
     read_receipts_refused,
 )
 from wmcdp_desktop.coordinator.collect.outputs import hold_collection, write_outputs
-from wmcdp_desktop.coordinator.results.provenance import read_receipts
+from wmcdp_desktop.coordinator.results.provenance import receipts_to_check
 from wmcdp_desktop.coordinator.results.reader import read_coordinator_key
 from wmcdp_desktop.core.errors import Problem
 
@@ -170,10 +170,8 @@ def collect_results(
     beside = keys_folder(key_path) / COORDINATOR_KEY_FILE
     private = coordinator_key or (beside if beside.is_file() else None)
     opener = read_coordinator_key(private) if private is not None else None
-    receipts, bad_lines = read_receipts(receipts_file) if receipts_file is not None else (None, [])
-    receipts_source = str(receipts_file or "")
-    if receipt is not None:
-        receipts, receipts_source = {r: {receipt} for e in key.entries for r in e.raters}, "--receipt"
+    receipts, receipts_source, bad_lines = receipts_to_check(receipt, receipts_file,
+                                                             [r for e in key.entries for r in e.raters])
     with hold_collection(out_dir):
         known, cache_problems = load_cache(out_dir)
         result = merge_exports(

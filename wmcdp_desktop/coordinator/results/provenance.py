@@ -246,6 +246,19 @@ def read_receipts(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
     return codes, problems
 
 
+def receipts_to_check(receipt: str | None, receipts_file: Path | None,
+                      raters: Iterable[str]) -> tuple[dict[str, set[str]] | None, str, list[Problem]]:
+    """The receipt codes a check compares (rater id -> codes; None: no receipt given), where they came from
+    (``--receipt`` or the file), and the receipts file's bad lines. ``receipt``: the normalised code of the one
+    export given, which may be any of ``raters``' (``--receipt``); else ``receipts_file``'s codes."""
+    if receipt is not None:
+        return {rater: {receipt} for rater in raters}, "--receipt", []
+    if receipts_file is not None:
+        codes, bad = read_receipts(receipts_file)
+        return codes, str(receipts_file), bad
+    return None, "", []
+
+
 def receipt_problems(
     summaries: Iterable[ChainSummary], receipts: Mapping[str, set[str]], source: str
 ) -> tuple[list[Problem], set[str]]:

@@ -18,8 +18,8 @@ from typing import Any
 
 from wmcdp_desktop.coordinator.results.against_bundles import bundle_problems, open_bundles
 from wmcdp_desktop.coordinator.results.provenance import (
-    read_receipts,
     receipt_problems,
+    receipts_to_check,
     replay_problems,
     revision_problems,
 )
@@ -96,17 +96,6 @@ def _export_labels(problem: Problem) -> list[str]:
     return labels
 
 
-def _receipts(receipt: str | None, receipts_file: Path | None,
-              exports: list[ExportRead]) -> tuple[dict[str, set[str]] | None, str, list[Problem]]:
-    """The receipt codes to check (rater id -> codes), where they came from, and the bad lines of the file."""
-    if receipt is not None:
-        return {e.manifest.rater_id: {receipt} for e in exports if e.manifest is not None}, "--receipt", []
-    if receipts_file is not None:
-        codes, bad = read_receipts(receipts_file)
-        return codes, str(receipts_file), bad
-    return None, "", []
-
-
 def validate_results(
     paths: list[Path],
     *,
@@ -133,7 +122,8 @@ def validate_results(
     problems += rules_problems
     chains = [e.chain for e in result.exports if e.chain is not None]
     problems += replay_problems(chains)
-    receipts, receipts_source, bad_lines = _receipts(receipt, receipts_file, result.exports)
+    receipts, receipts_source, bad_lines = receipts_to_check(
+        receipt, receipts_file, {e.manifest.rater_id for e in result.exports if e.manifest is not None})
     problems += bad_lines
     refused: set[str] = set()
     if receipts is not None:
