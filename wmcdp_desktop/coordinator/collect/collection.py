@@ -5,9 +5,9 @@ returns a :class:`Collected` saying what it did. The command only prints it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from wmcdp_desktop.coordinator.bundles.encryption import COORDINATOR_KEY_FILE, keys_folder
 from wmcdp_desktop.coordinator.collect.cache import load_cache
@@ -45,7 +45,16 @@ class RaterTally:
 
 
 @dataclass(frozen=True)
-class Quarantined:
+class _Row:
+    """A typed row of collect-report.json: made from the report's row, each field by its own name."""
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> Self:
+        return cls(**{f.name: row[f.name] for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class Quarantined(_Row):
     """A record not counted because a check of where it came from failed (a row of ``quarantine.csv``)."""
 
     record_id: str
@@ -60,26 +69,16 @@ class Quarantined:
     failed: str
     """Which checks did not hold, in words."""
 
-    @classmethod
-    def of(cls, row: dict[str, Any]) -> Quarantined:
-        return cls(row["record_id"], row["rater_id"], row["task_id"], row["revision"], row["export"],
-                   row["export_sha256"], row["source"], row["failed"])
-
 
 @dataclass(frozen=True)
 class Accepted(Quarantined):
     """A quarantined record the coordinator kept (``--accept RECORD_ID --reason TEXT``)."""
 
-    accepted_because: str = ""
-
-    @classmethod
-    def of(cls, row: dict[str, Any]) -> Accepted:
-        return cls(row["record_id"], row["rater_id"], row["task_id"], row["revision"], row["export"],
-                   row["export_sha256"], row["source"], row["failed"], row["accepted_because"])
+    accepted_because: str
 
 
 @dataclass(frozen=True)
-class ClockSuspect:
+class ClockSuspect(_Row):
     """A counted record whose times a wrong clock on the rater's computer explains."""
 
     record_id: str
@@ -212,6 +211,6 @@ def collect_results(
         accepted=[Accepted.of(row) for row in report["accepted"]],
         accepted_earlier=[Quarantined.of(row) for row in result.accepted_earlier],
         receipts_without_export=list(report["receipts_without_export"]),
-        clock_suspect=[ClockSuspect(r["record_id"], r["rater_id"], r["task_id"], r["why"]) for r in report["clock_suspect"]],
+        clock_suspect=[ClockSuspect.of(row) for row in report["clock_suspect"]],
         parquet_note=report.get("parquet") or None,
     )
